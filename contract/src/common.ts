@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const errorBody = z.object({ message: z.string() });
+export type ErrorBody = z.infer<typeof errorBody>;
+
+export const rateLimitBody = z.object({ error: z.literal('Too many requests') });
+
+export const pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type Pagination = z.infer<typeof pagination>;
+
+/** `{ data: T }`, the wrapper of almost every response. */
+export const dataOf = <T extends z.ZodType>(payload: T) => z.object({ data: payload });
+
+export const uuid = z.uuid({ error: 'must be a UUID' });
+export const isoTimestamp = z.string();
+
+export const runStatus = z.enum(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatus>;
+export const terminalRunStatuses: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const testStatus = z.enum(['draft', 'active', 'archived']);
+export type TestStatus = z.infer<typeof testStatus>;

@@ -1,0 +1,6 @@
+/**
+ * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
+ * the action's client, so both sides agree on every field by construction.
+ */
+export * from './common.ts';
+export * from './scopes.ts';

@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely/migration';
+import * as foundation from './0001_foundation.ts';
+import * as tests from './0002_tests.ts';
+import * as runs from './0003_runs.ts';
+import * as webhooks from './0004_webhooks.ts';
+import * as inboxes from './0005_inboxes.ts';
+import * as schedules from './0006_schedules.ts';
+
+/** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+  '0002_tests': tests,
+  '0003_runs': runs,
+  '0004_webhooks': webhooks,
+  '0005_inboxes': inboxes,
+  '0006_schedules': schedules,
+};

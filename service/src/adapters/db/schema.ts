@@ -1,0 +1,20 @@
+/**
+ * The database schema as Kysely sees it. Each module declares its own tables next to its
+ * migration; this file only joins them. Conventions, kept portable between SQLite and
+ * PostgreSQL: ids are UUID text, timestamps are ISO 8601 text (sortable), JSON is text,
+ * booleans are 0/1 integers.
+ */
+import type { FoundationTables } from './migrations/0001_foundation.ts';
+import type { TestsTables } from './migrations/0002_tests.ts';
+import type { RunsTables } from './migrations/0003_runs.ts';
+import type { WebhooksTables } from './migrations/0004_webhooks.ts';
+import type { InboxesTables } from './migrations/0005_inboxes.ts';
+import type { SchedulesTables } from './migrations/0006_schedules.ts';
+
+export interface Database
+  extends FoundationTables,
+    TestsTables,
+    RunsTables,
+    WebhooksTables,
+    InboxesTables,
+    SchedulesTables {}

@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { FileBlobStore } from './adapters/blobs/file.ts';
+import type { BlobStore } from './adapters/blobs/index.ts';
+import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
+import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { AppContext, DomainEvents } from './context.ts';
+import { serviceModules } from './modules/index.ts';
+import { authPlugin } from './plugins/auth/index.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { installSecret } from './settings.ts';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already-open database (tests share one per file); opened from config otherwise. */
+  database?: DatabaseHandle;
+  blobs?: BlobStore;
+  clock?: Clock;
+  /** Start background work (runners, SMTP, timers). Off for most API tests. */
+  background?: boolean;
+  logger?: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  bootstrap: BootstrapInfo | undefined;
+}
+
+/** Values that must never reach a log line. */
+const redactedPaths = [
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.apiKey',
+  '*.secret',
+];
+
+export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const blobs =
+    options.blobs ??
+    new FileBlobStore({
+      root: path.join(config.dataDir, 'blobs'),
+      signingKey: await installSecret(database.db, 'blobSigningKey'),
+      publicUrl: config.publicUrl,
+    });
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    blobs,
+    clock,
+    events: new EventEmitter<DomainEvents>(),
+    branchCopiers: [],
+    log: app.log,
+  };
+
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.bodyLimitBytes, files: 20, fields: 20, fieldSize: config.bodyLimitBytes },
+  });
+  await registerRateLimit(app, { database, max: config.rateLimitPerMinute });
+  await app.register(authPlugin, { db: database.db, clock });
+  await registerOpenApi(app, config.publicUrl);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  if (blobs instanceof FileBlobStore) registerSignedBlobRoute(app, blobs);
+
+  for (const module of serviceModules) {
+    if (module.routes) await module.routes(app, ctx);
+  }
+
+  const stops: Array<() => Promise<void>> = [];
+  app.addHook('onReady', async () => {
+    if (options.background === false) return;
+    for (const module of serviceModules) if (module.start) stops.push(await module.start(ctx));
+  });
+  app.addHook('onClose', async () => {
+    for (const stop of stops.reverse()) await stop();
+    if (!options.database) await database.close();
+  });
+
+  const bootstrap = await bootstrapInstall(database.db, {
+    dataDir: config.dataDir,
+    adminPassword: config.adminPassword,
+    publicUrl: config.publicUrl,
+    clock,
+  });
+  return { app, ctx, bootstrap };
+}
+
+/** Serves presigned file-backend URLs: no API key, but a valid unexpired signature. */
+function registerSignedBlobRoute(app: FastifyInstance, blobs: FileBlobStore) {
+  app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
+    '/blobs/*',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const key = decodeURIComponent(request.params['*']);
+      const { expires, signature } = request.query;
+      if (!signature || !expires || !blobs.verify(key, Number(expires), signature)) {
+        return reply.code(403).send({ message: 'Invalid or expired signature' });
+      }
+      const stream = await blobs.stream(key);
+      if (!stream) return reply.code(404).send({ message: 'Artifact not found' });
+      const filename = key.split('/').pop() ?? 'download';
+      reply.header('content-disposition', `attachment; filename="${filename.replaceAll('"', '')}"`);
+      return reply.type(contentTypeOf(filename)).send(stream);
+    },
+  );
+}
+
+export function contentTypeOf(filename: string): string {
+  const extension = filename.split('.').pop()?.toLowerCase() ?? '';
+  const types: Record<string, string> = {
+    json: 'application/json',
+    log: 'text/plain; charset=utf-8',
+    txt: 'text/plain; charset=utf-8',
+    html: 'text/html; charset=utf-8',
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    webm: 'video/webm',
+    zip: 'application/zip',
+    tgz: 'application/gzip',
+    gz: 'application/gzip',
+  };
+  return types[extension] ?? 'application/octet-stream';
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { allScopes } from '@stepdeck/contract';
+import type { Db } from './adapters/db/index.ts';
+import { type Clock, isoNow } from './clock.ts';
+import { insertApiKey, insertOrganization, insertProject, insertUser } from './modules/console/repository.ts';
+import { newPassword } from './plugins/auth/secrets.ts';
+
+export interface BootstrapInfo {
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+  apiKey: string;
+  adminEmail: string;
+  adminPassword: string;
+  baseUrl: string;
+}
+
+export const adminEmail = 'admin@localhost';
+
+/**
+ * First start on an empty database: an organization, its owner, project `Default` on
+ * branch `main`, and a `bootstrap` key with every scope. The `install` row (primary key 1)
+ * makes this happen once even when several instances start together on PostgreSQL.
+ * Returns the credentials only when this call created them.
+ */
+export async function bootstrapInstall(
+  db: Db,
+  options: { dataDir: string; adminPassword: string | undefined; publicUrl: string; clock: Clock },
+): Promise<BootstrapInfo | undefined> {
+  const existing = await db.selectFrom('install').select('id').executeTakeFirst();
+  if (existing) return undefined;
+  const now = isoNow(options.clock);
+  const adminPassword = options.adminPassword ?? newPassword();
+  let info: BootstrapInfo;
+  try {
+    info = await db.transaction().execute(async (trx) => {
+      const organizationId = await insertOrganization(trx, 'Default organization', now);
+      await trx.insertInto('install').values({ id: 1, organizationId, createdAt: now }).execute();
+      await insertUser(
+        trx,
+        { organizationId, email: adminEmail, password: adminPassword, role: 'owner' },
+        now,
+      );
+      const { projectId, branchId } = await insertProject(trx, organizationId, 'Default', now);
+      const key = await insertApiKey(
+        trx,
+        { organizationId, name: 'bootstrap', scopes: allScopes, createdByUserId: null },
+        now,
+      );
+      return {
+        organizationId,
+        projectId,
+        branchId,
+        apiKey: key.key,
+        adminEmail,
+        adminPassword,
+        baseUrl: options.publicUrl,
+      };
+    });
+  } catch (error) {
+    // Another instance won the race to bootstrap; its data stands.
+    if (await db.selectFrom('install').select('id').executeTakeFirst()) return undefined;
+    throw error;
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, 'bootstrap.json');
+  fs.writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return info;
+}

@@ -1,0 +1,169 @@
+import { scope, uuid } from '@stepdeck/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { requireUser, sessionCookie } from '../../plugins/auth/index.ts';
+import { ConsoleService } from './service.ts';
+
+const tags = ['console'];
+const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+const idParams = z.object({ id: uuid });
+const projectParams = z.object({ projectId: uuid });
+const role = z.enum(['owner', 'admin', 'member']);
+
+export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const service = new ConsoleService(ctx.db, ctx.clock);
+  const secureCookie = ctx.config.publicUrl.startsWith('https://');
+
+  app.post(
+    '/console/v1/session',
+    { schema: { tags, body: z.object({ email: z.string().min(1), password: z.string().min(1) }) } },
+    async (request, reply) => {
+      const session = await service.signIn(request.body.email, request.body.password);
+      reply.setCookie(sessionCookie, session.token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie,
+        maxAge: session.maxAgeSeconds,
+      });
+      return { data: session.user };
+    },
+  );
+
+  app.get('/console/v1/session', { schema: { tags } }, async (request) => {
+    const user = requireUser(request);
+    return {
+      data: { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId },
+    };
+  });
+
+  app.delete('/console/v1/session', { schema: { tags } }, async (request, reply) => {
+    const token = request.cookies[sessionCookie];
+    if (token) await service.signOut(token);
+    reply.clearCookie(sessionCookie, { path: '/' });
+    return { data: null };
+  });
+
+  app.post(
+    '/console/v1/api-keys',
+    {
+      schema: {
+        tags,
+        body: z.object({ name, scopes: z.array(scope, { error: 'scopes must be an array of scopes' }) }),
+      },
+    },
+    async (request, reply) => {
+      const key = await service.createApiKey(requireUser(request), request.body.name, request.body.scopes);
+      return reply.code(201).send({ data: key });
+    },
+  );
+  app.get('/console/v1/api-keys', { schema: { tags } }, async (request) => ({
+    data: await service.listApiKeys(requireUser(request)),
+  }));
+  app.post('/console/v1/api-keys/:id/revoke', { schema: { tags, params: idParams } }, async (request) => {
+    await service.revokeApiKey(requireUser(request), request.params.id);
+    return { data: null };
+  });
+  app.delete('/console/v1/api-keys/:id', { schema: { tags, params: idParams } }, async (request) => {
+    await service.deleteApiKey(requireUser(request), request.params.id);
+    return { data: null };
+  });
+
+  app.post('/console/v1/projects', { schema: { tags, body: z.object({ name }) } }, async (request, reply) => {
+    const project = await service.createProject(requireUser(request), request.body.name);
+    return reply.code(201).send({ data: project });
+  });
+  app.get('/console/v1/projects', { schema: { tags } }, async (request) => ({
+    data: await service.listProjects(requireUser(request)),
+  }));
+  app.post(
+    '/console/v1/projects/:projectId/branches',
+    { schema: { tags, params: projectParams, body: z.object({ name, sourceBranchId: uuid.optional() }) } },
+    async (request, reply) => {
+      const branch = await service.createBranch(
+        requireUser(request),
+        request.params.projectId,
+        request.body,
+        ctx.branchCopiers,
+      );
+      return reply.code(201).send({ data: branch });
+    },
+  );
+  app.get(
+    '/console/v1/projects/:projectId/branches',
+    { schema: { tags, params: projectParams } },
+    async (request) => ({
+      data: await service.listBranches(requireUser(request), request.params.projectId),
+    }),
+  );
+
+  app.post('/console/v1/tags', { schema: { tags, body: z.object({ name }) } }, async (request, reply) => {
+    const tag = await service.createTag(requireUser(request), request.body.name);
+    return reply.code(201).send({ data: tag });
+  });
+  app.get('/console/v1/tags', { schema: { tags } }, async (request) => ({
+    data: await service.listTags(requireUser(request)),
+  }));
+  app.delete('/console/v1/tags/:id', { schema: { tags, params: idParams } }, async (request) => {
+    await service.deleteTag(requireUser(request), request.params.id);
+    return { data: null };
+  });
+
+  app.put(
+    '/console/v1/subscription',
+    { schema: { tags, body: z.object({ active: z.boolean({ error: 'active must be a boolean' }) }) } },
+    async (request) => ({ data: await service.setSubscription(requireUser(request), request.body.active) }),
+  );
+  app.get('/console/v1/organization', { schema: { tags } }, async (request) => ({
+    data: await service.organization(requireUser(request)),
+  }));
+  app.put(
+    '/console/v1/organization/limits',
+    { schema: { tags, body: z.object({ concurrencyCap: z.number().int().min(1).max(64) }) } },
+    async (request) => ({
+      data: await service.setConcurrencyCap(requireUser(request), request.body.concurrencyCap),
+    }),
+  );
+
+  app.post(
+    '/console/v1/users',
+    {
+      schema: {
+        tags,
+        body: z.object({
+          email: z.email({ error: 'email must be an email address' }),
+          password: z.string().min(8, 'password must be at least 8 characters'),
+          role,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const user = await service.createUser(requireUser(request), request.body);
+      return reply.code(201).send({ data: user });
+    },
+  );
+  app.get('/console/v1/users', { schema: { tags } }, async (request) => ({
+    data: await service.listUsers(requireUser(request)),
+  }));
+
+  app.post(
+    '/console/v1/organizations',
+    {
+      schema: {
+        tags,
+        body: z.object({
+          name,
+          ownerEmail: z.email({ error: 'ownerEmail must be an email address' }),
+          ownerPassword: z.string().min(8, 'ownerPassword must be at least 8 characters'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const org = await service.createOrganization(requireUser(request), request.body);
+      return reply.code(201).send({ data: org });
+    },
+  );
+}

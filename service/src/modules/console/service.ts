@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '@stepdeck/contract';
+import type { Db } from '../../adapters/db/index.ts';
+import { toFlag } from '../../adapters/db/index.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
+import { hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
+import { insertApiKey, insertOrganization, insertProject, insertUser, listApiKeys } from './repository.ts';
+
+const sessionLifetimeMs = 12 * 60 * 60 * 1000;
+
+const isUniqueViolation = (error: unknown) =>
+  /unique|duplicate key/i.test(String((error as { message?: string }).message ?? ''));
+
+/** Console operations for the self-hosted install: sessions, keys, projects, tags, users. */
+export class ConsoleService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  async signIn(email: string, password: string) {
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'passwordHash', 'organizationId', 'role', 'email'])
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
+    if (!user || !(await verifyPassword(password, user.passwordHash))) {
+      throw new AppError(401, 'Invalid email or password');
+    }
+    const token = newSessionToken();
+    const now = this.clock.now();
+    await this.db
+      .insertInto('sessions')
+      .values({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
+      })
+      .execute();
+    return {
+      token,
+      maxAgeSeconds: sessionLifetimeMs / 1000,
+      user: { id: user.id, email: user.email, role: user.role, organizationId: user.organizationId },
+    };
+  }
+
+  async signOut(token: string) {
+    await this.db.deleteFrom('sessions').where('tokenHash', '=', hashToken(token)).execute();
+  }
+
+  async createApiKey(user: UserPrincipal, name: string, scopes: Scope[]) {
+    if (scopes.length === 0) throw badRequest('scopes: an API key needs at least one scope');
+    const unique = [...new Set(scopes)];
+    return insertApiKey(
+      this.db,
+      { organizationId: user.organizationId, name, scopes: unique, createdByUserId: user.userId },
+      isoNow(this.clock),
+    );
+  }
+
+  async listApiKeys(user: UserPrincipal) {
+    return (await listApiKeys(this.db, user.organizationId)).map((key) => ({
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      scopes: key.scopes,
+      revoked: key.revokedAt !== null,
+      revokedAt: key.revokedAt,
+      createdAt: key.createdAt,
+    }));
+  }
+
+  async revokeApiKey(user: UserPrincipal, id: string) {
+    const result = await this.db
+      .updateTable('apiKeys')
+      .set({ revokedAt: isoNow(this.clock) })
+      .where('id', '=', id)
+      .where('organizationId', '=', user.organizationId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw notFound('API key not found');
+  }
+
+  async deleteApiKey(user: UserPrincipal, id: string) {
+    const result = await this.db
+      .deleteFrom('apiKeys')
+      .where('id', '=', id)
+      .where('organizationId', '=', user.organizationId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('API key not found');
+  }
+
+  async createProject(user: UserPrincipal, name: string) {
+    const now = isoNow(this.clock);
+    const ids = await this.db
+      .transaction()
+      .execute((trx) => insertProject(trx, user.organizationId, name, now));
+    return { id: ids.projectId, name, defaultBranchId: ids.branchId, createdAt: now };
+  }
+
+  async listProjects(user: UserPrincipal) {
+    return this.db
+      .selectFrom('projects')
+      .select(['id', 'name', 'defaultBranchId', 'createdAt'])
+      .where('organizationId', '=', user.organizationId)
+      .orderBy('createdAt', 'asc')
+      .execute();
+  }
+
+  async projectOf(user: UserPrincipal, projectId: string) {
+    const project = await this.db
+      .selectFrom('projects')
+      .select(['id', 'name', 'defaultBranchId'])
+      .where('id', '=', projectId)
+      .where('organizationId', '=', user.organizationId)
+      .executeTakeFirst();
+    if (!project) throw notFound('Project not found');
+    return project;
+  }
+
+  async listBranches(user: UserPrincipal, projectId: string) {
+    const project = await this.projectOf(user, projectId);
+    const branches = await this.db
+      .selectFrom('branches')
+      .select(['id', 'name', 'sourceBranchId', 'createdAt'])
+      .where('projectId', '=', project.id)
+      .orderBy('createdAt', 'asc')
+      .execute();
+    return branches.map((branch) => ({ ...branch, isDefault: branch.id === project.defaultBranchId }));
+  }
+
+  /**
+   * Creates a branch from another (default: the project's default branch). Modules that keep
+   * per-branch state (test revisions) copy it through `onBranchCreated` in the same transaction.
+   */
+  async createBranch(
+    user: UserPrincipal,
+    projectId: string,
+    input: { name: string; sourceBranchId?: string | undefined },
+    onBranchCreated: BranchCopier[],
+  ) {
+    const project = await this.projectOf(user, projectId);
+    const sourceBranchId = input.sourceBranchId ?? project.defaultBranchId;
+    const source = await this.db
+      .selectFrom('branches')
+      .select('id')
+      .where('id', '=', sourceBranchId)
+      .where('projectId', '=', project.id)
+      .executeTakeFirst();
+    if (!source) throw notFound('Branch not found');
+    const id = randomUUID();
+    const now = isoNow(this.clock);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('branches')
+          .values({ id, projectId: project.id, name: input.name, sourceBranchId, createdAt: now })
+          .execute();
+        for (const copy of onBranchCreated)
+          await copy(trx, { projectId: project.id, fromBranchId: sourceBranchId, toBranchId: id, now });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw conflict(`A branch named "${input.name}" already exists in this project`);
+      throw error;
+    }
+    return { id, name: input.name, sourceBranchId, createdAt: now, isDefault: false };
+  }
+
+  async createTag(user: UserPrincipal, name: string) {
+    const id = randomUUID();
+    try {
+      await this.db
+        .insertInto('tags')
+        .values({ id, organizationId: user.organizationId, name, createdAt: isoNow(this.clock) })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`A tag named "${name}" already exists`);
+      throw error;
+    }
+    return { id, name };
+  }
+
+  async listTags(user: UserPrincipal) {
+    return this.db
+      .selectFrom('tags')
+      .select(['id', 'name'])
+      .where('organizationId', '=', user.organizationId)
+      .orderBy('name', 'asc')
+      .execute();
+  }
+
+  async deleteTag(user: UserPrincipal, id: string) {
+    const result = await this.db
+      .deleteFrom('tags')
+      .where('id', '=', id)
+      .where('organizationId', '=', user.organizationId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('Tag not found');
+  }
+
+  async setSubscription(user: UserPrincipal, active: boolean) {
+    await this.db
+      .updateTable('organizations')
+      .set({ subscriptionActive: toFlag(active) })
+      .where('id', '=', user.organizationId)
+      .execute();
+    return { active };
+  }
+
+  async organization(user: UserPrincipal) {
+    const org = await this.db
+      .selectFrom('organizations')
+      .select(['id', 'name', 'subscriptionActive', 'concurrencyCap', 'createdAt'])
+      .where('id', '=', user.organizationId)
+      .executeTakeFirstOrThrow();
+    return {
+      id: org.id,
+      name: org.name,
+      subscriptionActive: Boolean(org.subscriptionActive),
+      concurrencyCap: org.concurrencyCap,
+      createdAt: org.createdAt,
+    };
+  }
+
+  async setConcurrencyCap(user: UserPrincipal, concurrencyCap: number) {
+    await this.db
+      .updateTable('organizations')
+      .set({ concurrencyCap })
+      .where('id', '=', user.organizationId)
+      .execute();
+    return { concurrencyCap };
+  }
+
+  async createUser(
+    user: UserPrincipal,
+    input: { email: string; password: string; role: 'owner' | 'admin' | 'member' },
+  ) {
+    if (input.role === 'owner' && user.role !== 'owner')
+      throw forbidden('Only an owner can add another owner');
+    try {
+      const id = await insertUser(
+        this.db,
+        { ...input, organizationId: user.organizationId },
+        isoNow(this.clock),
+      );
+      return { id, email: input.email.toLowerCase(), role: input.role };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`A user with email ${input.email} already exists`);
+      throw error;
+    }
+  }
+
+  async listUsers(user: UserPrincipal) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'role', 'createdAt'])
+      .where('organizationId', '=', user.organizationId)
+      .orderBy('createdAt', 'asc')
+      .execute();
+  }
+
+  /** Another team on the same install; only the install's first owner may create one. */
+  async createOrganization(
+    user: UserPrincipal,
+    input: { name: string; ownerEmail: string; ownerPassword: string },
+  ) {
+    const install = await this.db.selectFrom('install').select('organizationId').executeTakeFirst();
+    if (!install || install.organizationId !== user.organizationId || user.role !== 'owner') {
+      throw forbidden('Only an owner of the install organization can create organizations');
+    }
+    const now = isoNow(this.clock);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const id = await insertOrganization(trx, input.name, now);
+        await insertUser(
+          trx,
+          { organizationId: id, email: input.ownerEmail, password: input.ownerPassword, role: 'owner' },
+          now,
+        );
+        const { projectId, branchId } = await insertProject(trx, id, 'Default', now);
+        return { id, projectId, branchId };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`A user with email ${input.ownerEmail} already exists`);
+      throw error;
+    }
+  }
+}
+
+export type BranchCopier = (
+  trx: import('../../adapters/db/index.ts').Tx,
+  branch: { projectId: string; fromBranchId: string; toBranchId: string; now: string },
+) => Promise<void>;

@@ -1,0 +1,4 @@
+import type { ServiceModule } from '../index.ts';
+
+// Routes and background work of this module are added by its issue.
+export const stepsModule: ServiceModule = { name: 'steps' };

@@ -1,0 +1,78 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../adapters/db/index.ts';
+import { hashToken } from './auth/secrets.ts';
+
+const windowMs = 60_000;
+
+/**
+ * 300 requests per minute per API key on every `/v1` route. The embedded default counts in
+ * memory; with PostgreSQL the counters live in the `rateLimits` table so every instance
+ * shares them (one upsert per request; no extra service to run).
+ */
+export async function registerRateLimit(
+  app: FastifyInstance,
+  options: { database: DatabaseHandle; max: number },
+): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    max: options.max,
+    timeWindow: windowMs,
+    allowList: (request: FastifyRequest) => !request.url.startsWith('/v1/'),
+    keyGenerator: (request: FastifyRequest) => {
+      const key = request.headers['x-api-key'];
+      // Keys are counted by hash so the raw key never sits in the store.
+      return typeof key === 'string' && key.length > 0 ? `key:${hashToken(key)}` : `ip:${request.ip}`;
+    },
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': true,
+    },
+    addHeaders: {
+      'retry-after': true,
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': true,
+    },
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      rateLimited: true,
+      message: 'Too many requests',
+      retryAfter: context.after,
+    }),
+    ...(options.database.kind === 'postgres'
+      ? { store: postgresStoreFor(options.database), skipOnError: false }
+      : {}),
+  });
+}
+
+type Incr = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+function postgresStoreFor(database: DatabaseHandle) {
+  const { db } = database;
+  return class PostgresRateLimitStore {
+    incr(key: string, callback: Incr): void {
+      const now = Date.now();
+      const windowStart = now - (now % windowMs);
+      sql<{ hits: number; windowStart: string }>`
+        insert into "rateLimits" ("key", "windowStart", "hits") values (${key}, ${windowStart}, 1)
+        on conflict ("key") do update set
+          "hits" = case when "rateLimits"."windowStart" = excluded."windowStart" then "rateLimits"."hits" + 1 else 1 end,
+          "windowStart" = excluded."windowStart"
+        returning "hits", "windowStart"`
+        .execute(db)
+        .then((result) => {
+          const row = result.rows[0];
+          const start = Number(row?.windowStart ?? windowStart);
+          callback(null, { current: row?.hits ?? 1, ttl: Math.max(0, start + windowMs - now) });
+        })
+        .catch((error: Error) => callback(error));
+    }
+    child() {
+      return new PostgresRateLimitStore();
+    }
+  };
+}

@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './adapters/db/index.ts';
+
+/**
+ * A random install-wide secret, created on first use and shared by every instance through
+ * the database (used to sign artifact URLs and the like). Never logged or returned.
+ */
+export async function installSecret(db: Db, name: string): Promise<Buffer> {
+  const existing = await db.selectFrom('settings').select('value').where('key', '=', name).executeTakeFirst();
+  if (existing) return Buffer.from(existing.value, 'base64');
+  await db
+    .insertInto('settings')
+    .values({ key: name, value: randomBytes(32).toString('base64') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', name)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'base64');
+}
