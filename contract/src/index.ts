@@ -3,4 +3,6 @@
  * the action's client, so both sides agree on every field by construction.
  */
 export * from './common.ts';
+export * from './run-config.ts';
 export * from './scopes.ts';
+export * from './step-actions.ts';

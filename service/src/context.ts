@@ -5,9 +5,38 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { BranchCopier } from './modules/console/service.ts';
 
+/**
+ * A run that reached `completed` or `failed`, with everything a webhook body needs, so the
+ * webhooks module never reads run tables. Not emitted for `cancelled`.
+ */
+export interface RunFinished {
+  organizationId: string;
+  runId: string;
+  name: string;
+  status: 'completed' | 'failed';
+  startedAt: string | null;
+  finishedAt: string;
+  durationMs: number;
+  trigger:
+    | { type: 'schedule'; schedule: string }
+    | { type: 'apiKey'; name: string }
+    | { type: 'manual'; email: string };
+  project: { id: string; name: string };
+  branch: { id: string; name: string };
+  target: { type: 'test' | 'directory' | 'tag'; id: string; name: string };
+  stats: { passed: number; failed: number; skipped: number; total: number };
+  tests: Array<{
+    name: string;
+    status: string;
+    durationMs: number;
+    errorMessage: string | null;
+    errorLocation: string | null;
+  }>;
+}
+
 /** Events between modules inside one process (the runner tells webhooks a run ended). */
 export interface DomainEvents {
-  'run.finished': [{ runId: string; status: 'completed' | 'failed' }];
+  'run.finished': [RunFinished];
 }
 
 /** Everything a module needs, built once by the app and handed to each module. */
