@@ -2,7 +2,11 @@
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
+export * from './client-extra.ts';
 export * from './common.ts';
 export * from './run-config.ts';
+export * from './runs.ts';
 export * from './scopes.ts';
 export * from './step-actions.ts';
+export * from './tests.ts';

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import type { BlobStore } from './adapters/blobs/index.ts';
+import { S3BlobStore } from './adapters/blobs/s3.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
 import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -27,6 +28,8 @@ export interface BuildOptions {
   /** Start background work (runners, SMTP, timers). Off for most API tests. */
   background?: boolean;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests capture them to check nothing secret is logged). */
+  logStream?: { write(line: string): void };
 }
 
 export interface BuiltApp {
@@ -56,7 +59,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
+        : {
+            level: config.logLevel,
+            redact: { paths: redactedPaths, censor: '[redacted]' },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
@@ -68,6 +75,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   const blobs =
     options.blobs ??
+    (config.s3 ? new S3BlobStore(config.s3) : undefined) ??
     new FileBlobStore({
       root: path.join(config.dataDir, 'blobs'),
       signingKey: await installSecret(database.db, 'blobSigningKey'),
@@ -90,7 +98,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     limits: { fileSize: config.bodyLimitBytes, files: 20, fields: 20, fieldSize: config.bodyLimitBytes },
   });
   await registerRateLimit(app, { database, max: config.rateLimitPerMinute });
-  await app.register(authPlugin, { db: database.db, clock });
+  await app.register(authPlugin, { db: database.db, clock, sqlite: database.sqlite });
   await registerOpenApi(app, config.publicUrl);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const optionalString = z
@@ -18,7 +19,9 @@ const envSchema = z.object({
   PORT: port('PORT', 8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  PUBLIC_URL: optionalString.pipe(z.url({ error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional()),
+  PUBLIC_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional(),
+  ),
   DATABASE_URL: optionalString.refine(
     (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
     'DATABASE_URL must start with postgres:// or postgresql://',
@@ -35,6 +38,27 @@ const envSchema = z.object({
     .min(1024)
     .default(25 * 1024 * 1024),
   NODE_ENV: optionalString,
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  WEBHOOK_ALLOWED_TARGETS: optionalString,
+  SMTP_PORT: port('SMTP_PORT', 2525),
+  INBOX_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'INBOX_DOMAIN must be a domain name',
+    )
+    .default('inbox.localhost'),
+  RUNNER_STALE_HEARTBEAT_MS: z.coerce
+    .number({ error: 'RUNNER_STALE_HEARTBEAT_MS must be a number' })
+    .int('RUNNER_STALE_HEARTBEAT_MS must be an integer')
+    .min(2000, 'RUNNER_STALE_HEARTBEAT_MS must be at least 2000')
+    .default(15_000),
 });
 
 export type Config = {
@@ -48,6 +72,16 @@ export type Config = {
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   production: boolean;
+  /** S3-compatible blob storage (S3_*); the file backend under DATA_DIR when absent. */
+  s3?: { bucket: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+  /** IPs/CIDRs exempt from the webhook private-range rule (tests on loopback); never in production. */
+  webhookAllowedTargets: string[];
+  /** SMTP listener for email inboxes (on `host`); 0 picks a free port. */
+  smtpPort: number;
+  /** Domain of generated inbox addresses; mail for other domains is refused. */
+  inboxDomain: string;
+  /** A run whose runner has not sent a heartbeat for this long is failed (dead worker). */
+  runnerStaleHeartbeatMs?: number;
 };
 
 export class ConfigError extends Error {}
@@ -60,6 +94,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const value = parsed.data;
+  const webhookAllowedTargets = parseAllowedTargets(value.WEBHOOK_ALLOWED_TARGETS);
+  if (webhookAllowedTargets.length > 0 && value.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration:\n  WEBHOOK_ALLOWED_TARGETS: must be empty when NODE_ENV=production',
+    );
+  }
   const hostForUrl = value.HOST.includes(':') ? `[${value.HOST}]` : value.HOST;
   return {
     port: value.PORT,
@@ -72,5 +112,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: value.BODY_LIMIT_BYTES,
     production: value.NODE_ENV === 'production',
+    s3: value.S3_BUCKET
+      ? {
+          bucket: value.S3_BUCKET,
+          endpoint: value.S3_ENDPOINT,
+          region: value.S3_REGION,
+          accessKeyId: value.S3_ACCESS_KEY_ID,
+          secretAccessKey: value.S3_SECRET_ACCESS_KEY,
+        }
+      : undefined,
+    webhookAllowedTargets,
+    smtpPort: value.SMTP_PORT,
+    inboxDomain: value.INBOX_DOMAIN,
+    runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
   };
+}
+
+/** `WEBHOOK_ALLOWED_TARGETS`: comma-separated IPs or CIDRs, each normalised to CIDR form. */
+function parseAllowedTargets(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      try {
+        if (entry.includes('/')) {
+          const [address, bits] = ipaddr.parseCIDR(entry);
+          return `${address.toString()}/${bits}`;
+        }
+        const address = ipaddr.parse(entry);
+        return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
+      } catch {
+        throw new ConfigError(
+          `Invalid configuration:\n  WEBHOOK_ALLOWED_TARGETS: ${entry} is not an IP address or CIDR range`,
+        );
+      }
+    });
 }

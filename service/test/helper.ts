@@ -77,6 +77,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PORT: '0',
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: 'admin-password',
+    // Background SMTP on a free port, so parallel test files never collide on 2525.
+    SMTP_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });

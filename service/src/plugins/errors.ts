@@ -51,6 +51,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .join('; ');
       return reply.code(400).send({ message: details });
     }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const type = String(request.headers['content-type'] ?? '').slice(0, 100);
+      return reply.code(415).send({ message: `Unsupported Content-Type: ${type || '(none)'}` });
+    }
     const mapped = error.code ? requestErrorStatus[error.code] : undefined;
     const status = mapped ?? error.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {

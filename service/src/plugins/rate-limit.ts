@@ -55,18 +55,21 @@ function postgresStoreFor(database: DatabaseHandle) {
   const { db } = database;
   return class PostgresRateLimitStore {
     incr(key: string, callback: Incr): void {
+      // Like the in-memory store, a key's window starts at its first request and lasts a
+      // minute; both CASEs read the row as it was before this request.
       const now = Date.now();
-      const windowStart = now - (now % windowMs);
       sql<{ hits: number; windowStart: string }>`
-        insert into "rateLimits" ("key", "windowStart", "hits") values (${key}, ${windowStart}, 1)
+        insert into "rateLimits" ("key", "windowStart", "hits") values (${key}, ${now}, 1)
         on conflict ("key") do update set
-          "hits" = case when "rateLimits"."windowStart" = excluded."windowStart" then "rateLimits"."hits" + 1 else 1 end,
-          "windowStart" = excluded."windowStart"
+          "hits" = case when "rateLimits"."windowStart" > excluded."windowStart" - ${windowMs}
+            then "rateLimits"."hits" + 1 else 1 end,
+          "windowStart" = case when "rateLimits"."windowStart" > excluded."windowStart" - ${windowMs}
+            then "rateLimits"."windowStart" else excluded."windowStart" end
         returning "hits", "windowStart"`
         .execute(db)
         .then((result) => {
           const row = result.rows[0];
-          const start = Number(row?.windowStart ?? windowStart);
+          const start = Number(row?.windowStart ?? now);
           callback(null, { current: row?.hits ?? 1, ttl: Math.max(0, start + windowMs - now) });
         })
         .catch((error: Error) => callback(error));

@@ -14,6 +14,8 @@ export type DbKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
+  /** The embedded SQLite connection itself, for hot paths that skip the query builder (auth lookup). */
+  sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
 }
 
@@ -37,8 +39,31 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  return { db, kind: 'sqlite', sqlite: file, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small indexed
+ * query (it dominated the per-request auth lookup). Statements are reused by SQL text, the
+ * most recent 500 kept. Safe because nothing streams (`iterate`) a statement here.
+ */
+function withStatementCache(file: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = file.prepare(sql);
+        if (statements.size >= 500) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string): DatabaseHandle {

@@ -1,13 +1,57 @@
 import type { Db } from '../../adapters/db/index.ts';
+import { fromJson } from '../../adapters/db/index.ts';
 
 /**
- * Active schedules that target any of these tests (directly, or through a directory or tag).
- * The tests module refuses to delete a referenced test; the schedules issue fills this in.
+ * Active (enabled) schedules that target any of these tests: directly, through a directory
+ * above them, or through a tag they carry. The tests module refuses to delete a referenced
+ * test; callers deleting a directory pass it and all its descendants.
  */
 export async function activeSchedulesReferencing(
-  _db: Db,
-  _projectId: string,
-  _testIds: readonly string[],
+  db: Db,
+  projectId: string,
+  testIds: readonly string[],
 ): Promise<Array<{ id: string; name: string }>> {
-  return [];
+  if (testIds.length === 0) return [];
+  const schedules = await db
+    .selectFrom('schedules')
+    .select(['id', 'name', 'testIds', 'tagId'])
+    .where('projectId', '=', projectId)
+    .where('enabled', '=', 1)
+    .orderBy('name', 'asc')
+    .execute();
+  if (schedules.length === 0) return [];
+
+  // The tests themselves and every directory above them.
+  const covered = new Set(testIds);
+  let frontier = [...covered];
+  while (frontier.length > 0) {
+    const parents = await db
+      .selectFrom('tests')
+      .select('parentTestId')
+      .where('projectId', '=', projectId)
+      .where('id', 'in', frontier)
+      .where('parentTestId', 'is not', null)
+      .execute();
+    frontier = [];
+    for (const { parentTestId } of parents) {
+      if (parentTestId && !covered.has(parentTestId)) {
+        covered.add(parentTestId);
+        frontier.push(parentTestId);
+      }
+    }
+  }
+  const tagRows = await db
+    .selectFrom('testTags')
+    .select('tagId')
+    .where('testId', 'in', [...testIds])
+    .execute();
+  const tags = new Set(tagRows.map((row) => row.tagId));
+
+  return schedules
+    .filter(
+      (schedule) =>
+        (schedule.tagId !== null && tags.has(schedule.tagId)) ||
+        fromJson<string[]>(schedule.testIds, []).some((id) => covered.has(id)),
+    )
+    .map((schedule) => ({ id: schedule.id, name: schedule.name }));
 }

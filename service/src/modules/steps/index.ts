@@ -1,4 +1,4 @@
 import type { ServiceModule } from '../index.ts';
+import { stepsRoutes } from './routes.ts';
 
-// Routes and background work of this module are added by its issue.
-export const stepsModule: ServiceModule = { name: 'steps' };
+export const stepsModule: ServiceModule = { name: 'steps', routes: stepsRoutes };

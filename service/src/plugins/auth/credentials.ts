@@ -1,4 +1,6 @@
 import type { Scope } from '@stepdeck/contract';
+import type SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson } from '../../adapters/db/index.ts';
 import { hashToken } from './secrets.ts';
@@ -57,6 +59,197 @@ export async function findApiKey(db: Db, key: string): Promise<ApiKeyPrincipal |
     apiKeyName: row.name,
     scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
     subscriptionActive: fromFlag(row.subscriptionActive),
+  };
+}
+
+/** What one API-key request resolves to; project and branch are null when not asked for or not found. */
+export interface ApiKeyLookup {
+  principal: ApiKeyPrincipal | undefined;
+  project: ActiveProject | null;
+  branch: ActiveBranch | null;
+}
+
+interface LookupRow {
+  keyId: string;
+  keyName: string;
+  scopes: string;
+  revokedAt: string | null;
+  organizationId: string;
+  subscriptionActive: number | boolean;
+  projectId: string | null;
+  projectName: string | null;
+  defaultBranchId: string | null;
+  branchId: string | null;
+  branchName: string | null;
+}
+
+/**
+ * The key, its organization, and (when asked) the project of that organization and its
+ * branch (`branchId`, else the project's default) in ONE indexed query per request, compiled
+ * once at start-up for the running dialect. Uncached: a revoke or delete applies to the very
+ * next request. The caller decides the error from what came back, in the spec's order.
+ */
+export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database) {
+  const sentinel = {
+    keyHash: '\u0000keyHash',
+    projectId: '\u0000projectId',
+    branchId: '\u0000branchId',
+  } as const;
+  const keyOnly = db
+    .selectFrom('apiKeys')
+    .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
+    .select([
+      'apiKeys.id as keyId',
+      'apiKeys.name as keyName',
+      'apiKeys.scopes as scopes',
+      'apiKeys.revokedAt as revokedAt',
+      'apiKeys.organizationId as organizationId',
+      'organizations.subscriptionActive as subscriptionActive',
+      sql<null>`null`.as('projectId'),
+      sql<null>`null`.as('projectName'),
+      sql<null>`null`.as('defaultBranchId'),
+      sql<null>`null`.as('branchId'),
+      sql<null>`null`.as('branchName'),
+    ])
+    .where('apiKeys.keyHash', '=', sentinel.keyHash)
+    .compile();
+  const withProject = db
+    .selectFrom('apiKeys')
+    .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
+    .leftJoin('projects', (join) =>
+      join
+        .on('projects.id', '=', sentinel.projectId)
+        .onRef('projects.organizationId', '=', 'apiKeys.organizationId'),
+    )
+    .leftJoin('branches', (join) =>
+      join
+        .onRef('branches.projectId', '=', 'projects.id')
+        .on(
+          'branches.id',
+          '=',
+          sql<string>`coalesce(${sentinel.branchId}, ${sql.ref('projects.defaultBranchId')})`,
+        ),
+    )
+    .select([
+      'apiKeys.id as keyId',
+      'apiKeys.name as keyName',
+      'apiKeys.scopes as scopes',
+      'apiKeys.revokedAt as revokedAt',
+      'apiKeys.organizationId as organizationId',
+      'organizations.subscriptionActive as subscriptionActive',
+      'projects.id as projectId',
+      'projects.name as projectName',
+      'projects.defaultBranchId as defaultBranchId',
+      'branches.id as branchId',
+      'branches.name as branchName',
+    ])
+    .where('apiKeys.keyHash', '=', sentinel.keyHash)
+    .compile();
+  // Each compiled parameter is one of the sentinels; remember which, to bind real values.
+  const slotsOf = (query: { parameters: readonly unknown[] }) =>
+    query.parameters.map((parameter) => {
+      const slot = (Object.keys(sentinel) as Array<keyof typeof sentinel>).find(
+        (name) => sentinel[name] === parameter,
+      );
+      if (!slot) throw new Error('API key lookup: unexpected query parameter');
+      return slot;
+    });
+  const queries = {
+    keyOnly: { sql: keyOnly.sql, slots: slotsOf(keyOnly) },
+    withProject: { sql: withProject.sql, slots: slotsOf(withProject) },
+  };
+  const embedded = sqlite ? sqliteLookup(sqlite) : undefined;
+
+  return async (
+    key: string,
+    options: { projectId?: string | undefined; branchId?: string | undefined } = {},
+  ): Promise<ApiKeyLookup> => {
+    const values = {
+      keyHash: hashToken(key),
+      projectId: options.projectId ?? null,
+      branchId: options.branchId ?? null,
+    };
+    let row: LookupRow | undefined;
+    if (embedded) {
+      row = embedded(values);
+    } else {
+      // Routes without a project (or without a usable project id) skip the project joins.
+      const query = options.projectId ? queries.withProject : queries.keyOnly;
+      const parameters = query.slots.map((slot) => values[slot]);
+      row = (await db.executeQuery<LookupRow>(CompiledQuery.raw(query.sql, parameters))).rows[0];
+    }
+    if (!row || row.revokedAt) return { principal: undefined, project: null, branch: null };
+    const principal: ApiKeyPrincipal = {
+      kind: 'apiKey',
+      organizationId: row.organizationId,
+      apiKeyId: row.keyId,
+      apiKeyName: row.keyName,
+      scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
+      subscriptionActive: fromFlag(row.subscriptionActive),
+    };
+    const project =
+      row.projectId && row.projectName && row.defaultBranchId
+        ? {
+            id: row.projectId,
+            name: row.projectName,
+            organizationId: row.organizationId,
+            defaultBranchId: row.defaultBranchId,
+          }
+        : null;
+    const branch =
+      project && row.branchId && row.branchName
+        ? { id: row.branchId, name: row.branchName, projectId: project.id }
+        : null;
+    return { principal, project, branch };
+  };
+}
+
+/**
+ * The same lookup on embedded SQLite: primary-key and unique-index reads on statements prepared
+ * once, run synchronously without the query builder. Under HTTP load this costs a fraction of
+ * one joined query through Kysely (see docs/readme/foundation.md, benchmark). PostgreSQL keeps
+ * the single joined query: there a round trip costs more than a join.
+ */
+function sqliteLookup(sqlite: SqliteDatabase.Database) {
+  const key = sqlite.prepare<
+    [string],
+    Pick<LookupRow, 'scopes' | 'revokedAt' | 'organizationId'> & { id: string; name: string }
+  >('select "id", "name", "scopes", "revokedAt", "organizationId" from "apiKeys" where "keyHash" = ?');
+  const organization = sqlite.prepare<[string], { subscriptionActive: number }>(
+    'select "subscriptionActive" from "organizations" where "id" = ?',
+  );
+  const project = sqlite.prepare<[string, string], { id: string; name: string; defaultBranchId: string }>(
+    'select "id", "name", "defaultBranchId" from "projects" where "id" = ? and "organizationId" = ?',
+  );
+  const branch = sqlite.prepare<[string, string], { id: string; name: string }>(
+    'select "id", "name" from "branches" where "id" = ? and "projectId" = ?',
+  );
+  return (values: {
+    keyHash: string;
+    projectId: string | null;
+    branchId: string | null;
+  }): LookupRow | undefined => {
+    const found = key.get(values.keyHash);
+    if (!found) return undefined;
+    const org = organization.get(found.organizationId);
+    if (!org) return undefined;
+    const foundProject = values.projectId ? project.get(values.projectId, found.organizationId) : undefined;
+    const foundBranch = foundProject
+      ? branch.get(values.branchId ?? foundProject.defaultBranchId, foundProject.id)
+      : undefined;
+    return {
+      keyId: found.id,
+      keyName: found.name,
+      scopes: found.scopes,
+      revokedAt: found.revokedAt,
+      organizationId: found.organizationId,
+      subscriptionActive: org.subscriptionActive,
+      projectId: foundProject?.id ?? null,
+      projectName: foundProject?.name ?? null,
+      defaultBranchId: foundProject?.defaultBranchId ?? null,
+      branchId: foundBranch?.id ?? null,
+      branchName: foundBranch?.name ?? null,
+    };
   };
 }
 

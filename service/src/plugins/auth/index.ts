@@ -1,3 +1,4 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../../adapters/db/index.ts';
@@ -7,13 +8,12 @@ import {
   type ActiveBranch,
   type ActiveProject,
   type ApiKeyPrincipal,
-  findApiKey,
-  findBranch,
-  findProject,
+  apiKeyLookup,
   findSessionUser,
   type UserPrincipal,
 } from './credentials.ts';
 import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
+import { apiKeyPattern } from './secrets.ts';
 
 export const sessionCookie = 'stepdeck_session';
 
@@ -37,63 +37,80 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
 };
 
 /** Attaches each guarded route's rule and enforces it before the body is even read. */
-export const authPlugin = fp(async (app: FastifyInstance, options: { db: Db; clock: Clock }) => {
-  const { db, clock } = options;
-  app.decorateRequest('principal', undefined);
-  app.decorateRequest('project', undefined);
-  app.decorateRequest('branch', undefined);
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { db: Db; clock: Clock; sqlite?: SqliteDatabase.Database }) => {
+    const { db, clock } = options;
+    const lookup = apiKeyLookup(db, options.sqlite);
+    app.decorateRequest('principal', undefined);
+    app.decorateRequest('project', undefined);
+    app.decorateRequest('branch', undefined);
 
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const url = route.url;
-    if (!guardedPrefixes.some((prefix) => url.startsWith(prefix))) return;
-    for (const method of methods) {
-      if (method === 'HEAD') continue;
-      const rule = routeRules[ruleKey(method, url)];
-      if (!rule) throw new Error(`Route ${method} ${url} has no entry in the route-rules table`);
-      route.config = { ...(route.config as object), rule };
+    /**
+     * A route-level hook, so it runs after the rate limiter's (also route-level, registered
+     * earlier): a key over its budget gets its 429 without a database lookup.
+     */
+    const authenticate = async (request: FastifyRequest) => {
+      const rule = request.routeOptions.config.rule;
+      if (!rule || rule.kind === 'public') return;
+      if (rule.kind === 'apiKey') await authenticateApiKey(request, rule);
+      else await authenticateSession(request, rule.access);
+    };
+
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const url = route.url;
+      if (!guardedPrefixes.some((prefix) => url.startsWith(prefix))) return;
+      for (const method of methods) {
+        // Fastify's automatic HEAD routes run the GET handler: they get the GET rule.
+        const rule = routeRules[ruleKey(method === 'HEAD' ? 'GET' : method, url)];
+        if (!rule) throw new Error(`Route ${method} ${url} has no entry in the route-rules table`);
+        route.config = { ...(route.config as object), rule };
+      }
+      const existing = route.onRequest;
+      route.onRequest = [
+        ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
+        authenticate,
+      ];
+    });
+
+    async function authenticateApiKey(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
+      const key = headerValue(request, 'x-api-key');
+      // A value that cannot be a key is refused without a database lookup.
+      if (!key || !apiKeyPattern.test(key)) throw unauthorized();
+      const projectId = rule.project ? headerValue(request, 'x-project-id') : undefined;
+      const branchId = rule.project ? headerValue(request, 'x-branch-id') : undefined;
+      const validProject = projectId !== undefined && uuidPattern.test(projectId);
+      const validBranch = branchId === undefined || uuidPattern.test(branchId);
+      const found = await lookup(key, {
+        projectId: validProject ? projectId.toLowerCase() : undefined,
+        branchId: validProject && validBranch ? branchId?.toLowerCase() : undefined,
+      });
+      const principal = found.principal;
+      if (!principal) throw unauthorized();
+      for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
+      request.principal = principal;
+      if (rule.project) {
+        if (!projectId) throw badRequest('No active project');
+        if (!validProject) throw badRequest('x-project-id must be a UUID');
+        if (!found.project) throw notFound('Project not found');
+        if (!validBranch) throw badRequest('x-branch-id must be a UUID');
+        if (!found.branch) throw notFound('Branch not found');
+        request.project = found.project;
+        request.branch = found.branch;
+      }
+      if (rule.license && !principal.subscriptionActive) throw licenseRequired();
     }
-  });
 
-  app.addHook('onRequest', async (request) => {
-    const rule = request.routeOptions.config.rule;
-    if (!rule || rule.kind === 'public') return;
-    if (rule.kind === 'apiKey') await authenticateApiKey(request, rule);
-    else await authenticateSession(request, rule.access);
-  });
-
-  async function authenticateApiKey(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
-    const key = headerValue(request, 'x-api-key');
-    const principal = key ? await findApiKey(db, key) : undefined;
-    if (!principal) throw unauthorized();
-    for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
-    request.principal = principal;
-    if (rule.project) {
-      const projectId = headerValue(request, 'x-project-id');
-      if (!projectId) throw badRequest('No active project');
-      if (!uuidPattern.test(projectId)) throw badRequest('x-project-id must be a UUID');
-      const project = await findProject(db, principal.organizationId, projectId);
-      if (!project) throw notFound('Project not found');
-      const branchId = headerValue(request, 'x-branch-id');
-      if (branchId !== undefined && !uuidPattern.test(branchId))
-        throw badRequest('x-branch-id must be a UUID');
-      const branch = await findBranch(db, project.id, branchId ?? project.defaultBranchId);
-      if (!branch) throw notFound('Branch not found');
-      request.project = project;
-      request.branch = branch;
+    async function authenticateSession(request: FastifyRequest, access: 'read' | 'change' | 'installOwner') {
+      const token = request.cookies[sessionCookie];
+      const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
+      if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+      if (access !== 'read' && user.role === 'member')
+        throw forbidden('This action needs an admin or owner role');
+      request.principal = user;
     }
-    if (rule.license && !principal.subscriptionActive) throw licenseRequired();
-  }
-
-  async function authenticateSession(request: FastifyRequest, access: 'read' | 'change' | 'installOwner') {
-    const token = request.cookies[sessionCookie];
-    const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
-    if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
-    if (access !== 'read' && user.role === 'member')
-      throw forbidden('This action needs an admin or owner role');
-    request.principal = user;
-  }
-});
+  },
+);
 
 export function requireApiKey(request: FastifyRequest): ApiKeyPrincipal {
   if (request.principal?.kind !== 'apiKey') throw unauthorized();

@@ -37,4 +37,9 @@ export interface CompiledProject {
   files: Map<string, Buffer | string>;
   /** Relative path of each test's spec file, by test id. */
   specFiles: Map<string, string>;
+  /**
+   * What running the project needs (added by the runner): a browser (some test uses a page)
+   * and ffmpeg (some project records video). The executor checks these before starting.
+   */
+  requirements?: { browser: boolean; video: boolean };
 }

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { dataOf, isoTimestamp, pagination, runStatus } from './common.ts';
+import { runConfig } from './run-config.ts';
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+export const remoteRunSingle = z.object({ runId: z.string(), status: runStatus });
+export const remoteRunSingleResponse = dataOf(remoteRunSingle);
+
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+export const remoteRunMany = z.object({
+  runId: z.string(),
+  status: runStatus,
+  totalTests: z.number().int(),
+  message: z.string(),
+});
+export const remoteRunManyResponse = dataOf(remoteRunMany);
+
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+export const remoteRunResult = z.object({
+  runId: z.string(),
+  status: runStatus,
+  totalTests: z.number().int().optional(),
+  message: z.string().optional(),
+});
+export const remoteRunResponse = dataOf(remoteRunResult);
+
+/** Body of `POST /v1/tests/remote-run`. */
+export const bulkRemoteRunBody = z.object({
+  testIds: z.array(z.string()).optional(),
+  tagId: z.string().optional(),
+  config: runConfig.optional(),
+});
+export type BulkRemoteRunBody = z.infer<typeof bulkRemoteRunBody>;
+
+export const runStats = z.object({
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  total: z.number().int(),
+});
+export type RunStats = z.infer<typeof runStats>;
+
+/** Item of `GET /v1/test-runs`. */
+export const testRun = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: runStatus,
+  testId: z.string().nullable(),
+  testRevisionId: z.string().nullable(),
+  branchId: z.string(),
+  testName: z.string().nullable(),
+  branchName: z.string().nullable(),
+  scheduleType: z.string().nullable(),
+  createdAt: isoTimestamp,
+  startedAt: isoTimestamp.nullable(),
+  completedAt: isoTimestamp.nullable(),
+  duration: z.number().int().nullable(),
+});
+export type TestRun = z.infer<typeof testRun>;
+export const testRunListResponse = z.object({ data: z.array(testRun), pagination });
+
+/** One test's outcome in a run report. */
+export const runTestResult = z.object({
+  testId: z.string(),
+  name: z.string(),
+  status: z.string(),
+  duration: z.number().int(),
+  errorMessage: z.string().nullable(),
+  errorLocation: z.string().nullable(),
+  attempts: z.number().int().optional(),
+});
+export type RunTestResult = z.infer<typeof runTestResult>;
+
+/** `report` of a `completed` or `failed` run (null otherwise). */
+export const runReport = z.object({
+  status: runStatus,
+  testName: z.string().nullable(),
+  runName: z.string(),
+  runId: z.string(),
+  duration: z.number().int(),
+  completedAt: isoTimestamp.nullable(),
+  branchId: z.string(),
+  branchName: z.string().nullable(),
+  scheduleName: z.string().nullable(),
+  runTypeInfo: z.object({
+    /** `test`, `directory` or `tag`. */
+    type: z.string(),
+    name: z.string(),
+    testResults: z.array(runTestResult),
+    stats: runStats,
+    runnerError: z.string().nullable().optional(),
+  }),
+});
+export type RunReport = z.infer<typeof runReport>;
+
+/** `GET /v1/test-runs/:runId`. */
+export const testRunDetail = testRun.extend({
+  projectId: z.string(),
+  scheduleId: z.string().nullable(),
+  config: z.record(z.string(), z.unknown()).nullable(),
+  vars: z.record(z.string(), z.unknown()).nullable(),
+  parameters: z.record(z.string(), z.unknown()).nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  stats: runStats.nullable(),
+  cancelledAt: isoTimestamp.nullable(),
+  report: runReport.nullable(),
+});
+export type TestRunDetail = z.infer<typeof testRunDetail>;
+export const testRunDetailResponse = dataOf(testRunDetail);
+
+/** `GET /v1/test-runs/latest`. */
+export const runSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: runStatus,
+  createdAt: isoTimestamp,
+});
+export const latestRunResponse = dataOf(runSummary.nullable());
+
+/** `GET /v1/test-runs/stats`. */
+export const runStatistics = z.object({
+  totalRuns: z.number().int(),
+  successRate: z.number().int(),
+  avgDuration: z.number().int(),
+  lastRun: isoTimestamp.nullable(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+export type RunStatistics = z.infer<typeof runStatistics>;
+export const runStatisticsResponse = dataOf(runStatistics);
+
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+export const runArtifact = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.string(),
+  url: z.string(),
+  testName: z.string().optional(),
+});
+export type RunArtifact = z.infer<typeof runArtifact>;
+export const runArtifactsResponse = dataOf(z.array(runArtifact));
+
+/** `GET /v1/test-runs/:runId/tests`. */
+export const runTestsResponse = dataOf(z.array(z.object({ testId: z.string(), testName: z.string() })));
+
+/** `POST /v1/test-runs/:runId/cancel`. */
+export const cancelRun = z.object({ success: z.boolean(), message: z.string() });
+export const cancelRunResponse = dataOf(cancelRun);
+
+/** Query of `GET /v1/test-runs`. */
+export const testRunListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(20),
+  page: z.coerce.number().int().min(0).default(0),
+  status: runStatus.optional(),
+  name: z.string().optional(),
+  testId: z.uuid({ error: 'testId must be a UUID' }).optional(),
+  scheduleId: z.uuid({ error: 'scheduleId must be a UUID' }).optional(),
+  branchId: z.uuid({ error: 'branchId must be a UUID' }).optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+export type TestRunListQuery = z.infer<typeof testRunListQuery>;
+
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+export const testRunLatestQuery = z.object({
+  testId: z.uuid({ error: 'testId must be a UUID' }).optional(),
+  scheduleId: z.uuid({ error: 'scheduleId must be a UUID' }).optional(),
+  branchId: z.uuid({ error: 'branchId must be a UUID' }).optional(),
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { pagination, testStatus, uuid } from './common.ts';
+import { runConfig } from './run-config.ts';
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+
+export const testType = z.enum(['ui', 'api']);
+export const testTypeFilter = z.enum(['all', 'ui', 'api']);
+
+const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z
+    .union([item, z.array(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+
+const pageNumber = z.coerce.number({ error: 'page must be an integer' }).int().min(0).default(0);
+const pageLimit = z.coerce.number({ error: 'limit must be an integer' }).int().min(1).default(50);
+
+export const listTestsQuery = z.object({
+  limit: pageLimit,
+  page: pageNumber,
+  name: z.string().optional(),
+  status: oneOrMany(testStatus),
+  tagIds: oneOrMany(uuid),
+  type: testTypeFilter.default('all'),
+  testId: uuid.optional(),
+  branch: uuid.optional(),
+  sortBy: z.enum(['name', 'status', 'updatedAt']).optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
+});
+export type ListTestsQuery = z.infer<typeof listTestsQuery>;
+
+/** A step as sent by the editor: an action, or a reference to a shared step, with children for groups. */
+export interface StepInput {
+  id?: string;
+  stepId?: string;
+  revisionStepId?: string;
+  name?: string;
+  action?: unknown;
+  condition?: unknown;
+  metadata?: unknown;
+  shared?: boolean;
+  group?: boolean;
+  order?: number;
+  children?: StepInput[];
+}
+export const stepInputList = z.array(z.looseObject({}), { error: 'steps must be an array of steps' });
+
+export const testMetadataInput = z.looseObject({
+  type: testType.optional(),
+  description: z.string().optional(),
+});
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const createTestData = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+  status: testStatus.default('draft'),
+  directory: z.boolean().default(false),
+  parentTestId: uuid.nullable().optional(),
+  config: runConfig.optional(),
+  steps: stepInputList.optional(),
+  tags: z.array(uuid).optional(),
+  vars: jsonObject.nullable().optional(),
+  parameters: jsonObject.nullable().optional(),
+  metadata: testMetadataInput.optional(),
+});
+export type CreateTestData = z.infer<typeof createTestData>;
+
+export const updateTestData = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+  status: testStatus.optional(),
+  directory: z.boolean().optional(),
+  config: runConfig.optional(),
+  steps: stepInputList.optional(),
+  tags: z.array(uuid).optional(),
+  vars: jsonObject.nullable().optional(),
+  parameters: jsonObject.nullable().optional(),
+  metadata: testMetadataInput.optional(),
+  editVersion: z.union([z.number().int(), z.string()]).optional(),
+});
+export type UpdateTestData = z.infer<typeof updateTestData>;
+
+const testIds = z.array(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+export const bulkUpdateStatusBody = z.object({ testIds, status: testStatus });
+export const bulkUpdateTagsBody = z.object({
+  testIds,
+  tagIds: z.array(uuid, { error: 'tagIds must be an array of UUIDs' }),
+});
+export const bulkDeleteBody = z.object({ testIds });
+
+export const duplicateTestBody = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: testStatus.optional(),
+  })
+  .optional();
+
+export const createRevisionBody = z.object({
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+
+export const exportTestsBody = z.object({
+  testIds: z.array(uuid).optional(),
+  tagIds: z.array(uuid).optional(),
+  directoryId: uuid.optional(),
+  format: z.enum(['json', 'pw']).default('json'),
+});
+
+export const listSharedStepsQuery = z.object({
+  limit: pageLimit,
+  page: pageNumber,
+  search: z.string().optional(),
+  type: testTypeFilter.default('all'),
+});
+
+export const updateStepData = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(256).optional(),
+  action: z.unknown().optional(),
+  metadata: jsonObject.nullable().optional(),
+  condition: z.unknown().optional(),
+});
+
+/** The test item of `GET /v1/tests`. */
+export const testListItem = z.object({
+  id: uuid,
+  parentTestId: z.string().nullable(),
+  projectId: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  status: testStatus,
+  directory: z.boolean(),
+  config: jsonObject,
+  vars: jsonObject.nullable(),
+  parameters: jsonObject.nullable(),
+  metadata: jsonObject,
+  tags: z.array(z.object({ id: z.string(), name: z.string() })),
+  childrenCount: z.number().int(),
+  stepsCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const listTestsResponse = z.object({ children: z.array(testListItem), pagination });
+
+/** Version of the JSON export format written into `manifest.json`. */
+export const testExportFormatVersion = 1;

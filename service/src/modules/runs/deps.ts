@@ -1,0 +1,18 @@
+/**
+ * What the runs module uses from the tests module and the runner library, behind one seam
+ * so the rest of the module depends on these signatures only.
+ */
+import { compileProject } from '../../runner/compiler/index.ts';
+import { type ExecutionResult, executeProject } from '../../runner/executor.ts';
+import { expandRunTargets, loadCompilableTests, loadProjectSecrets } from '../tests/executable.ts';
+
+export type { ExecutionResult };
+export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;
+
+const testsApi = { expandRunTargets, loadCompilableTests, loadProjectSecrets };
+const compilerApi = { compileProject };
+const executorApi = { executeProject };
+
+export const tests = async () => testsApi;
+export const compiler = async () => compilerApi;
+export const executor = async () => executorApi;

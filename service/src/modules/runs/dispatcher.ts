@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { AppContext } from '../../context.ts';
+import { executeRun, failRun } from './execute.ts';
+import { activeStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
+import { closeQueue, dispatchJob, flushDeferred, queueOf, runtimeOf } from './runtime.ts';
+
+/** Runs one process executes at a time, across organizations (each org is also capped). */
+export const defaultRunnerSlots = 4;
+/**
+ * A run whose runner has not beaten for this long belongs to a dead process (default of
+ * `RUNNER_STALE_HEARTBEAT_MS`; heartbeats are sent every 500 ms).
+ */
+export const staleHeartbeatMs = 15_000;
+const pollMs = 1000;
+
+/**
+ * The runner of this process: claims pending runs (pending → queued) while the run's
+ * organization has a free parallel, executes them (queued → running → completed/failed),
+ * and recovers runs left behind by dead processes. Claims are conditional UPDATEs under a
+ * dispatch lock, so with several workers each run is executed exactly once and the cap
+ * holds across all of them.
+ */
+export async function startRunner(
+  ctx: AppContext,
+  options: { slots?: number; embedded: boolean },
+): Promise<() => Promise<void>> {
+  const runtime = runtimeOf(ctx);
+  const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const slots = options.slots ?? defaultRunnerSlots;
+  const executing = new Set<Promise<void>>();
+  let stopped = false;
+  let pumping: Promise<void> | undefined;
+  let recovering: Promise<void> | undefined;
+  let again = false;
+
+  // Modules started after this one (webhooks) subscribe to run.finished shortly after.
+  await recover(ctx, options.embedded ? 'all' : 'stale', 500);
+
+  const pump = () => {
+    if (stopped) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = (async () => {
+      try {
+        do {
+          again = false;
+          while (!stopped && executing.size < slots) {
+            const runId = await claimNext(ctx, runnerId);
+            if (!runId) break;
+            if (stopped) {
+              // Claimed while the app was closing: hand it back for another runner.
+              await releaseClaim(ctx, runId, runnerId);
+              break;
+            }
+            const job = executeRun(ctx, runId, runnerId)
+              .catch((error) => ctx.log.error({ err: error, runId }, 'run execution crashed'))
+              .finally(() => {
+                executing.delete(job);
+                pump();
+              });
+            executing.add(job);
+          }
+        } while (again && !stopped);
+      } catch (error) {
+        if (!stopped) ctx.log.error({ err: error }, 'run dispatch failed');
+      } finally {
+        pumping = undefined;
+      }
+    })();
+  };
+  runtime.pump = pump;
+
+  if (ctx.config.databaseUrl) {
+    const queue = await queueOf(ctx, { listen: true });
+    await queue.work(dispatchJob, async () => pump());
+  }
+  const timer = setInterval(() => {
+    pump();
+    if (options.embedded || recovering) return;
+    recovering = recover(ctx, 'stale')
+      .then((failed) => {
+        if (failed > 0) pump();
+      })
+      .catch((error) => {
+        if (!stopped) ctx.log.error({ err: error }, 'run recovery failed');
+      })
+      .finally(() => {
+        recovering = undefined;
+      });
+  }, pollMs);
+  timer.unref();
+  pump();
+
+  // Stops in order and awaits everything in flight, so the database and pg-boss can close
+  // right after (no query left running, no timer firing later).
+  return async () => {
+    stopped = true;
+    runtime.pump = undefined;
+    clearInterval(timer);
+    // No more wake-ups: pg-boss stops delivering before the runs end.
+    await closeQueue(ctx);
+    for (const controller of runtime.aborts.values())
+      controller.abort(new Error('The service is shutting down'));
+    while (pumping || recovering || executing.size > 0)
+      await Promise.allSettled([pumping, recovering, ...executing]);
+    await flushDeferred(ctx);
+  };
+}
+
+/** Gives a run claimed during shutdown back (`queued` → `pending`). */
+async function releaseClaim(ctx: AppContext, runId: string, runnerId: string): Promise<void> {
+  await ctx.db
+    .updateTable('runs')
+    .set({ status: 'pending', queuedAt: null, runnerId: null, heartbeatAt: null })
+    .where('id', '=', runId)
+    .where('status', '=', 'queued')
+    .where('runnerId', '=', runnerId)
+    .execute();
+}
+
+/** Picks the oldest pending run whose organization has a free parallel and reserves it. */
+async function claimNext(ctx: AppContext, runnerId: string): Promise<string | undefined> {
+  return ctx.db.transaction().execute(async (tx) => {
+    await lockDispatch(tx, ctx.database.kind, 'runs:dispatch');
+    const pending = await tx
+      .selectFrom('runs')
+      .select(['id', 'organizationId'])
+      .where('status', '=', 'pending')
+      .orderBy('createdAt')
+      .limit(200)
+      .execute();
+    const full = new Set<string>();
+    for (const run of pending) {
+      if (full.has(run.organizationId)) continue;
+      const busy = await tx
+        .selectFrom('runs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('organizationId', '=', run.organizationId)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      if (Number(busy.count) >= (await concurrencyCapOf(tx, run.organizationId))) {
+        full.add(run.organizationId);
+        continue;
+      }
+      const claimed = await tx
+        .updateTable('runs')
+        .set({
+          status: 'queued',
+          queuedAt: ctx.clock.now().toISOString(),
+          runnerId,
+          heartbeatAt: Date.now(),
+        })
+        .where('id', '=', run.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 1) return run.id;
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Runs `queued`/`running` in a process that died become `failed`. The embedded service is
+ * the only runner, so at start every such run is orphaned; workers judge by heartbeat.
+ */
+export async function recover(ctx: AppContext, which: 'all' | 'stale', deferEventMs = 0): Promise<number> {
+  let query = ctx.db.selectFrom('runs').select(['id']).where('status', 'in', ['queued', 'running']);
+  if (which === 'stale')
+    query = query.where(
+      'heartbeatAt',
+      '<',
+      Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs),
+    );
+  const orphans = await query.execute();
+  let failed = 0;
+  for (const orphan of orphans) {
+    const done = await failRun(
+      ctx,
+      orphan.id,
+      'Runner failed: the process executing this run stopped before it finished',
+      ['queued', 'running'],
+      { deferEventMs },
+    );
+    if (done) failed += 1;
+  }
+  return failed;
+}
+
+export { activeStatuses };

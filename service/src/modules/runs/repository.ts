@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../../adapters/db/index.ts';
+import type { RunsTables } from '../../adapters/db/migrations/0003_runs.ts';
+
+export type RunRow = RunsTables['runs'];
+export type RunTestRow = RunsTables['runTests'];
+
+export const activeStatuses = ['pending', 'queued', 'running'] as const;
+export const terminalStatuses = ['completed', 'failed', 'cancelled'] as const;
+
+/** Default parallels per organization when the console has not set one (2-core machine). */
+export const defaultConcurrencyCap = 2;
+/** Pending runs an organization may have waiting before remote-run answers 429. */
+export const backlogLimit = 50;
+
+export async function insertRun(tx: Tx, run: RunRow, tests: Array<{ id: string; name: string }>) {
+  await tx.insertInto('runs').values(run).execute();
+  if (tests.length > 0) {
+    await tx
+      .insertInto('runTests')
+      .values(
+        tests.map((test, position) => ({
+          runId: run.id,
+          testId: test.id,
+          testName: test.name,
+          position,
+          status: null,
+          duration: null,
+          errorMessage: null,
+          errorLocation: null,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Serialises run creation and dispatch on PostgreSQL (SQLite transactions are already serial). */
+export async function lockDispatch(tx: Tx, kind: 'sqlite' | 'postgres', name: string) {
+  if (kind === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(tx);
+}
+
+export async function findActiveRunForTests(db: Db | Tx, testIds: string[]) {
+  if (testIds.length === 0) return undefined;
+  return db
+    .selectFrom('runTests')
+    .innerJoin('runs', 'runs.id', 'runTests.runId')
+    .select(['runs.id', 'runTests.testId'])
+    .where('runTests.testId', 'in', testIds)
+    .where('runs.status', 'in', [...activeStatuses])
+    .executeTakeFirst();
+}
+
+/** Latest API-triggered run of a mode (single: for one test; bulk: for the organization). */
+export async function latestCooldownRun(
+  db: Db | Tx,
+  filter: { organizationId: string; mode: 'single' | 'bulk'; testId?: string },
+) {
+  let query = db
+    .selectFrom('runs')
+    .select(['createdAt'])
+    .where('organizationId', '=', filter.organizationId)
+    .where('mode', '=', filter.mode)
+    .where('triggerType', '!=', 'schedule');
+  if (filter.testId) query = query.where('targetId', '=', filter.testId);
+  return query.orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function countRuns(db: Db | Tx, organizationId: string, statuses: string[]) {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organizationId', '=', organizationId)
+    .where('status', 'in', statuses)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function concurrencyCapOf(db: Db | Tx, organizationId: string): Promise<number> {
+  const org = await db
+    .selectFrom('organizations')
+    .select(['concurrencyCap'])
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return org?.concurrencyCap ?? defaultConcurrencyCap;
+}
+
+export async function findRun(db: Db | Tx, runId: string) {
+  return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+export async function runTests(db: Db | Tx, runId: string) {
+  return db.selectFrom('runTests').selectAll().where('runId', '=', runId).orderBy('position').execute();
+}

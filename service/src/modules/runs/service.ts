@@ -1,0 +1,278 @@
+import type {
+  RunArtifact,
+  RunReport,
+  RunStatistics,
+  RunStats,
+  TestRun,
+  TestRunDetail,
+  TestRunListQuery,
+} from '@stepdeck/contract';
+import { fromJson } from '../../adapters/db/index.ts';
+import type { AppContext } from '../../context.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { tests as testsModule } from './deps.ts';
+import { renderReportHtml } from './report-html.ts';
+import { activeStatuses, findRun, type RunRow, runTests } from './repository.ts';
+import { runtimeOf, wakeRunners } from './runtime.ts';
+
+export const artifactUrlSeconds = 3600;
+
+interface Scope {
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+}
+
+export function toListItem(run: RunRow): TestRun {
+  return {
+    id: run.id,
+    name: run.name,
+    status: run.status as TestRun['status'],
+    testId: run.testId,
+    testRevisionId: run.testRevisionId,
+    branchId: run.branchId,
+    testName: run.testName,
+    branchName: run.branchName,
+    scheduleType: run.scheduleType,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    completedAt: run.completedAt,
+    duration: run.duration,
+  };
+}
+
+export function toDetail(run: RunRow): TestRunDetail {
+  const finished = run.status === 'completed' || run.status === 'failed';
+  return {
+    ...toListItem(run),
+    projectId: run.projectId,
+    scheduleId: run.scheduleId,
+    config: fromJson<Record<string, unknown> | null>(run.config, null),
+    vars: fromJson<Record<string, unknown> | null>(run.vars, null),
+    parameters: fromJson<Record<string, unknown> | null>(run.parameters, null),
+    metadata: fromJson<Record<string, unknown> | null>(run.metadata, null),
+    stats: fromJson<RunStats | null>(run.stats, null),
+    cancelledAt: run.cancelledAt,
+    report: finished ? fromJson<RunReport | null>(run.report, null) : null,
+  };
+}
+
+/** `startDate`/`endDate`: a date (whole day, inclusive) or a full ISO timestamp. */
+function parseDate(value: string, name: string, end: boolean): string {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const time = Date.parse(dateOnly ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(time)) throw badRequest(`${name} must be an ISO 8601 date`);
+  if (dateOnly && end) return new Date(time + 86_400_000 - 1).toISOString();
+  return new Date(time).toISOString();
+}
+
+/** Test ids whose runs count for `testId`: the test itself and, for a directory, its active leaves. */
+async function testFilterIds(ctx: AppContext, scope: Scope, testId: string): Promise<string[]> {
+  const ids = new Set([testId]);
+  try {
+    const expanded = await (await testsModule()).expandRunTargets(ctx.db, {
+      projectId: scope.projectId,
+      branchId: scope.branchId,
+      testIds: [testId],
+      organizationId: scope.organizationId,
+    });
+    for (const test of expanded.tests) ids.add(test.id);
+  } catch {
+    // Unknown or non-executable test: only runs naming it directly match.
+  }
+  return [...ids];
+}
+
+function filtered(
+  ctx: AppContext,
+  scope: Scope,
+  filter: { testIds?: string[]; scheduleId?: string; branchId?: string },
+) {
+  let query = ctx.db
+    .selectFrom('runs')
+    .where('runs.projectId', '=', scope.projectId)
+    .where('runs.branchId', '=', filter.branchId ?? scope.branchId);
+  if (filter.scheduleId) query = query.where('runs.scheduleId', '=', filter.scheduleId);
+  const testIds = filter.testIds;
+  if (testIds)
+    query = query.where((eb) =>
+      eb.or([
+        eb('runs.targetId', 'in', testIds),
+        eb.exists(
+          eb
+            .selectFrom('runTests')
+            .select('runTests.runId')
+            .whereRef('runTests.runId', '=', 'runs.id')
+            .where('runTests.testId', 'in', testIds),
+        ),
+      ]),
+    );
+  return query;
+}
+
+export async function listRuns(ctx: AppContext, scope: Scope, query: TestRunListQuery) {
+  const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
+  let base = filtered(ctx, scope, { testIds, scheduleId: query.scheduleId, branchId: query.branchId });
+  if (query.status) base = base.where('runs.status', '=', query.status);
+  if (query.name)
+    base = base.where((eb) => eb(eb.fn('lower', ['runs.name']), 'like', `%${query.name?.toLowerCase()}%`));
+  if (query.startDate)
+    base = base.where('runs.createdAt', '>=', parseDate(query.startDate, 'startDate', false));
+  if (query.endDate) base = base.where('runs.createdAt', '<=', parseDate(query.endDate, 'endDate', true));
+  const total = Number(
+    (await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count,
+  );
+  const rows = await base
+    .selectAll('runs')
+    .orderBy('runs.createdAt', 'desc')
+    .orderBy('runs.id', 'desc')
+    .limit(query.limit)
+    .offset(query.page * query.limit)
+    .execute();
+  const totalPages = Math.ceil(total / query.limit);
+  return {
+    data: rows.map(toListItem),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      total,
+      totalPages,
+      hasMore: (query.page + 1) * query.limit < total,
+    },
+  };
+}
+
+export async function latestRun(
+  ctx: AppContext,
+  scope: Scope,
+  query: { testId?: string; scheduleId?: string; branchId?: string },
+) {
+  const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
+  const row = await filtered(ctx, scope, { ...query, testIds })
+    .select(['runs.id', 'runs.name', 'runs.status', 'runs.createdAt'])
+    .orderBy('runs.createdAt', 'desc')
+    .orderBy('runs.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row
+    ? { id: row.id, name: row.name, status: row.status as TestRun['status'], createdAt: row.createdAt }
+    : null;
+}
+
+/**
+ * Statistics over the matching runs: `passed` counts completed runs, `failed` failed runs,
+ * `skipped` cancelled runs; runs still in progress count only in `totalRuns`.
+ */
+export async function runStatistics(
+  ctx: AppContext,
+  scope: Scope,
+  query: { testId?: string; scheduleId?: string; branchId?: string },
+): Promise<RunStatistics> {
+  const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
+  const rows = await filtered(ctx, scope, { ...query, testIds })
+    .select(['runs.status', 'runs.duration', 'runs.createdAt'])
+    .execute();
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  let durationSum = 0;
+  let lastRun: string | null = null;
+  for (const row of rows) {
+    if (row.status === 'completed') {
+      passed += 1;
+      durationSum += row.duration ?? 0;
+    } else if (row.status === 'failed') failed += 1;
+    else if (row.status === 'cancelled') skipped += 1;
+    if (!lastRun || row.createdAt > lastRun) lastRun = row.createdAt;
+  }
+  return {
+    totalRuns: rows.length,
+    successRate: passed + failed === 0 ? 0 : Math.round((passed / (passed + failed)) * 100),
+    avgDuration: passed === 0 ? 0 : Math.round(durationSum / passed),
+    lastRun,
+    passed,
+    failed,
+    skipped,
+  };
+}
+
+export async function getRun(ctx: AppContext, scope: Scope, runId: string): Promise<RunRow> {
+  const run = await findRun(ctx.db, runId);
+  if (!run || run.projectId !== scope.projectId || run.organizationId !== scope.organizationId)
+    throw notFound('Test run not found');
+  return run;
+}
+
+export async function listRunTests(ctx: AppContext, scope: Scope, runId: string) {
+  await getRun(ctx, scope, runId);
+  return (await runTests(ctx.db, runId)).map((test) => ({ testId: test.testId, testName: test.testName }));
+}
+
+export function artifactType(file: string): string {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.tgz') || lower.endsWith('.tar.gz')) return 'archive';
+  if (lower.endsWith('.zip')) return lower.includes('trace') ? 'trace' : 'archive';
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.log') || lower.endsWith('.txt')) return 'log';
+  if (/\.(png|jpe?g|gif|webp)$/.test(lower)) return 'image';
+  if (/\.(webm|mp4)$/.test(lower)) return 'video';
+  return 'file';
+}
+
+export async function listArtifacts(ctx: AppContext, scope: Scope, runId: string): Promise<RunArtifact[]> {
+  await getRun(ctx, scope, runId);
+  const prefix = `runs/${runId}/`;
+  const keys = await ctx.blobs.list(prefix);
+  const order = ['bundle.tgz', 'playwright-report.tar.gz', 'test-results.json', 'test-run.log'];
+  const artifacts: RunArtifact[] = [];
+  for (const full of keys) {
+    const key = full.slice(prefix.length);
+    const parts = key.split('/');
+    const file = parts[parts.length - 1] ?? key;
+    const artifact: RunArtifact = {
+      key,
+      label: parts[0] === 'tests' && parts.length >= 3 ? `${parts[1]}: ${file}` : file,
+      type: artifactType(file),
+      url: await ctx.blobs.presign(full, artifactUrlSeconds, file),
+    };
+    if (parts[0] === 'tests' && parts.length >= 3) artifact.testName = parts[1] as string;
+    artifacts.push(artifact);
+  }
+  const rank = (key: string) => {
+    const index = order.indexOf(key);
+    return index === -1 ? order.length : index;
+  };
+  return artifacts.sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
+}
+
+export async function reportHtml(ctx: AppContext, scope: Scope, runId: string): Promise<string> {
+  const run = await getRun(ctx, scope, runId);
+  if (run.status !== 'completed' && run.status !== 'failed')
+    throw badRequest(`Report is available for completed or failed runs; this run is ${run.status}`);
+  return renderReportHtml(toDetail(run), ctx.config.publicUrl);
+}
+
+export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
+  const run = await getRun(ctx, scope, runId);
+  if (!(activeStatuses as readonly string[]).includes(run.status))
+    throw badRequest(`Run is already ${run.status}`);
+  const now = ctx.clock.now().toISOString();
+  const updated = await ctx.db
+    .updateTable('runs')
+    .set({ status: 'cancelled', cancelledAt: now, completedAt: now })
+    .where('id', '=', runId)
+    .where('status', 'in', [...activeStatuses])
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    const current = await findRun(ctx.db, runId);
+    throw badRequest(`Run is already ${current?.status ?? 'finished'}`);
+  }
+  // This process's runner stops at once; a worker elsewhere sees the flag within 500 ms.
+  runtimeOf(ctx).aborts.get(runId)?.abort(new Error('Run cancelled'));
+  await wakeRunners(ctx);
+  const message =
+    run.status === 'running'
+      ? 'Run cancelled; the browser is being stopped'
+      : `Run cancelled before it started (was ${run.status})`;
+  return { success: true, message };
+}

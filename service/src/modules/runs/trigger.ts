@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { RunConfig } from '@stepdeck/contract';
+import { toJson } from '../../adapters/db/index.ts';
+import type { AppContext } from '../../context.ts';
+import { badRequest, conflict, tooManyRequests } from '../../errors.ts';
+import { tests as testsModule } from './deps.ts';
+import {
+  backlogLimit,
+  concurrencyCapOf,
+  countRuns,
+  findActiveRunForTests,
+  insertRun,
+  latestCooldownRun,
+  lockDispatch,
+} from './repository.ts';
+import { wakeRunners } from './runtime.ts';
+
+export const maxTestsPerRun = 100;
+export const cooldownMs = 10_000;
+
+export type RunTrigger =
+  | { type: 'apiKey'; name: string }
+  | { type: 'schedule'; scheduleId: string; scheduleName: string; scheduleType: string }
+  | { type: 'manual'; email: string };
+
+export interface StartRunRequest {
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+  testIds?: string[];
+  tagId?: string;
+  config?: RunConfig;
+  trigger: RunTrigger;
+  mode: 'single' | 'bulk';
+}
+
+export interface StartRunResult {
+  runId: string;
+  status: 'pending';
+  totalTests: number;
+  message: string;
+  /** True for a single leaf test (the response then omits totalTests and message). */
+  single: boolean;
+}
+
+/** The run's config overrides: headless forced, workers clamped to the organization's cap. */
+export function runOverrides(config: RunConfig | undefined, cap: number): RunConfig {
+  const overrides: RunConfig = { ...(config ?? {}) };
+  overrides.use = { ...(config?.use ?? {}), headless: true };
+  if (overrides.workers !== undefined) overrides.workers = Math.max(1, Math.min(overrides.workers, cap));
+  return overrides;
+}
+
+/**
+ * Accepts a remote run (API key, schedule or console) and leaves it `pending` for a runner.
+ * Applies every rule of the spec: target selection, the 100-test cap, one active run per
+ * test (409), the API cooldowns (429 with Retry-After; schedules are exempt) and the backlog
+ * limit (429 "concurrency limit exceeded").
+ */
+export async function startRun(ctx: AppContext, request: StartRunRequest): Promise<StartRunResult> {
+  const hasTestIds = request.testIds !== undefined;
+  const hasTag = request.tagId !== undefined;
+  if (hasTestIds === hasTag) throw badRequest('Provide exactly one of testIds or tagId');
+  if (hasTestIds && (request.testIds as string[]).length === 0)
+    throw badRequest('testIds must contain at least one test id');
+  const applyCooldowns = request.trigger.type !== 'schedule';
+  const now = ctx.clock.now();
+
+  if (applyCooldowns && request.mode === 'bulk') {
+    const last = await latestCooldownRun(ctx.db, { organizationId: request.organizationId, mode: 'bulk' });
+    assertCooldown(last?.createdAt, now, 'Remote-run cooldown: wait 10 seconds between bulk runs');
+  }
+
+  const executable = await testsModule();
+  const { tests, target } = await executable.expandRunTargets(ctx.db, {
+    projectId: request.projectId,
+    branchId: request.branchId,
+    testIds: request.testIds,
+    tagId: request.tagId,
+    organizationId: request.organizationId,
+  });
+  if (tests.length === 0) throw badRequest('No executable tests: only active leaf tests run');
+  if (tests.length > maxTestsPerRun)
+    throw badRequest(`Too many tests: ${tests.length} active tests, at most ${maxTestsPerRun} per run`);
+  const single = request.mode === 'single' && target.type === 'test';
+
+  const branch = await ctx.db
+    .selectFrom('branches')
+    .select(['id', 'name'])
+    .where('id', '=', request.branchId)
+    .executeTakeFirst();
+
+  const runId = randomUUID();
+  await ctx.db.transaction().execute(async (tx) => {
+    await lockDispatch(tx, ctx.database.kind, `runs:${request.organizationId}`);
+    const active = await findActiveRunForTests(
+      tx,
+      tests.map((test) => test.id),
+    );
+    if (active) throw conflict('Test already has a run that is pending, queued or running');
+    if (applyCooldowns && request.mode === 'single') {
+      const last = await latestCooldownRun(tx, {
+        organizationId: request.organizationId,
+        mode: 'single',
+        testId: target.id,
+      });
+      assertCooldown(last?.createdAt, now, 'Remote-run cooldown: wait 10 seconds between runs of a test');
+    }
+    if ((await countRuns(tx, request.organizationId, ['pending'])) >= backlogLimit)
+      throw tooManyRequests('concurrency limit exceeded', 10);
+    const cap = await concurrencyCapOf(tx, request.organizationId);
+    const trigger = request.trigger;
+    await insertRun(
+      tx,
+      {
+        id: runId,
+        organizationId: request.organizationId,
+        projectId: request.projectId,
+        branchId: request.branchId,
+        branchName: branch?.name ?? '',
+        name: target.name,
+        status: 'pending',
+        mode: request.mode,
+        targetType: target.type,
+        targetId: target.id,
+        targetName: target.name,
+        testId: request.mode === 'single' ? target.id : null,
+        testName: request.mode === 'single' ? target.name : null,
+        testRevisionId: null,
+        scheduleId: trigger.type === 'schedule' ? trigger.scheduleId : null,
+        scheduleType: trigger.type === 'schedule' ? trigger.scheduleType : null,
+        scheduleName: trigger.type === 'schedule' ? trigger.scheduleName : null,
+        triggerType: trigger.type,
+        triggerName:
+          trigger.type === 'apiKey'
+            ? trigger.name
+            : trigger.type === 'schedule'
+              ? trigger.scheduleName
+              : trigger.email,
+        config: toJson(runOverrides(request.config, cap)),
+        vars: null,
+        parameters: null,
+        metadata: toJson({ target, trigger: { type: trigger.type } }),
+        totalTests: tests.length,
+        stats: null,
+        report: null,
+        runnerError: null,
+        duration: null,
+        runnerId: null,
+        heartbeatAt: null,
+        createdAt: now.toISOString(),
+        queuedAt: null,
+        startedAt: null,
+        completedAt: null,
+        cancelledAt: null,
+      },
+      tests,
+    );
+  });
+  await wakeRunners(ctx);
+  return {
+    runId,
+    status: 'pending',
+    totalTests: tests.length,
+    message: `Started a run of ${tests.length} test${tests.length === 1 ? '' : 's'}`,
+    single,
+  };
+}
+
+function assertCooldown(lastCreatedAt: string | undefined, now: Date, message: string) {
+  if (!lastCreatedAt) return;
+  const elapsed = now.getTime() - Date.parse(lastCreatedAt);
+  if (elapsed < cooldownMs && elapsed >= 0) throw tooManyRequests(message, (cooldownMs - elapsed) / 1000);
+}

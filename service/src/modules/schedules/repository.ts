@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../adapters/db/index.ts';
+import { fromFlag, fromJson } from '../../adapters/db/index.ts';
+import type { Database } from '../../adapters/db/schema.ts';
+
+export type ScheduleRow = Selectable<Database['schedules']>;
+export type FiringRow = Selectable<Database['scheduleFirings']>;
+
+/** Run states in which a run still occupies its schedule (a new firing is skipped). */
+export const activeRunStatuses = ['pending', 'queued', 'running'] as const;
+
+/** The schedule record as the API returns it. */
+export function toSchedule(row: ScheduleRow) {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    branchId: row.branchId,
+    name: row.name,
+    testIds: fromJson<string[] | null>(row.testIds, null),
+    tagId: row.tagId,
+    cron: row.cron,
+    timezone: row.timezone,
+    config: fromJson<Record<string, unknown> | null>(row.config, null),
+    enabled: fromFlag(row.enabled),
+    scheduleType: row.scheduleType,
+    nextRunAt: row.nextRunAt,
+    lastRunAt: row.lastRunAt,
+    lastRunId: row.lastRunId,
+    lastSkippedAt: row.lastSkippedAt,
+    skippedCount: row.skippedCount,
+    lastError: row.lastError,
+    lastErrorAt: row.lastErrorAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type Schedule = ReturnType<typeof toSchedule>;
+
+export async function findSchedule(db: Db, organizationId: string, id: string) {
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function listSchedules(db: Db, organizationId: string, projectId?: string) {
+  let query = db.selectFrom('schedules').selectAll().where('organizationId', '=', organizationId);
+  if (projectId) query = query.where('projectId', '=', projectId);
+  return query.orderBy('createdAt', 'asc').orderBy('id', 'asc').execute();
+}
+
+export async function dueSchedules(db: Db, nowIso: string, limit: number) {
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .where('nextRunAt', 'is not', null)
+    .where('nextRunAt', '<=', nowIso)
+    .orderBy('nextRunAt', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export async function earliestNextRun(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.min('nextRunAt').as('next'))
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return (row?.next as string | null | undefined) ?? null;
+}
+
+/**
+ * Claims one tick: moves `nextRunAt` forward only if it still holds the tick this instance
+ * saw, and records the firing, in one transaction. Of several instances (or a restart
+ * racing itself) exactly one gets `true` for a given tick.
+ */
+export async function claimTick(
+  db: Db,
+  schedule: { id: string; tickAt: string },
+  next: string | null,
+  nowIso: string,
+): Promise<string | null> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('schedules')
+        .set({ nextRunAt: next })
+        .where('id', '=', schedule.id)
+        .where('enabled', '=', 1)
+        .where('nextRunAt', '=', schedule.tickAt)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return null;
+      const firingId = randomUUID();
+      await trx
+        .insertInto('scheduleFirings')
+        .values({
+          id: firingId,
+          scheduleId: schedule.id,
+          tickAt: schedule.tickAt,
+          firedAt: nowIso,
+          outcome: 'claimed',
+          runId: null,
+          message: null,
+        })
+        .execute();
+      return firingId;
+    });
+  } catch (error) {
+    // The unique (scheduleId, tickAt) backstop: another instance recorded this tick first.
+    if (/unique|duplicate key/i.test(String((error as { message?: string }).message ?? ''))) return null;
+    throw error;
+  }
+}
+
+export async function hasActiveRun(db: Db, scheduleId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('scheduleId', '=', scheduleId)
+    .where('status', 'in', [...activeRunStatuses])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function recordStarted(
+  db: Db,
+  scheduleId: string,
+  firingId: string | null,
+  runId: string,
+  nowIso: string,
+) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('schedules')
+      .set({ lastRunId: runId, lastRunAt: nowIso, lastError: null, lastErrorAt: null })
+      .where('id', '=', scheduleId)
+      .execute();
+    if (firingId) {
+      await trx
+        .updateTable('scheduleFirings')
+        .set({ outcome: 'started', runId })
+        .where('id', '=', firingId)
+        .execute();
+    }
+  });
+}
+
+export async function recordSkipped(
+  db: Db,
+  scheduleId: string,
+  firingId: string,
+  message: string,
+  nowIso: string,
+) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('schedules')
+      .set((eb) => ({ lastSkippedAt: nowIso, skippedCount: eb('skippedCount', '+', 1) }))
+      .where('id', '=', scheduleId)
+      .execute();
+    await trx
+      .updateTable('scheduleFirings')
+      .set({ outcome: 'skipped', message })
+      .where('id', '=', firingId)
+      .execute();
+  });
+}
+
+export async function recordFailed(
+  db: Db,
+  scheduleId: string,
+  firingId: string,
+  message: string,
+  nowIso: string,
+) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('schedules')
+      .set({ lastError: message, lastErrorAt: nowIso })
+      .where('id', '=', scheduleId)
+      .execute();
+    await trx
+      .updateTable('scheduleFirings')
+      .set({ outcome: 'failed', message })
+      .where('id', '=', firingId)
+      .execute();
+  });
+}
+
+export async function listFirings(db: Db, scheduleId: string, limit = 50) {
+  return db
+    .selectFrom('scheduleFirings')
+    .selectAll()
+    .where('scheduleId', '=', scheduleId)
+    .orderBy('tickAt', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Firings claimed before `beforeIso` whose instance never recorded an outcome (it died). */
+export async function staleClaims(db: Db, beforeIso: string, limit: number) {
+  return db
+    .selectFrom('scheduleFirings')
+    .innerJoin('schedules', 'schedules.id', 'scheduleFirings.scheduleId')
+    .selectAll('schedules')
+    .select(['scheduleFirings.id as firingId', 'scheduleFirings.firedAt as firingFiredAt'])
+    .where('scheduleFirings.outcome', '=', 'claimed')
+    .where('scheduleFirings.firedAt', '<', beforeIso)
+    .where('schedules.enabled', '=', 1)
+    .limit(limit)
+    .execute();
+}
+
+/** Takes over a stale claim; of several instances exactly one gets `true`. */
+export async function takeOverClaim(db: Db, firingId: string, firedAt: string, nowIso: string) {
+  const result = await db
+    .updateTable('scheduleFirings')
+    .set({ firedAt: nowIso })
+    .where('id', '=', firingId)
+    .where('outcome', '=', 'claimed')
+    .where('firedAt', '=', firedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A run of this schedule created at or after `sinceIso` (a crashed firing may have made one). */
+export async function runCreatedSince(db: Db, scheduleId: string, sinceIso: string) {
+  return db
+    .selectFrom('runs')
+    .select('id')
+    .where('scheduleId', '=', scheduleId)
+    .where('createdAt', '>=', sinceIso)
+    .orderBy('createdAt', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function pruneFirings(db: Db, beforeIso: string) {
+  await db.deleteFrom('scheduleFirings').where('firedAt', '<', beforeIso).execute();
+}

@@ -1,0 +1,123 @@
+import { runConfig, uuid } from '@stepdeck/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
+import { runStarter } from './runs-port.ts';
+import { schedulers } from './scheduler.ts';
+import { SchedulesService } from './service.ts';
+
+const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+const cron = z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
+const timezone = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+const testIds = z
+  .array(uuid, { error: 'testIds must be an array of test IDs' })
+  .min(1, 'must contain at least one test ID')
+  .max(100, 'must contain at most 100 test IDs');
+const listQuery = z.object({ projectId: uuid.optional() });
+const scheduleParams = z.object({ scheduleId: uuid });
+const idParams = z.object({ id: uuid });
+
+const createBody = z.object({
+  name,
+  projectId: uuid,
+  branchId: uuid.optional(),
+  testIds: testIds.optional(),
+  tagId: uuid.optional(),
+  cron,
+  timezone: timezone.optional(),
+  config: runConfig.optional(),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+});
+const updateBody = z.object({
+  name: name.optional(),
+  branchId: uuid.optional(),
+  testIds: testIds.optional(),
+  tagId: uuid.optional(),
+  cron: cron.optional(),
+  timezone: timezone.optional(),
+  config: runConfig.nullable().optional(),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+});
+
+export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const service = new SchedulesService({
+    db: ctx.db,
+    clock: ctx.clock,
+    startRun: runStarter(ctx),
+    changed: () => schedulers.get(ctx)?.wake(),
+  });
+  const tags = ['schedules'];
+
+  // API key: organization-scoped (no x-project-id); `projectId` narrows the list.
+  app.get('/v1/schedules', { schema: { tags, querystring: listQuery } }, async (request) => ({
+    data: await service.list(requireApiKey(request).organizationId, request.query.projectId),
+  }));
+  app.get('/v1/schedules/:scheduleId', { schema: { tags, params: scheduleParams } }, async (request) => ({
+    data: await service.get(requireApiKey(request).organizationId, request.params.scheduleId),
+  }));
+  app.post(
+    '/v1/schedules/:scheduleId/trigger',
+    { schema: { tags, params: scheduleParams } },
+    async (request) => {
+      const started = await service.trigger(requireApiKey(request).organizationId, request.params.scheduleId);
+      return {
+        data: {
+          runId: started.runId,
+          status: started.status,
+          totalTests: started.totalTests,
+          message: started.message,
+        },
+      };
+    },
+  );
+  app.post(
+    '/v1/schedules/:scheduleId/disable',
+    { schema: { tags, params: scheduleParams } },
+    async (request) => ({
+      data: await service.disable(requireApiKey(request).organizationId, request.params.scheduleId),
+    }),
+  );
+  app.post(
+    '/v1/schedules/:scheduleId/enable',
+    { schema: { tags, params: scheduleParams } },
+    async (request) => ({
+      data: await service.enable(requireApiKey(request).organizationId, request.params.scheduleId),
+    }),
+  );
+
+  // Console session: creating, editing and deleting schedules.
+  const consoleTags = ['console'];
+  app.post(
+    '/console/v1/schedules',
+    { schema: { tags: consoleTags, body: createBody } },
+    async (request, reply) => {
+      const schedule = await service.create(requireUser(request).organizationId, request.body);
+      return reply.code(201).send({ data: schedule });
+    },
+  );
+  app.get(
+    '/console/v1/schedules',
+    { schema: { tags: consoleTags, querystring: listQuery } },
+    async (request) => ({
+      data: await service.list(requireUser(request).organizationId, request.query.projectId),
+    }),
+  );
+  app.put(
+    '/console/v1/schedules/:id',
+    { schema: { tags: consoleTags, params: idParams, body: updateBody } },
+    async (request) => ({
+      data: await service.update(requireUser(request).organizationId, request.params.id, request.body),
+    }),
+  );
+  app.delete(
+    '/console/v1/schedules/:id',
+    { schema: { tags: consoleTags, params: idParams } },
+    async (request) => {
+      await service.remove(requireUser(request).organizationId, request.params.id);
+      return { data: null };
+    },
+  );
+}

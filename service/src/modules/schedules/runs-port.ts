@@ -1,0 +1,34 @@
+/**
+ * The one seam to the runs module: `startRun` applies the target expansion, the 100-test
+ * cap and the 409 rule (schedule triggers skip the API cooldowns) and stores
+ * `scheduleId`/`scheduleType`/`scheduleName` on the run.
+ */
+import type { AppContext } from '../../context.ts';
+import { startRun } from '../runs/trigger.ts';
+import type { StartScheduledRun } from './service.ts';
+
+export function runStarter(ctx: AppContext): StartScheduledRun {
+  return async (request) => {
+    const started = await startRun(ctx, {
+      organizationId: request.organizationId,
+      projectId: request.projectId,
+      branchId: request.branchId,
+      ...(request.testIds ? { testIds: request.testIds } : {}),
+      ...(request.tagId ? { tagId: request.tagId } : {}),
+      ...(request.config ? { config: request.config } : {}),
+      trigger: {
+        type: 'schedule',
+        scheduleId: request.schedule.id,
+        scheduleName: request.schedule.name,
+        scheduleType: request.schedule.type,
+      },
+      mode: 'bulk',
+    });
+    return {
+      runId: started.runId,
+      status: started.status,
+      totalTests: started.totalTests,
+      message: started.message,
+    };
+  };
+}

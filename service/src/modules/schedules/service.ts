@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { RunConfig } from '@stepdeck/contract';
+import type { Db } from '../../adapters/db/index.ts';
+import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { nextTick, validateCron } from './cron.ts';
+import { findSchedule, listSchedules, recordStarted, type ScheduleRow, toSchedule } from './repository.ts';
+
+export const scheduleType = 'cron';
+
+/** What a schedule hands the runs module to start one run (bulk mode, no API cooldowns). */
+export interface ScheduledRunRequest {
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+  testIds?: string[];
+  tagId?: string;
+  config?: RunConfig;
+  schedule: { id: string; name: string; type: string };
+}
+export interface StartedRun {
+  runId: string;
+  status: string;
+  totalTests: number;
+  message: string;
+}
+export type StartScheduledRun = (request: ScheduledRunRequest) => Promise<StartedRun>;
+
+export interface ScheduleInput {
+  name: string;
+  projectId: string;
+  branchId?: string;
+  testIds?: string[];
+  tagId?: string;
+  cron: string;
+  timezone?: string;
+  config?: RunConfig;
+  enabled?: boolean;
+}
+export type ScheduleUpdate = Partial<Omit<ScheduleInput, 'projectId' | 'config'>> & {
+  config?: RunConfig | null;
+};
+
+export function scheduledRunRequest(row: ScheduleRow): ScheduledRunRequest {
+  const testIds = row.testIds ? (JSON.parse(row.testIds) as string[]) : undefined;
+  const config = row.config ? (JSON.parse(row.config) as RunConfig | null) : null;
+  return {
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    branchId: row.branchId,
+    ...(testIds ? { testIds } : {}),
+    ...(row.tagId ? { tagId: row.tagId } : {}),
+    ...(config ? { config } : {}),
+    schedule: { id: row.id, name: row.name, type: row.scheduleType },
+  };
+}
+
+/** Schedule records: console management, API-key reads, trigger, pause and resume. */
+export class SchedulesService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly startRun: StartScheduledRun;
+  /** Called after a change that may move the earliest `nextRunAt` (wakes the local timer). */
+  private readonly changed: () => void;
+
+  constructor(options: { db: Db; clock: Clock; startRun: StartScheduledRun; changed?: () => void }) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.startRun = options.startRun;
+    this.changed = options.changed ?? (() => {});
+  }
+
+  async list(organizationId: string, projectId?: string) {
+    return (await listSchedules(this.db, organizationId, projectId)).map(toSchedule);
+  }
+
+  async get(organizationId: string, id: string) {
+    return toSchedule(await this.row(organizationId, id));
+  }
+
+  async create(organizationId: string, input: ScheduleInput) {
+    const project = await this.db
+      .selectFrom('projects')
+      .select(['id', 'defaultBranchId'])
+      .where('id', '=', input.projectId)
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst();
+    if (!project) throw notFound('Project not found');
+    const branchId = input.branchId ?? project.defaultBranchId;
+    await this.checkBranch(project.id, branchId);
+    const target = await this.checkTarget(organizationId, project.id, input.testIds, input.tagId);
+    const timezone = input.timezone ?? 'UTC';
+    validateCron(input.cron, timezone);
+    const enabled = input.enabled ?? true;
+    const now = isoNow(this.clock);
+    const row: ScheduleRow = {
+      id: randomUUID(),
+      organizationId,
+      projectId: project.id,
+      branchId,
+      name: input.name,
+      testIds: target.testIds ? toJson(target.testIds) : null,
+      tagId: target.tagId ?? null,
+      cron: input.cron,
+      timezone,
+      config: input.config ? toJson(input.config) : null,
+      enabled: toFlag(enabled),
+      scheduleType,
+      nextRunAt: enabled ? nextTick(input.cron, timezone, this.clock.now()) : null,
+      lastRunAt: null,
+      lastRunId: null,
+      lastSkippedAt: null,
+      skippedCount: 0,
+      lastError: null,
+      lastErrorAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.insertInto('schedules').values(row).execute();
+    this.changed();
+    return toSchedule(row);
+  }
+
+  async update(organizationId: string, id: string, input: ScheduleUpdate) {
+    const current = await this.row(organizationId, id);
+    const changes: Partial<ScheduleRow> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.branchId !== undefined) {
+      await this.checkBranch(current.projectId, input.branchId);
+      changes.branchId = input.branchId;
+    }
+    if (input.testIds !== undefined || input.tagId !== undefined) {
+      const target = await this.checkTarget(organizationId, current.projectId, input.testIds, input.tagId);
+      changes.testIds = target.testIds ? toJson(target.testIds) : null;
+      changes.tagId = target.tagId ?? null;
+    }
+    if (input.config !== undefined) changes.config = input.config === null ? null : toJson(input.config);
+    const cron = input.cron ?? current.cron;
+    const timezone = input.timezone ?? current.timezone;
+    validateCron(cron, timezone);
+    changes.cron = cron;
+    changes.timezone = timezone;
+    const enabled = input.enabled ?? current.enabled === 1;
+    changes.enabled = toFlag(enabled);
+    const timing =
+      cron !== current.cron || timezone !== current.timezone || enabled !== (current.enabled === 1);
+    if (timing) changes.nextRunAt = enabled ? nextTick(cron, timezone, this.clock.now()) : null;
+    changes.updatedAt = isoNow(this.clock);
+    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    if (timing) this.changed();
+    return toSchedule({ ...current, ...changes });
+  }
+
+  async remove(organizationId: string, id: string) {
+    const result = await this.db
+      .deleteFrom('schedules')
+      .where('id', '=', id)
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('Schedule not found');
+    this.changed();
+  }
+
+  /** Pause: a disabled schedule never fires and has no `nextRunAt`. */
+  async disable(organizationId: string, id: string) {
+    const current = await this.row(organizationId, id);
+    const changes = { enabled: 0, nextRunAt: null, updatedAt: isoNow(this.clock) };
+    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    this.changed();
+    return toSchedule({ ...current, ...changes });
+  }
+
+  /** Resume: `nextRunAt` is recomputed from now, so ticks missed while paused never fire. */
+  async enable(organizationId: string, id: string) {
+    const current = await this.row(organizationId, id);
+    const changes = {
+      enabled: 1,
+      nextRunAt: nextTick(current.cron, current.timezone, this.clock.now()),
+      updatedAt: isoNow(this.clock),
+    };
+    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    this.changed();
+    return toSchedule({ ...current, ...changes });
+  }
+
+  /** Starts a run now, enabled or not; the run carries the schedule like a fired one. */
+  async trigger(organizationId: string, id: string): Promise<StartedRun> {
+    const current = await this.row(organizationId, id);
+    const started = await this.startRun(scheduledRunRequest(current));
+    await recordStarted(this.db, current.id, null, started.runId, isoNow(this.clock));
+    return started;
+  }
+
+  private async row(organizationId: string, id: string): Promise<ScheduleRow> {
+    const row = await findSchedule(this.db, organizationId, id);
+    if (!row) throw notFound('Schedule not found');
+    return row;
+  }
+
+  private async checkBranch(projectId: string, branchId: string) {
+    const branch = await this.db
+      .selectFrom('branches')
+      .select('id')
+      .where('id', '=', branchId)
+      .where('projectId', '=', projectId)
+      .executeTakeFirst();
+    if (!branch) throw notFound('Branch not found');
+  }
+
+  /** Exactly one of `testIds` / `tagId`; tests must be in the project, the tag in the organization. */
+  private async checkTarget(organizationId: string, projectId: string, testIds?: string[], tagId?: string) {
+    if ((testIds === undefined) === (tagId === undefined)) {
+      throw badRequest('Exactly one of testIds or tagId is required');
+    }
+    if (testIds) {
+      const unique = [...new Set(testIds)];
+      if (unique.length === 0) throw badRequest('testIds must contain at least one test ID');
+      const found = await this.db
+        .selectFrom('tests')
+        .select('id')
+        .where('projectId', '=', projectId)
+        .where('id', 'in', unique)
+        .execute();
+      const known = new Set(found.map((test) => test.id));
+      const missing = unique.find((testId) => !known.has(testId));
+      if (missing) throw notFound(`Test not found: ${missing}`);
+      return { testIds: unique };
+    }
+    const tag = await this.db
+      .selectFrom('tags')
+      .select('id')
+      .where('id', '=', tagId as string)
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst();
+    if (!tag) throw notFound('Tag not found');
+    return { tagId };
+  }
+}

@@ -1,0 +1,57 @@
+import { listSharedStepsQuery, uuid } from '@stepdeck/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { readForm } from '../tests/multipart.ts';
+import { scopeOf } from '../tests/routes.ts';
+import { parseJsonField } from '../tests/service.ts';
+import { StepsService } from './service.ts';
+
+const tags = ['steps'];
+const params = z.object({ stepId: uuid });
+
+export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const service = new StepsService(ctx.db, ctx.blobs, ctx.clock);
+
+  app.get('/v1/steps/shared', { schema: { tags, querystring: listSharedStepsQuery } }, async (request) =>
+    service.listShared(await scopeOf(ctx, request), request.query),
+  );
+  app.get('/v1/steps/:stepId', { schema: { tags, params } }, async (request) => ({
+    data: await service.get(await scopeOf(ctx, request), request.params.stepId),
+  }));
+  app.get('/v1/steps/:stepId/children', { schema: { tags, params } }, async (request) => ({
+    data: await service.children(await scopeOf(ctx, request), request.params.stepId),
+  }));
+  app.get('/v1/steps/:stepId/usage', { schema: { tags, params } }, async (request) => ({
+    data: await service.usage(await scopeOf(ctx, request), request.params.stepId),
+  }));
+  app.put('/v1/steps/:stepId/update', { schema: { tags, params } }, async (request) => {
+    const scope = await scopeOf(ctx, request);
+    const form = await readForm(request, { maxFiles: 1 });
+    return {
+      data: await service.update(
+        scope,
+        request.params.stepId,
+        parseJsonField(form.fields.stepData, 'stepData'),
+        form.files,
+      ),
+    };
+  });
+  app.put('/v1/steps/:stepId/children', { schema: { tags, params } }, async (request) => {
+    const scope = await scopeOf(ctx, request);
+    const form = await readForm(request);
+    return {
+      data: await service.replaceChildren(
+        scope,
+        request.params.stepId,
+        parseJsonField(form.fields.children, 'children'),
+      ),
+    };
+  });
+  app.delete('/v1/steps/:stepId', { schema: { tags, params } }, async (request) => ({
+    message: 'Step deleted',
+    data: await service.delete(await scopeOf(ctx, request), request.params.stepId),
+  }));
+}

@@ -1,0 +1,557 @@
+import { randomUUID } from 'node:crypto';
+import { describeActionError, stepAction, stepCondition, updateStepData } from '@stepdeck/contract';
+import { sql } from 'kysely';
+import type { BlobStore } from '../../adapters/blobs/index.ts';
+import type { Db, Tx } from '../../adapters/db/index.ts';
+import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { zodMessage } from '../../plugins/errors.ts';
+import { requireWorking } from '../tests/repository.ts';
+import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
+import {
+  parseSteps,
+  requireStep,
+  type StepRow,
+  StepWriter,
+  stripScreenshotData,
+} from '../tests/steps-store.ts';
+
+type Executor = Db | Tx;
+
+const present = (row: StepRow) => ({
+  id: row.id,
+  name: row.name,
+  action: stripScreenshotData(fromJson<Record<string, unknown>>(row.action, {})),
+  shared: fromFlag(row.shared),
+  group: fromFlag(row.isGroup),
+});
+
+/** Working revisions (with branch) whose trees reference a canonical step directly. */
+async function usages(db: Executor, projectId: string, stepId: string) {
+  return db
+    .selectFrom('revisionSteps as rs')
+    .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
+    .innerJoin('branches as b', 'b.id', 'r.branchId')
+    .select(['r.id as revisionId', 'r.testId', 'r.name', 'r.branchId', 'b.name as branchName'])
+    .where('rs.stepId', '=', stepId)
+    .where('r.kind', '=', 'working')
+    .where('r.projectId', '=', projectId)
+    .execute();
+}
+
+export class StepsService {
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+  private readonly clock: Clock;
+
+  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+    this.db = db;
+    this.blobs = blobs;
+    this.clock = clock;
+  }
+
+  /** A step is visible on a branch when a working revision there uses it, or when nothing uses it. */
+  private visibleOn(branchId: string) {
+    return sql<boolean>`(exists (select 1 from "revisionSteps" rs inner join "testRevisions" r on r.id = rs."revisionId" where rs."stepId" = s.id and r.kind = 'working' and r."branchId" = ${branchId})
+      or exists (select 1 from "stepChildren" sc where sc."childStepId" = s.id)
+      or not exists (select 1 from "revisionSteps" rs2 inner join "testRevisions" r2 on r2.id = rs2."revisionId" where rs2."stepId" = s.id and r2.kind = 'working'))`;
+  }
+
+  private async requireVisible(scope: Scope, stepId: string) {
+    const row = await this.db
+      .selectFrom('steps as s')
+      .select([
+        's.id',
+        's.projectId',
+        's.name',
+        's.action',
+        's.metadata',
+        's.condition',
+        's.shared',
+        's.isGroup',
+        's.type',
+      ])
+      .where('s.id', '=', stepId)
+      .where('s.projectId', '=', scope.projectId)
+      .where(this.visibleOn(scope.branchId))
+      .executeTakeFirst();
+    if (!row) throw notFound('Step not found');
+    return row;
+  }
+
+  async listShared(
+    scope: Scope,
+    query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
+  ) {
+    let base = this.db
+      .selectFrom('steps as s')
+      .where('s.projectId', '=', scope.projectId)
+      .where('s.shared', '=', 1)
+      .where(this.visibleOn(scope.branchId));
+    if (query.search)
+      base = base.where(
+        sql<boolean>`s."nameLower" like ${`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
+      );
+    if (query.type !== 'all') base = base.where('s.type', '=', query.type);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
+    );
+    const rows = await base
+      .select([
+        's.id',
+        's.projectId',
+        's.name',
+        's.action',
+        's.metadata',
+        's.condition',
+        's.shared',
+        's.isGroup',
+        's.type',
+      ])
+      .orderBy('s.nameLower')
+      .orderBy('s.id')
+      .limit(query.limit)
+      .offset(query.page * query.limit)
+      .execute();
+    const totalPages = Math.ceil(total / query.limit);
+    return {
+      data: rows.map(present),
+      pagination: {
+        page: query.page,
+        limit: query.limit,
+        total,
+        totalPages,
+        hasMore: query.page + 1 < totalPages,
+      },
+    };
+  }
+
+  async get(scope: Scope, stepId: string) {
+    return present(await this.requireVisible(scope, stepId));
+  }
+
+  async children(scope: Scope, stepId: string) {
+    const row = await this.requireVisible(scope, stepId);
+    const links = await this.db
+      .selectFrom('stepChildren as c')
+      .innerJoin('steps as s', 's.id', 'c.childStepId')
+      .select(['c.id as linkId', 's.id', 's.name', 's.action', 'c.position'])
+      .where('c.parentStepId', '=', row.id)
+      .orderBy('c.position')
+      .execute();
+    return {
+      step: present(row),
+      // `id` is the link id, the same the group's tree shows (and PUT .../children matches
+      // as `revisionStepId`); `stepId` is the child's canonical step.
+      children: links.map((link) => ({
+        id: link.linkId,
+        stepId: link.id,
+        name: link.name,
+        action: stripScreenshotData(fromJson<Record<string, unknown>>(link.action, {})),
+        order: link.position,
+      })),
+    };
+  }
+
+  async usage(scope: Scope, stepId: string) {
+    await this.requireVisible(scope, stepId);
+    const direct = await usages(this.db, scope.projectId, stepId);
+    const seen = new Map<string, string>();
+    for (const use of direct) if (use.branchId === scope.branchId) seen.set(use.testId, use.name);
+    return [...seen].map(([id, name]) => ({ id, name }));
+  }
+
+  /** Updates a canonical step; copy-on-write when the action changes and other branches use it. */
+  async update(scope: Scope, stepId: string, raw: unknown, files: UploadedFile[]) {
+    const parsed = updateStepData.safeParse(raw);
+    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'stepData'));
+    const data = parsed.data;
+    const row = await this.requireVisible(scope, stepId);
+    const label = `step "${row.name}"`;
+    let action: Record<string, unknown> | undefined;
+    if (data.action !== undefined) {
+      const result = stepAction.safeParse(data.action);
+      if (!result.success) throw badRequest(describeActionError(label, result.error));
+      action = result.data;
+    }
+    let condition: unknown;
+    if (data.condition !== undefined && data.condition !== null) {
+      const result = stepCondition.safeParse(data.condition);
+      if (!result.success) throw badRequest(`${label}: condition: ${zodMessage(result.error)}`);
+      condition = result.data;
+    }
+    const now = isoNow(this.clock);
+    const actionChanged = action !== undefined && toJson(action) !== row.action;
+    return this.db.transaction().execute(async (trx) => {
+      const uses = await usages(trx, scope.projectId, stepId);
+      const otherBranches = uses.some((use) => use.branchId !== scope.branchId);
+      const fields = {
+        ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
+        ...(action !== undefined ? { action: toJson(action) } : {}),
+        ...(data.metadata !== undefined
+          ? { metadata: data.metadata === null ? null : toJson(data.metadata) }
+          : {}),
+        ...(data.condition !== undefined
+          ? { condition: data.condition === null ? null : toJson(condition) }
+          : {}),
+        updatedAt: now,
+      };
+      let id = stepId;
+      if (actionChanged && otherBranches) {
+        id = randomUUID();
+        await trx
+          .insertInto('steps')
+          .values({
+            ...row,
+            nameLower: row.name.toLowerCase(),
+            id,
+            createdAt: now,
+            ...fields,
+          })
+          .execute();
+        const links = await trx
+          .selectFrom('stepChildren')
+          .selectAll()
+          .where('parentStepId', '=', stepId)
+          .execute();
+        if (links.length > 0)
+          await trx
+            .insertInto('stepChildren')
+            .values(links.map((link) => ({ ...link, id: randomUUID(), parentStepId: id })))
+            .execute();
+        const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
+        if (here.length > 0)
+          await trx
+            .updateTable('revisionSteps')
+            .set({ stepId: id })
+            .where('stepId', '=', stepId)
+            .where('revisionId', 'in', here)
+            .execute();
+      } else {
+        await trx.updateTable('steps').set(fields).where('id', '=', stepId).execute();
+      }
+      const here = [
+        ...new Set(uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId)),
+      ];
+      if (here.length > 0)
+        await trx
+          .updateTable('testRevisions')
+          .set((eb) => ({ dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
+          .where('id', 'in', here)
+          .execute();
+      if (files.length > 0)
+        await storeAttachments(trx, this.blobs, { projectId: scope.projectId, stepId: id }, files, now);
+      const updated = await requireStep(trx, scope.projectId, id);
+      const shown = present(updated);
+      return { id: shown.id, name: shown.name, action: shown.action };
+    });
+  }
+
+  /** Replaces the children of a group in a working revision (`:stepId` is the revision-step id). */
+  async replaceChildren(scope: Scope, revisionStepId: string, raw: unknown) {
+    if (!Array.isArray(raw)) throw badRequest('children must be a JSON array');
+    const node = await this.db
+      .selectFrom('revisionSteps as rs')
+      .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
+      .innerJoin('steps as s', 's.id', 'rs.stepId')
+      .select([
+        'rs.id',
+        'rs.revisionId',
+        'r.testId',
+        's.id as stepId',
+        's.name',
+        's.isGroup',
+        's.shared',
+        'r.type',
+      ])
+      .where('rs.id', '=', revisionStepId)
+      .where('r.kind', '=', 'working')
+      .where('r.branchId', '=', scope.branchId)
+      .where('r.projectId', '=', scope.projectId)
+      .executeTakeFirst();
+    if (!node) throw notFound('Step not found');
+    if (!node.isGroup) throw badRequest('Step is not a group');
+    await requireWorking(this.db, scope.projectId, scope.branchId, node.testId);
+    if (node.shared) return this.replaceSharedChildren(scope, node, raw as Array<Record<string, unknown>>);
+    const existing = await this.db
+      .selectFrom('revisionSteps')
+      .select(['id', 'stepId'])
+      .where('revisionId', '=', node.revisionId)
+      .where('parentId', '=', node.id)
+      .execute();
+    const existingIds = new Set(existing.map((row) => row.id));
+    const items = raw as Array<Record<string, unknown>>;
+    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
+    const now = isoNow(this.clock);
+    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
+    return this.db.transaction().execute(async (trx) => {
+      const kept = new Set<string>();
+      const writer = new StepWriter(scope.projectId, node.type, now);
+      const out: Array<{ id: string; name: string; order: number }> = [];
+      for (const [position, entry] of order.entries()) {
+        const step = entry.step;
+        if (!step) continue;
+        const revId = typeof entry.item.revisionStepId === 'string' ? entry.item.revisionStepId : undefined;
+        if (revId && existingIds.has(revId)) {
+          kept.add(revId);
+          const current = existing.find((row) => row.id === revId);
+          if (current && !step.sharedRef) {
+            await trx
+              .updateTable('steps')
+              .set({
+                name: step.name,
+                nameLower: step.name.toLowerCase(),
+                action: toJson(step.action),
+                condition: step.condition ? toJson(step.condition) : null,
+                metadata: step.metadata ? toJson(step.metadata) : null,
+                isGroup: toFlag(step.group),
+                updatedAt: now,
+              })
+              .where('id', '=', current.stepId)
+              .where('shared', '=', 0)
+              .execute();
+          }
+          await trx.updateTable('revisionSteps').set({ position }).where('id', '=', revId).execute();
+          out.push({ id: revId, name: step.name, order: position });
+        } else {
+          const before = writer.revisionSteps.length;
+          writer.tree(node.revisionId, [step], node.id);
+          const created = writer.revisionSteps[before];
+          if (created) {
+            created.position = position;
+            out.push({ id: created.id, name: step.sharedRef ? '' : step.name, order: position });
+          }
+        }
+      }
+      const removed = existing.filter((row) => !kept.has(row.id)).map((row) => row.id);
+      await deleteNodes(trx, node.revisionId, removed);
+      await writer.flush(trx);
+      const count = await trx
+        .selectFrom('revisionSteps')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('revisionId', '=', node.revisionId)
+        .executeTakeFirst();
+      await trx
+        .updateTable('testRevisions')
+        .set((eb) => ({
+          dirty: 1,
+          updatedAt: now,
+          stepsCount: Number(count?.n ?? 0),
+          editVersion: eb('editVersion', '+', 1),
+        }))
+        .where('id', '=', node.revisionId)
+        .execute();
+      return { step: { id: node.id, name: node.name }, children: out };
+    });
+  }
+
+  /**
+   * A shared group's children are canonical (`stepChildren`), so every test using the group sees
+   * the change. Copy-on-write as in `update`: when another branch uses the group, this branch gets
+   * a new group record (with copied links) and changed children become new step records.
+   * Items match existing children by `revisionStepId`, which for a shared group is the link id.
+   */
+  private async replaceSharedChildren(
+    scope: Scope,
+    node: { id: string; stepId: string; name: string; type: 'ui' | 'api' },
+    items: Array<Record<string, unknown>>,
+  ) {
+    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
+    const now = isoNow(this.clock);
+    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
+    return this.db.transaction().execute(async (trx) => {
+      const uses = await usages(trx, scope.projectId, node.stepId);
+      const copy = uses.some((use) => use.branchId !== scope.branchId);
+      let groupId = node.stepId;
+      let links = await trx
+        .selectFrom('stepChildren')
+        .selectAll()
+        .where('parentStepId', '=', groupId)
+        .orderBy('position')
+        .execute();
+      /** Link ids the client knows → the link rows of the group being edited. */
+      const linkOf = new Map(links.map((link) => [link.id, link]));
+      if (copy) {
+        const row = await requireStep(trx, scope.projectId, node.stepId);
+        groupId = randomUUID();
+        await trx
+          .insertInto('steps')
+          .values({ ...row, nameLower: row.name.toLowerCase(), id: groupId, createdAt: now, updatedAt: now })
+          .execute();
+        const copies = links.map((link) => ({ ...link, id: randomUUID(), parentStepId: groupId }));
+        if (copies.length > 0) await trx.insertInto('stepChildren').values(copies).execute();
+        for (const [index, link] of links.entries()) {
+          const copied = copies[index];
+          if (copied) linkOf.set(link.id, copied);
+        }
+        links = copies;
+        const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
+        if (here.length > 0)
+          await trx
+            .updateTable('revisionSteps')
+            .set({ stepId: groupId })
+            .where('stepId', '=', node.stepId)
+            .where('revisionId', 'in', here)
+            .execute();
+      }
+      const writer = new StepWriter(scope.projectId, node.type, now);
+      const kept = new Set<string>();
+      const out: Array<{ id: string; name: string; order: number }> = [];
+      for (const [position, entry] of order.entries()) {
+        const step = entry.step;
+        if (!step) continue;
+        const known =
+          typeof entry.item.revisionStepId === 'string' ? linkOf.get(entry.item.revisionStepId) : undefined;
+        if (known && !kept.has(known.id)) {
+          kept.add(known.id);
+          let childId = step.sharedRef ?? known.childStepId;
+          if (!step.sharedRef) {
+            const fields = {
+              name: step.name,
+              nameLower: step.name.toLowerCase(),
+              action: toJson(step.action),
+              condition: step.condition ? toJson(step.condition) : null,
+              metadata: step.metadata ? toJson(step.metadata) : null,
+              isGroup: toFlag(step.group),
+              updatedAt: now,
+            };
+            const child = await trx
+              .selectFrom('steps')
+              .select(['shared'])
+              .where('id', '=', known.childStepId)
+              .executeTakeFirst();
+            if (child && !fromFlag(child.shared)) {
+              if (copy) {
+                // The other branch's group still links the old child record.
+                childId = writer.canonical(step, false);
+                const links = await trx
+                  .selectFrom('stepChildren')
+                  .selectAll()
+                  .where('parentStepId', '=', known.childStepId)
+                  .execute();
+                for (const link of links)
+                  writer.stepChildren.push({ ...link, id: randomUUID(), parentStepId: childId });
+              } else await trx.updateTable('steps').set(fields).where('id', '=', childId).execute();
+            }
+          }
+          await trx
+            .updateTable('stepChildren')
+            .set({ position, childStepId: childId })
+            .where('id', '=', known.id)
+            .execute();
+          out.push({ id: known.id, name: step.sharedRef ? '' : step.name, order: position });
+        } else {
+          const before = writer.stepChildren.length;
+          writer.sharedGroupChildren(groupId, [step]);
+          const link = writer.stepChildren[before];
+          if (link) {
+            link.position = position;
+            out.push({ id: link.id, name: step.sharedRef ? '' : step.name, order: position });
+          }
+        }
+      }
+      const removed = links.filter((link) => !kept.has(link.id));
+      if (removed.length > 0)
+        await trx
+          .deleteFrom('stepChildren')
+          .where(
+            'id',
+            'in',
+            removed.map((link) => link.id),
+          )
+          .execute();
+      await writer.flush(trx);
+      for (const link of removed) await deleteIfOrphan(trx, link.childStepId);
+      const here = [
+        ...new Set(uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId)),
+      ];
+      if (here.length > 0)
+        await trx
+          .updateTable('testRevisions')
+          .set((eb) => ({ dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
+          .where('id', 'in', here)
+          .execute();
+      return { step: { id: node.id, name: node.name }, children: out };
+    });
+  }
+
+  /** Deletes a canonical step unless a test on any branch still uses it (body lists them). */
+  async delete(scope: Scope, stepId: string) {
+    const row = await requireStep(this.db, scope.projectId, stepId);
+    const uses = await usages(this.db, scope.projectId, stepId);
+    const parents = await this.db
+      .selectFrom('stepChildren')
+      .select('parentStepId')
+      .where('childStepId', '=', stepId)
+      .execute();
+    if (uses.length > 0 || parents.length > 0) {
+      const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
+        (use) => ({
+          id: use.testId,
+          name: use.name,
+          branchId: use.branchId,
+          branchName: use.branchName,
+        }),
+      );
+      const branches = [
+        ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
+      ];
+      throw badRequest('Step is still used by tests and cannot be deleted', {
+        tests,
+        branches,
+        sharedGroups: parents.map((parent) => parent.parentStepId),
+      });
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('attachments').where('stepId', '=', stepId).execute();
+      await trx.deleteFrom('steps').where('id', '=', stepId).execute();
+    });
+    return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
+  }
+}
+
+async function deleteNodes(trx: Executor, revisionId: string, ids: string[]) {
+  let frontier = ids;
+  while (frontier.length > 0) {
+    const children = await trx
+      .selectFrom('revisionSteps')
+      .select('id')
+      .where('revisionId', '=', revisionId)
+      .where('parentId', 'in', frontier)
+      .execute();
+    await trx.deleteFrom('revisionSteps').where('id', 'in', frontier).execute();
+    frontier = children.map((child) => child.id);
+  }
+}
+
+/** Removes a non-shared canonical step (and its linked children) nothing references any more. */
+async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): Promise<void> {
+  if (depth > 20) return;
+  const row = await trx
+    .selectFrom('steps')
+    .select(['id', 'shared'])
+    .where('id', '=', stepId)
+    .executeTakeFirst();
+  if (!row || fromFlag(row.shared)) return;
+  const linked = await trx
+    .selectFrom('stepChildren')
+    .select('id')
+    .where('childStepId', '=', stepId)
+    .executeTakeFirst();
+  const used = await trx
+    .selectFrom('revisionSteps')
+    .select('id')
+    .where('stepId', '=', stepId)
+    .executeTakeFirst();
+  if (linked || used) return;
+  const children = await trx
+    .selectFrom('stepChildren')
+    .select('childStepId')
+    .where('parentStepId', '=', stepId)
+    .execute();
+  await trx.deleteFrom('steps').where('id', '=', stepId).execute();
+  for (const child of children) await deleteIfOrphan(trx, child.childStepId, depth + 1);
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Tx } from '../../adapters/db/index.ts';
+import { chunk, copyRevisionSteps } from './steps-store.ts';
+
+/**
+ * Console branch creation: the new branch starts with a copy of the source branch's working
+ * revisions; the step nodes point at the same canonical steps (shared by reference).
+ */
+export async function copyBranchTests(
+  trx: Tx,
+  branch: { projectId: string; fromBranchId: string; toBranchId: string; now: string },
+): Promise<void> {
+  const rows = await trx
+    .selectFrom('testRevisions')
+    .selectAll()
+    .where('branchId', '=', branch.fromBranchId)
+    .where('projectId', '=', branch.projectId)
+    .where('kind', '=', 'working')
+    .execute();
+  const pairs = rows.map((row) => ({ from: row.id, to: randomUUID() }));
+  const copies = rows.map((row, index) => ({
+    ...row,
+    id: pairs[index]?.to as string,
+    branchId: branch.toBranchId,
+    createdAt: branch.now,
+  }));
+  for (const part of chunk(copies, 100)) await trx.insertInto('testRevisions').values(part).execute();
+  await copyRevisionSteps(trx, pairs);
+}

@@ -1,0 +1,118 @@
+import type { BlobStore } from '../../adapters/blobs/index.ts';
+import type { Db } from '../../adapters/db/index.ts';
+import { notFound } from '../../errors.ts';
+import type { CompilableTest } from '../../runner/compiler/types.ts';
+import { branchTree, findWorkingMany, subtreeIds } from './repository.ts';
+import { chunk, loadStepTrees, type StepView, toStepNodes } from './steps-store.ts';
+
+/**
+ * What the runs module needs from tests: which leaf tests a run target expands to, the
+ * tests as compiler input, and the project's secrets for the runner's environment.
+ */
+export async function expandRunTargets(
+  db: Db,
+  input: { projectId: string; branchId: string; testIds?: string[]; tagId?: string; organizationId: string },
+): Promise<{
+  tests: Array<{ id: string; name: string }>;
+  target: { type: 'test' | 'directory' | 'tag'; id: string; name: string };
+}> {
+  const tree = await branchTree(db, input.projectId, input.branchId);
+  const byId = new Map(tree.map((node) => [node.id, node]));
+  const runnable = (ids: string[]) =>
+    ids
+      .map((id) => byId.get(id))
+      .filter(
+        (node): node is NonNullable<typeof node> => !!node && !node.directory && node.status === 'active',
+      )
+      .map((node) => ({ id: node.id, name: node.name }));
+
+  if (input.tagId) {
+    const tag = await db
+      .selectFrom('tags')
+      .select(['id', 'name'])
+      .where('id', '=', input.tagId)
+      .where('organizationId', '=', input.organizationId)
+      .executeTakeFirst();
+    if (!tag) throw notFound('Tag not found');
+    const tagged = await db.selectFrom('testTags').select('testId').where('tagId', '=', tag.id).execute();
+    const ids = tagged.map((row) => row.testId).filter((id) => byId.has(id));
+    const tests = runnable(subtreeIds(tree, ids));
+    return { tests, target: { type: 'tag', id: tag.id, name: tag.name } };
+  }
+
+  const testIds = [...new Set(input.testIds ?? [])];
+  for (const id of testIds) if (!byId.has(id)) throw notFound('Test not found');
+  const tests = runnable(subtreeIds(tree, testIds));
+  const first = byId.get(testIds[0] ?? '');
+  if (!first) throw notFound('Test not found');
+  const type = testIds.length === 1 && !first.directory ? 'test' : 'directory';
+  return { tests, target: { type, id: first.id, name: first.name } };
+}
+
+/** Tests with resolved step trees (shared steps inlined) and their files, ready for the compiler. */
+export async function loadCompilableTests(
+  db: Db,
+  blobs: BlobStore,
+  input: { projectId: string; branchId: string; testIds: string[] },
+): Promise<CompilableTest[]> {
+  const tests = await findWorkingMany(db, input.projectId, input.branchId, input.testIds);
+  const trees = await loadStepTrees(
+    db,
+    tests.map((test) => test.revisionId),
+  );
+  const files = new Map<string, CompilableTest['files']>();
+  for (const part of chunk(input.testIds, 500)) {
+    if (part.length === 0) continue;
+    const rows = await db
+      .selectFrom('attachments')
+      .select(['testId', 'filename', 'blobKey'])
+      .where('projectId', '=', input.projectId)
+      .where('testId', 'in', part)
+      .execute();
+    for (const row of rows) {
+      if (!row.testId) continue;
+      const content = await blobs.get(row.blobKey);
+      if (!content) continue;
+      const list = files.get(row.testId) ?? [];
+      list.push({ filename: row.filename, content, stepId: '' });
+      files.set(row.testId, list);
+    }
+  }
+  const order = new Map(input.testIds.map((id, index) => [id, index]));
+  return tests
+    .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+    .map((test) => {
+      const views = trees.get(test.revisionId) ?? [];
+      const testFiles = files.get(test.id) ?? [];
+      assignFileSteps(views, testFiles);
+      return {
+        id: test.id,
+        name: test.name,
+        type: test.type,
+        config: test.config as Record<string, unknown>,
+        vars: test.vars,
+        parameters: test.parameters,
+        steps: toStepNodes(views),
+        files: testFiles,
+      };
+    });
+}
+
+function assignFileSteps(views: StepView[], files: CompilableTest['files']) {
+  for (const view of views) {
+    const names = view.action.files;
+    if (view.action.name === 'setInputFiles' && Array.isArray(names))
+      for (const file of files) if (!file.stepId && names.includes(file.filename)) file.stepId = view.id;
+    assignFileSteps(view.children, files);
+  }
+}
+
+/** Secret name → value, for the runner's environment only (never written into files). */
+export async function loadProjectSecrets(db: Db, projectId: string): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('projectSecrets')
+    .select(['name', 'value'])
+    .where('projectId', '=', projectId)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+}

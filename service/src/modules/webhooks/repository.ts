@@ -1,0 +1,142 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../adapters/db/index.ts';
+import { fromFlag, fromJson } from '../../adapters/db/index.ts';
+import type { WebhooksTables } from '../../adapters/db/migrations/0004_webhooks.ts';
+import type { WebhookEvent } from './payload.ts';
+
+export type WebhookRow = Selectable<WebhooksTables['webhooks']>;
+export type DeliveryRow = Selectable<WebhooksTables['webhookDeliveries']>;
+
+/** A webhook as the console sees it: never the secret. */
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  enabled: boolean;
+  customData: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toView = (row: WebhookRow): WebhookView => ({
+  id: row.id,
+  url: row.url,
+  events: fromJson<WebhookEvent[]>(row.events, []),
+  enabled: fromFlag(row.enabled),
+  customData: fromJson<Record<string, unknown> | null>(row.customData, null),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export const toDeliveryView = (row: DeliveryRow) => ({
+  id: row.id,
+  webhookId: row.webhookId,
+  event: row.event,
+  runId: row.runId,
+  status: row.status,
+  attempts: row.attempts,
+  lastResponseCode: row.lastResponseCode,
+  lastError: row.lastError,
+  body: row.body,
+  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+  lastAttemptAt: row.lastAttemptAt,
+  completedAt: row.completedAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export async function findWebhook(db: Db, organizationId: string, id: string) {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listWebhooks(db: Db, organizationId: string) {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
+
+/** Enabled webhooks of an organization subscribed to an event. */
+export async function subscribedWebhooks(db: Db, organizationId: string, event: WebhookEvent) {
+  const rows = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('enabled', '=', 1)
+    .execute();
+  return rows.filter((row) => fromJson<string[]>(row.events, []).includes(event));
+}
+
+export async function listDeliveries(db: Db, webhookId: string) {
+  return db
+    .selectFrom('webhookDeliveries')
+    .selectAll()
+    .where('webhookId', '=', webhookId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findDelivery(db: Db, webhookId: string, deliveryId: string) {
+  return db
+    .selectFrom('webhookDeliveries')
+    .selectAll()
+    .where('webhookId', '=', webhookId)
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/** Pending deliveries whose next attempt is due and that no live instance holds. */
+export async function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhookDeliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('nextAttemptAt', '<=', nowIso)
+    .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', nowIso)]))
+    .orderBy('nextAttemptAt')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The earliest future attempt, so a process can sleep exactly until then. */
+export async function nextDueAt(db: Db, nowIso: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhookDeliveries')
+    .select((eb) => eb.fn.min('nextAttemptAt').as('next'))
+    .where('status', '=', 'pending')
+    .where('nextAttemptAt', '>', nowIso)
+    .executeTakeFirst();
+  return (row?.next as string | null | undefined) ?? undefined;
+}
+
+/**
+ * Takes a due delivery for one attempt: a single conditional UPDATE, so among several
+ * instances exactly one wins. Returns false when another instance holds it or it is not due.
+ */
+export async function claimDelivery(
+  db: Db,
+  id: string,
+  token: string,
+  nowIso: string,
+  claimedUntil: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({ claimToken: token, claimedUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('nextAttemptAt', '<=', nowIso)
+    .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', nowIso)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,103 @@
+import { uuid } from '@stepdeck/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
+import { closeWebhookQueue } from './delivery.ts';
+import { sampleBody, webhookEvents } from './payload.ts';
+import { WebhooksService } from './service.ts';
+
+const tags = ['webhooks'];
+const event = z.enum(webhookEvents, { error: 'must be run.completed or run.failed' });
+const url = z.string({ error: 'url must be a string' }).trim().min(1, 'url must not be empty').max(2048);
+const events = z.array(event, { error: 'events must be an array' }).min(1, 'at least one event is required');
+const customData = z.record(z.string(), z.unknown(), { error: 'customData must be a JSON object' });
+const idParams = z.object({ id: uuid });
+const deliveryParams = z.object({ id: uuid, deliveryId: uuid });
+
+export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const service = new WebhooksService(ctx);
+  // A process that only serves the API opens the queue to hand retries to delivering instances.
+  parent.addHook('onClose', async () => closeWebhookQueue(ctx));
+
+  app.get(
+    '/v1/webhooks/sample-payload',
+    { schema: { tags, querystring: z.object({ event }) } },
+    async (request) => {
+      requireApiKey(request);
+      return { data: sampleBody(request.query.event, ctx.config.publicUrl) };
+    },
+  );
+
+  app.post(
+    '/console/v1/webhooks',
+    {
+      schema: {
+        tags,
+        body: z.object({
+          url,
+          events,
+          customData: customData.nullable().optional(),
+          enabled: z.boolean().optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const created = await service.create(requireUser(request), request.body);
+      return reply.code(201).send({ data: created });
+    },
+  );
+  app.get('/console/v1/webhooks', { schema: { tags } }, async (request) => ({
+    data: await service.list(requireUser(request)),
+  }));
+  app.get('/console/v1/webhooks/:id', { schema: { tags, params: idParams } }, async (request) => ({
+    data: await service.get(requireUser(request), request.params.id),
+  }));
+  app.put(
+    '/console/v1/webhooks/:id',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: z.object({
+          url: url.optional(),
+          events: events.optional(),
+          customData: customData.nullable().optional(),
+          enabled: z.boolean().optional(),
+        }),
+      },
+    },
+    async (request) => ({
+      data: await service.update(requireUser(request), request.params.id, request.body),
+    }),
+  );
+  app.post('/console/v1/webhooks/:id/enable', { schema: { tags, params: idParams } }, async (request) => ({
+    data: await service.setEnabled(requireUser(request), request.params.id, true),
+  }));
+  app.post('/console/v1/webhooks/:id/disable', { schema: { tags, params: idParams } }, async (request) => ({
+    data: await service.setEnabled(requireUser(request), request.params.id, false),
+  }));
+  app.post(
+    '/console/v1/webhooks/:id/rotate-secret',
+    { schema: { tags, params: idParams } },
+    async (request) => ({
+      data: await service.rotateSecret(requireUser(request), request.params.id),
+    }),
+  );
+  app.delete('/console/v1/webhooks/:id', { schema: { tags, params: idParams } }, async (request) => {
+    await service.remove(requireUser(request), request.params.id);
+    return { data: null };
+  });
+  app.get('/console/v1/webhooks/:id/deliveries', { schema: { tags, params: idParams } }, async (request) => ({
+    data: await service.deliveries(requireUser(request), request.params.id),
+  }));
+  app.post(
+    '/console/v1/webhooks/:id/deliveries/:deliveryId/retry',
+    { schema: { tags, params: deliveryParams } },
+    async (request) => ({
+      data: await service.retry(requireUser(request), request.params.id, request.params.deliveryId),
+    }),
+  );
+}

@@ -1,0 +1,168 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { isoNow } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
+import { announceDeliveries, webhookSettings } from './delivery.ts';
+import type { WebhookEvent } from './payload.ts';
+import {
+  findDelivery,
+  findWebhook,
+  listDeliveries,
+  listWebhooks,
+  toDeliveryView,
+  toView,
+  type WebhookRow,
+} from './repository.ts';
+import { assertTargetUrl } from './url-guard.ts';
+
+export const maxCustomDataBytes = 4 * 1024;
+
+const newSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
+
+export interface WebhookInput {
+  url: string;
+  events: WebhookEvent[];
+  customData?: Record<string, unknown> | null;
+  enabled?: boolean;
+}
+
+/** Console management of an organization's webhooks and their deliveries. */
+export class WebhooksService {
+  private readonly ctx: AppContext;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
+
+  private async checkUrl(url: string) {
+    const settings = webhookSettings(this.ctx);
+    await assertTargetUrl(url, { resolve: settings.resolve, allowedTargets: settings.allowedTargets });
+  }
+
+  private async load(user: UserPrincipal, id: string): Promise<WebhookRow> {
+    const row = await findWebhook(this.ctx.db, user.organizationId, id);
+    if (!row) throw notFound('Webhook not found');
+    return row;
+  }
+
+  async create(user: UserPrincipal, input: WebhookInput) {
+    await this.checkUrl(input.url);
+    const custom = checkCustomData(input.customData);
+    const now = isoNow(this.ctx.clock);
+    const row: WebhookRow = {
+      id: randomUUID(),
+      organizationId: user.organizationId,
+      url: input.url,
+      events: toJson(uniqueEvents(input.events)),
+      enabled: toFlag(input.enabled ?? true),
+      secret: newSecret(),
+      customData: custom === null ? null : toJson(custom),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.ctx.db.insertInto('webhooks').values(row).execute();
+    const view = toView(row);
+    return { id: view.id, url: view.url, events: view.events, enabled: view.enabled, secret: row.secret };
+  }
+
+  async list(user: UserPrincipal) {
+    return (await listWebhooks(this.ctx.db, user.organizationId)).map(toView);
+  }
+
+  async get(user: UserPrincipal, id: string) {
+    return toView(await this.load(user, id));
+  }
+
+  async update(user: UserPrincipal, id: string, input: Partial<WebhookInput>) {
+    const row = await this.load(user, id);
+    if (input.url !== undefined) await this.checkUrl(input.url);
+    const changes: Partial<WebhookRow> = { updatedAt: isoNow(this.ctx.clock) };
+    if (input.url !== undefined) changes.url = input.url;
+    if (input.events !== undefined) changes.events = toJson(uniqueEvents(input.events));
+    if (input.enabled !== undefined) changes.enabled = toFlag(input.enabled);
+    if (input.customData !== undefined) {
+      const custom = checkCustomData(input.customData);
+      changes.customData = custom === null ? null : toJson(custom);
+    }
+    await this.ctx.db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+    return toView({ ...row, ...changes });
+  }
+
+  async setEnabled(user: UserPrincipal, id: string, enabled: boolean) {
+    return this.update(user, id, { enabled });
+  }
+
+  /** A new secret, returned once; the next attempt of any delivery signs with it. */
+  async rotateSecret(user: UserPrincipal, id: string) {
+    const row = await this.load(user, id);
+    const secret = newSecret();
+    await this.ctx.db
+      .updateTable('webhooks')
+      .set({ secret, updatedAt: isoNow(this.ctx.clock) })
+      .where('id', '=', row.id)
+      .execute();
+    return { id: row.id, secret };
+  }
+
+  async remove(user: UserPrincipal, id: string) {
+    const row = await this.load(user, id);
+    await this.ctx.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('webhookDeliveries').where('webhookId', '=', row.id).execute();
+      await tx.deleteFrom('webhooks').where('id', '=', row.id).execute();
+    });
+  }
+
+  async deliveries(user: UserPrincipal, id: string) {
+    const row = await this.load(user, id);
+    return (await listDeliveries(this.ctx.db, row.id)).map(toDeliveryView);
+  }
+
+  /** The three-attempt cycle again for a finished delivery, same id and body; 409 while pending. */
+  async retry(user: UserPrincipal, id: string, deliveryId: string) {
+    const row = await this.load(user, id);
+    const now = isoNow(this.ctx.clock);
+    const result = await this.ctx.db
+      .updateTable('webhookDeliveries')
+      .set({
+        status: 'pending',
+        cycleAttempts: 0,
+        nextAttemptAt: now,
+        completedAt: null,
+        claimedUntil: null,
+        claimToken: null,
+        updatedAt: now,
+      })
+      .where('id', '=', deliveryId)
+      .where('webhookId', '=', row.id)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) {
+      const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
+      if (!delivery) throw notFound('Delivery not found');
+      throw conflict('Delivery is still pending: wait for its attempts to finish before retrying');
+    }
+    await announceDeliveries(this.ctx, [deliveryId]);
+    const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
+    if (!delivery) throw notFound('Delivery not found');
+    return toDeliveryView(delivery);
+  }
+}
+
+function uniqueEvents(events: WebhookEvent[]): WebhookEvent[] {
+  if (events.length === 0) throw badRequest('events: at least one event is required');
+  return [...new Set(events)];
+}
+
+function checkCustomData(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('customData must be a JSON object');
+  }
+  const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  if (size > maxCustomDataBytes) {
+    throw badRequest(`customData must be at most ${maxCustomDataBytes} bytes as JSON (got ${size})`);
+  }
+  return value;
+}

@@ -1,0 +1,310 @@
+/**
+ * Run-time support copied verbatim into every compiled Playwright project as
+ * `stepdeck-runtime.ts`. It must only import `@playwright/test` and `node:` modules, so the
+ * exported project runs unmodified with `npx playwright test`.
+ *
+ * It owns what is the same for every step: step conditions (skip, alwaysRun, if), failure
+ * bookkeeping, `{{vars.X}}` / `{{parameters.X}}` / `{{secrets.X}}` templating, API responses,
+ * JSON paths and the email-inbox polling. Secrets are read from `STEPDECK_SECRET_<NAME>`.
+ */
+import path from 'node:path';
+import { type Page, type TestInfo, test } from '@playwright/test';
+
+export type StepCondition =
+  | { type: 'skip' }
+  | { type: 'alwaysRun' }
+  | { type: 'if'; variable: string; equals: unknown }
+  | null
+  | undefined;
+
+/** One level of the step tree: once a step in it failed, later siblings only run if `alwaysRun`. */
+export interface StepScope {
+  failed: boolean;
+}
+
+export interface ApiResponseRecord {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, else the text. */
+  body: unknown;
+  text: string;
+}
+
+export interface EmailRecord {
+  subject: string;
+  text: string;
+  urls: string[];
+  from: string | null;
+  receivedAt: string | null;
+}
+
+export interface WaitForEmailOptions {
+  inbox: string;
+  subjectContains?: string | undefined;
+  from?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/** The environment variable holding a project secret at run time. */
+export function secretEnvVar(name: string): string {
+  return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+const TEMPLATE = /\{\{\s*(vars|parameters|secrets)\.([^}\s]+)\s*\}\}/g;
+
+function lookup(root: unknown, dotted: string): unknown {
+  let current: unknown = root;
+  for (const key of dotted.split('.')) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function sameValue(actual: unknown, expected: unknown): boolean {
+  if (JSON.stringify(actual) === JSON.stringify(expected)) return true;
+  const scalar = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
+  return scalar(actual) && scalar(expected) && String(actual) === String(expected);
+}
+
+/** `$.data[0].id`, `data[0].id` and `data.0.id` all name the same value. */
+export function readJsonPath(value: unknown, jsonPath: string): unknown {
+  const normalized = jsonPath.trim().replace(/^\$\.?/, '');
+  if (normalized === '') return value;
+  const keys = normalized
+    .replace(
+      /\[(?:'([^']*)'|"([^"]*)"|(\d+))\]/g,
+      (_match, single, double, index) => `.${single ?? double ?? index}`,
+    )
+    .split('.')
+    .filter((key) => key !== '');
+  let current: unknown = value;
+  for (const key of keys) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class Stepdeck {
+  readonly vars: Record<string, unknown>;
+  readonly parameters: Record<string, unknown>;
+  readonly testInfo: TestInfo;
+  readonly root: StepScope = { failed: false };
+  private readonly inboxApiUrl: string | undefined;
+  /** The first error; rethrown by `finish()` so Playwright reports it with its location. */
+  private error: unknown = undefined;
+  private failedAny = false;
+  private lastResponse: ApiResponseRecord | undefined;
+  private previousStepStartedAt = new Date();
+  private currentStepStartedAt = new Date();
+
+  constructor(
+    testInfo: TestInfo,
+    init: {
+      vars?: Record<string, unknown> | null;
+      parameters?: Record<string, unknown> | null;
+      inboxApiUrl?: string;
+    },
+  ) {
+    this.testInfo = testInfo;
+    this.vars = { ...(init.vars ?? {}) };
+    this.parameters = { ...(init.parameters ?? {}) };
+    this.inboxApiUrl = init.inboxApiUrl;
+  }
+
+  /** Runs one step (an action, or a group whose body runs its children) under its condition. */
+  async step(
+    scope: StepScope,
+    title: string,
+    condition: StepCondition,
+    body: (scope: StepScope) => Promise<void>,
+  ): Promise<void> {
+    if (condition?.type === 'skip') {
+      await test.step
+        .skip(title, async () => {});
+      return;
+    }
+    if (scope.failed && condition?.type !== 'alwaysRun') {
+      await test.step
+        .skip(`${title} (not run: an earlier step failed)`, async () => {});
+      return;
+    }
+    if (condition?.type === 'if' && !sameValue(lookup(this.vars, condition.variable), condition.equals)) {
+      await test.step
+        .skip(`${title} (not run: vars.${condition.variable} does not match)`, async () => {});
+      return;
+    }
+    const inner: StepScope = { failed: false };
+    try {
+      await test.step(title, async () => {
+        this.previousStepStartedAt = this.currentStepStartedAt;
+        this.currentStepStartedAt = new Date();
+        await body(inner);
+        // A failed child fails its group too (the same error object, so one location).
+        if (inner.failed) throw this.error;
+      });
+    } catch (error) {
+      scope.failed = true;
+      if (!this.failedAny) {
+        this.failedAny = true;
+        this.error = error;
+      }
+    }
+  }
+
+  /** Ends the test: the first failure (if any) fails it. */
+  finish(): void {
+    if (this.failedAny) throw this.error;
+  }
+
+  /** Resolves `{{vars.X}}`, `{{parameters.X}}` and `{{secrets.X}}` in a string. */
+  t(template: string): string {
+    return template.replace(TEMPLATE, (_match, kind: string, name: string) => {
+      if (kind === 'secrets') {
+        const value = process.env[secretEnvVar(name)];
+        if (value === undefined)
+          throw new Error(`secret "${name}" is not set (environment ${secretEnvVar(name)})`);
+        return value;
+      }
+      const value = lookup(kind === 'vars' ? this.vars : this.parameters, name);
+      if (value === undefined) throw new Error(`{{${kind}.${name}}} is not defined`);
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    });
+  }
+
+  /** Templating applied to every string inside a JSON value (request bodies, expected values). */
+  tv<T>(value: T): T {
+    if (typeof value === 'string') return this.t(value) as T;
+    if (Array.isArray(value)) return value.map((item) => this.tv(item)) as T;
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.tv(item)])) as T;
+    }
+    return value;
+  }
+
+  /** A file shipped with the project (for `setInputFiles`), relative to the config file. */
+  file(relativePath: string): string {
+    const root = this.testInfo.config.configFile
+      ? path.dirname(this.testInfo.config.configFile)
+      : process.cwd();
+    return path.join(root, relativePath);
+  }
+
+  /** Saves a screenshot into the test's output folder and returns its path. */
+  async screenshotFile(page: Page, file: string): Promise<string> {
+    const target = this.testInfo.outputPath(file);
+    await page.screenshot({ path: target });
+    return target;
+  }
+
+  setVar(name: string, value: unknown): void {
+    this.vars[name] = value;
+  }
+
+  async recordResponse(
+    response: { status(): number; headers(): Record<string, string>; text(): Promise<string> },
+    variable?: string,
+  ): Promise<ApiResponseRecord> {
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const record: ApiResponseRecord = { status: response.status(), headers: response.headers(), body, text };
+    this.lastResponse = record;
+    if (variable) this.vars[variable] = record;
+    return record;
+  }
+
+  response(): ApiResponseRecord {
+    if (!this.lastResponse) throw new Error('no request step ran before this assertion');
+    return this.lastResponse;
+  }
+
+  async wait(ms: number): Promise<void> {
+    await sleep(ms);
+  }
+
+  /**
+   * Polls the service's inbox API until a matching message arrives. Messages count from the
+   * start of the step before this one, so a mail triggered by the preceding click is not missed.
+   */
+  async waitForEmail(options: WaitForEmailOptions): Promise<EmailRecord> {
+    const baseUrl = (process.env.STEPDECK_API_URL || this.inboxApiUrl || '').replace(/\/+$/, '');
+    if (!baseUrl) throw new Error('waitForEmail needs STEPDECK_API_URL (the Stepdeck service URL)');
+    const apiKey = process.env.STEPDECK_API_KEY;
+    if (!apiKey) throw new Error('waitForEmail needs STEPDECK_API_KEY (an API key with emailInbox:read)');
+    const inbox = this.t(options.inbox);
+    const subjectContains = options.subjectContains
+      ? this.t(options.subjectContains).toLowerCase()
+      : undefined;
+    const from = options.from ? this.t(options.from).toLowerCase() : undefined;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const since = this.previousStepStartedAt.toISOString();
+    const url = `${baseUrl}/v1/email-inboxes/${encodeURIComponent(inbox)}/messages?since=${encodeURIComponent(since)}`;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const response = await fetch(url, { headers: { 'x-api-key': apiKey, accept: 'application/json' } });
+      if (!response.ok) {
+        const detail = await response.text().catch(() => '');
+        throw new Error(`waitForEmail: inbox "${inbox}" answered ${response.status} ${detail.slice(0, 200)}`);
+      }
+      const payload = (await response.json()) as {
+        data?: Array<{
+          subject?: string | null;
+          bodyText?: string | null;
+          urls?: string[] | null;
+          fromAddress?: string | null;
+          receivedAt?: string | null;
+        }>;
+      };
+      const match = (payload.data ?? []).find(
+        (message) =>
+          (!subjectContains || (message.subject ?? '').toLowerCase().includes(subjectContains)) &&
+          (!from || (message.fromAddress ?? '').toLowerCase().includes(from)),
+      );
+      if (match) {
+        return {
+          subject: match.subject ?? '',
+          text: match.bodyText ?? '',
+          urls: match.urls ?? [],
+          from: match.fromAddress ?? null,
+          receivedAt: match.receivedAt ?? null,
+        };
+      }
+      if (Date.now() >= deadline) {
+        const filters = [
+          subjectContains && `subject containing "${options.subjectContains}"`,
+          from && `from "${from}"`,
+        ]
+          .filter(Boolean)
+          .join(' and ');
+        throw new Error(
+          `waitForEmail: no message${filters ? ` with ${filters}` : ''} arrived in inbox "${inbox}" within ${timeoutMs} ms`,
+        );
+      }
+      await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
+    }
+  }
+
+  /** The first URL of an email stored by `waitForEmail` that contains `contains`. */
+  emailLink(variable: string, contains?: string): string {
+    const email = this.vars[variable] as Partial<EmailRecord> | undefined;
+    if (!email || !Array.isArray(email.urls)) {
+      throw new Error(`gotoEmailLink: vars.${variable} holds no email (run waitForEmail first)`);
+    }
+    const needle = contains ? this.t(contains) : undefined;
+    const url = email.urls.find((candidate) => !needle || candidate.includes(needle));
+    if (!url) {
+      throw new Error(
+        `gotoEmailLink: no link${needle ? ` containing "${needle}"` : ''} in the email "${email.subject ?? ''}"`,
+      );
+    }
+    return url;
+  }
+}

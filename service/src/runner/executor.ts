@@ -1,0 +1,521 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import { TEST_ID_ANNOTATION } from './compiler/index.ts';
+import type { CompiledProject } from './compiler/types.ts';
+import { createRedactor, redactDirectory, redactFile } from './redact.ts';
+
+/**
+ * Runs a compiled project with `playwright test` in a child process (its own process group),
+ * with the JSON and HTML reporters, and maps the JSON report back to Stepdeck test ids.
+ */
+
+export type ExecutedTestStatus = 'passed' | 'failed' | 'skipped' | 'timedOut' | 'flaky';
+
+export interface ExecutedArtifact {
+  /** Absolute path on disk. */
+  path: string;
+  /** File name to store it under (unique within the test's entry). */
+  file: string;
+  kind: 'trace' | 'screenshot' | 'video' | 'other';
+}
+
+export interface ExecutedTest {
+  testId: string;
+  name: string;
+  status: ExecutedTestStatus;
+  durationMs: number;
+  errorMessage: string | null;
+  /** `file:line:col`, the file relative to the project directory. */
+  errorLocation: string | null;
+  attempts: number;
+  /** Playwright project name (one per distinct config). */
+  project: string;
+  artifacts: ExecutedArtifact[];
+}
+
+export interface ExecutionResult {
+  status: 'passed' | 'failed' | 'runnerError';
+  runnerError?: string;
+  /** True when the signal ended the run (status is then `runnerError`). */
+  cancelled?: boolean;
+  durationMs: number;
+  stats: { passed: number; failed: number; skipped: number; total: number };
+  tests: ExecutedTest[];
+  jsonReportPath: string;
+  htmlReportDir: string;
+  log: string;
+}
+
+export interface ExecuteOptions {
+  /** The project directory (created when missing; the project's files are written into it). */
+  dir: string;
+  project: CompiledProject;
+  /** Extra environment: `STEPDECK_SECRET_*`, `STEPDECK_API_URL`, `STEPDECK_API_KEY`, `CHROMIUM_PATH`... */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** Wall-clock limit of the whole run. */
+  timeoutMs?: number;
+  onLog?: (line: string) => void;
+  /** Called with the Playwright process id once it started (it leads its own process group). */
+  onSpawn?: (pid: number) => void;
+  /** Where Playwright looks for browsers and ffmpeg (default `~/.cache/stepdeck/ms-playwright`). */
+  browsersPath?: string;
+  /** The ffmpeg linked in for video (default `FFMPEG_PATH`, else `/usr/bin/ffmpeg`). */
+  ffmpegPath?: string;
+}
+
+const require = createRequire(import.meta.url);
+const KILL_GRACE_MS = 1_000;
+const MAX_LOG_CHARS = 5_000_000;
+/** Environment passed through from the service; everything else (DATABASE_URL...) stays out. */
+const PASS_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'TMPDIR',
+  'CHROMIUM_PATH',
+  'XDG_CACHE_HOME',
+];
+
+function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: string } {
+  const manifest = require.resolve('@playwright/test/package.json');
+  const packageDir = path.dirname(manifest);
+  const core = path.dirname(require.resolve('playwright-core/package.json', { paths: [packageDir] }));
+  return {
+    cli: path.join(packageDir, 'cli.js'),
+    nodeModules: path.dirname(path.dirname(packageDir)),
+    playwrightCore: core,
+  };
+}
+
+function browserRevisions(playwrightCore: string): Map<string, string> {
+  const json = JSON.parse(readFileSync(path.join(playwrightCore, 'browsers.json'), 'utf8')) as {
+    browsers: Array<{ name: string; revision: string }>;
+  };
+  return new Map(json.browsers.map((browser) => [browser.name, browser.revision]));
+}
+
+/** The ffmpeg revision directory Playwright expects, e.g. `ffmpeg-1013`. */
+export function ffmpegDirName(): string {
+  const revision = browserRevisions(playwrightPaths().playwrightCore).get('ffmpeg');
+  if (!revision) throw new Error('playwright-core/browsers.json names no ffmpeg revision');
+  return `ffmpeg-${revision}`;
+}
+
+function defaultPlaywrightRegistry(): string {
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cache, 'ms-playwright');
+}
+
+/**
+ * Prepares a Playwright browsers directory: Playwright's own downloaded browsers (if any) are
+ * linked in, and `ffmpeg-<rev>/ffmpeg-linux` points to the system ffmpeg. Returns the ffmpeg
+ * that will be used, or null when there is none.
+ */
+export async function prepareBrowsersPath(browsersPath: string, ffmpegPath: string): Promise<string | null> {
+  await fs.mkdir(browsersPath, { recursive: true });
+  const registry = defaultPlaywrightRegistry();
+  if (path.resolve(registry) !== path.resolve(browsersPath)) {
+    const entries = await fs.readdir(registry).catch(() => [] as string[]);
+    for (const entry of entries) {
+      const link = path.join(browsersPath, entry);
+      if (!existsSync(link)) await fs.symlink(path.join(registry, entry), link).catch(() => {});
+    }
+  }
+  const target = path.join(browsersPath, ffmpegDirName(), 'ffmpeg-linux');
+  if (existsSync(target)) return target;
+  if (!existsSync(ffmpegPath)) return null;
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  await fs.rm(target, { force: true });
+  await fs.symlink(ffmpegPath, target).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  return target;
+}
+
+/** The Chromium the compiled config will launch, or an explanation why there is none. */
+function chromiumCheck(env: Record<string, string | undefined>, browsersPath: string): string | null {
+  const configured = env.CHROMIUM_PATH;
+  if (configured) {
+    return existsSync(configured)
+      ? null
+      : `Chromium is not installed: CHROMIUM_PATH points to ${configured}, which does not exist`;
+  }
+  if (existsSync('/usr/bin/chromium')) return null;
+  const revision = browserRevisions(playwrightPaths().playwrightCore).get('chromium');
+  const own = ['chromium', 'chromium_headless_shell'].some((dir) =>
+    existsSync(path.join(browsersPath, `${dir}-${revision}`)),
+  );
+  return own
+    ? null
+    : 'Chromium is not installed: set CHROMIUM_PATH, install the Debian package chromium (/usr/bin/chromium), or run `npx playwright install chromium`';
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const stripAnsi = (value: string) => value.replace(ANSI, '');
+
+/** The values the executor hides: project secrets and the Stepdeck API key it was given. */
+function secretValues(env: Record<string, string>): string[] {
+  return Object.entries(env)
+    .filter(([key]) => key.startsWith('STEPDECK_SECRET_') || key === 'STEPDECK_API_KEY')
+    .map(([, value]) => value);
+}
+
+function redactor(env: Record<string, string>): (text: string) => string {
+  const redactor = createRedactor(secretValues(env));
+  return (text) => redactor.text(text);
+}
+
+/** Every live descendant of `pid` (Linux /proc), so browsers in their own groups die too. */
+async function descendants(pid: number): Promise<number[]> {
+  const children = new Map<number, number[]>();
+  const entries = await fs.readdir('/proc').catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift() as number;
+    for (const child of children.get(current) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+function signalAll(pids: number[], groupLeader: number, signal: NodeJS.Signals): void {
+  const send = (target: number) => {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // already gone
+    }
+  };
+  send(-groupLeader);
+  for (const pid of pids) {
+    send(-pid); // browsers lead their own process groups
+    send(pid);
+  }
+}
+
+/** Ends the child's process group and every descendant: SIGTERM, then SIGKILL after a grace period. */
+async function killTree(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const known = await descendants(pid);
+  signalAll(known, pid, 'SIGTERM');
+  const timer = new Promise((resolve) => setTimeout(resolve, KILL_GRACE_MS));
+  await Promise.race([exited, timer]);
+  const late = await descendants(pid).catch(() => [] as number[]);
+  signalAll([...new Set([...known, ...late])], pid, 'SIGKILL');
+}
+
+interface MapContext {
+  dir: string;
+  testIdBySpec: Map<string, string>;
+}
+
+function collectTests(
+  suite: JSONReportSuite,
+  out: Array<{ file: string; title: string; test: JSONReportTest }>,
+) {
+  for (const spec of suite.specs) {
+    for (const test of spec.tests) out.push({ file: spec.file, title: spec.title, test });
+  }
+  for (const child of suite.suites ?? []) collectTests(child, out);
+}
+
+function artifactKind(name: string, contentType: string): ExecutedArtifact['kind'] {
+  if (name === 'trace' || contentType === 'application/zip') return 'trace';
+  if (name === 'video' || contentType.startsWith('video/')) return 'video';
+  if (name === 'screenshot' || contentType.startsWith('image/')) return 'screenshot';
+  return 'other';
+}
+
+function mapReport(report: JSONReport, context: MapContext): ExecutedTest[] {
+  const entries: Array<{ file: string; title: string; test: JSONReportTest }> = [];
+  for (const suite of report.suites) collectTests(suite, entries);
+  const seen = new Map<string, number>();
+  return entries.map(({ file, title, test }) => {
+    const annotated = test.annotations.find(
+      (annotation) => annotation.type === TEST_ID_ANNOTATION,
+    )?.description;
+    const testId = annotated ?? context.testIdBySpec.get(path.basename(file)) ?? file;
+    const occurrence = seen.get(testId) ?? 0;
+    seen.set(testId, occurrence + 1);
+    const results = test.results;
+    const last = results[results.length - 1];
+    let status: ExecutedTestStatus;
+    if (test.status === 'skipped') status = 'skipped';
+    else if (test.status === 'expected') status = 'passed';
+    else if (test.status === 'flaky') status = 'flaky';
+    else status = last?.status === 'timedOut' ? 'timedOut' : 'failed';
+    const failing = status === 'failed' || status === 'timedOut' ? last : undefined;
+    const error = failing?.errors[0] ?? failing?.error;
+    const location = failing?.errorLocation ?? error?.location;
+    const artifacts: ExecutedArtifact[] = [];
+    const used = new Set<string>();
+    for (const result of results) {
+      for (const attachment of result.attachments) {
+        if (!attachment.path || !existsSync(attachment.path)) continue;
+        const kind = artifactKind(attachment.name, attachment.contentType);
+        const named =
+          kind === 'screenshot' && attachment.name !== 'screenshot' && path.extname(attachment.name)
+            ? attachment.name
+            : path.basename(attachment.path);
+        const prefix = `${occurrence > 0 ? `run${occurrence + 1}-` : ''}${result.retry > 0 ? `retry${result.retry}-` : ''}`;
+        let fileName = `${prefix}${named}`;
+        for (let n = 2; used.has(fileName); n++) fileName = `${prefix}${n}-${named}`;
+        used.add(fileName);
+        artifacts.push({ path: path.resolve(attachment.path), file: fileName, kind });
+      }
+    }
+    const message = error?.message ?? (failing ? `test ${status}` : null);
+    return {
+      testId,
+      name: title,
+      status,
+      durationMs: results.reduce((sum, result) => sum + result.duration, 0),
+      errorMessage: message === null ? null : stripAnsi(message).slice(0, 8_000),
+      errorLocation: location
+        ? `${path.relative(context.dir, location.file) || location.file}:${location.line}:${location.column}`
+        : null,
+      attempts: results.length,
+      project: test.projectName,
+      artifacts,
+    };
+  });
+}
+
+const LAUNCH_FAILURE =
+  /browserType\.launch|Executable doesn't exist|Failed to launch|Video rendering requires ffmpeg/;
+
+export async function writeProject(dir: string, project: CompiledProject): Promise<void> {
+  for (const [relative, content] of project.files) {
+    const target = path.resolve(dir, relative);
+    if (!target.startsWith(path.resolve(dir) + path.sep))
+      throw new Error(`refusing to write outside ${dir}: ${relative}`);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+  }
+}
+
+/** Makes `@playwright/test` resolvable from the project directory (a `node_modules` symlink). */
+export async function linkPlaywright(dir: string): Promise<void> {
+  const link = path.join(dir, 'node_modules');
+  const existing = await fs.lstat(link).catch(() => null);
+  if (existing) return;
+  await fs.symlink(playwrightPaths().nodeModules, link, 'dir');
+}
+
+export async function executeProject(options: ExecuteOptions): Promise<ExecutionResult> {
+  const started = Date.now();
+  const dir = path.resolve(options.dir);
+  const jsonReportPath = path.join(dir, 'test-results.json');
+  const htmlReportDir = path.join(dir, 'playwright-report');
+  const redact = redactor(options.env);
+  const logParts: string[] = [];
+  let logSize = 0;
+  const log = (line: string) => {
+    const clean = redact(stripAnsi(line));
+    if (logSize < MAX_LOG_CHARS) {
+      logParts.push(clean);
+      logSize += clean.length + 1;
+    }
+    options.onLog?.(clean);
+  };
+  const result = (
+    status: ExecutionResult['status'],
+    tests: ExecutedTest[],
+    extra: Partial<ExecutionResult> = {},
+  ): ExecutionResult => {
+    const passed = tests.filter((test) => test.status === 'passed' || test.status === 'flaky').length;
+    const failed = tests.filter((test) => test.status === 'failed' || test.status === 'timedOut').length;
+    const skipped = tests.filter((test) => test.status === 'skipped').length;
+    if (extra.runnerError) log(`runner error: ${extra.runnerError}`);
+    return {
+      status,
+      durationMs: Date.now() - started,
+      stats: { passed, failed, skipped, total: tests.length },
+      tests,
+      jsonReportPath,
+      htmlReportDir,
+      log: logParts.join('\n'),
+      ...extra,
+    };
+  };
+  const runnerError = (message: string, extra: Partial<ExecutionResult> = {}) =>
+    result('runnerError', [], { runnerError: message, ...extra });
+
+  if (options.signal.aborted)
+    return runnerError('the run was cancelled before it started', { cancelled: true });
+
+  const childEnv: Record<string, string> = {};
+  for (const key of PASS_ENV) {
+    const value = process.env[key];
+    if (value !== undefined) childEnv[key] = value;
+  }
+  Object.assign(childEnv, options.env);
+
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    await writeProject(dir, options.project);
+    await linkPlaywright(dir);
+    await fs.rm(jsonReportPath, { force: true });
+  } catch (error) {
+    return runnerError(`could not prepare the project directory: ${(error as Error).message}`);
+  }
+
+  const browsersPath = path.resolve(
+    options.browsersPath ??
+      process.env.PLAYWRIGHT_BROWSERS_PATH ??
+      path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright'),
+  );
+  const ffmpegSource = options.ffmpegPath ?? process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
+  let ffmpeg: string | null;
+  try {
+    ffmpeg = await prepareBrowsersPath(browsersPath, ffmpegSource);
+  } catch (error) {
+    return runnerError(`could not prepare ${browsersPath}: ${(error as Error).message}`);
+  }
+  const requirements = options.project.requirements;
+  if (requirements?.video && !ffmpeg) {
+    return runnerError(
+      `video recording needs ffmpeg: none at ${ffmpegSource} (install the Debian package ffmpeg or set FFMPEG_PATH), or set use.video to "off"`,
+    );
+  }
+  if (requirements?.browser) {
+    const problem = chromiumCheck(childEnv, browsersPath);
+    if (problem) return runnerError(problem);
+  }
+
+  Object.assign(childEnv, {
+    PLAYWRIGHT_BROWSERS_PATH: browsersPath,
+    PLAYWRIGHT_JSON_OUTPUT_FILE: jsonReportPath,
+    PLAYWRIGHT_HTML_OUTPUT_DIR: htmlReportDir,
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  });
+
+  const { cli } = playwrightPaths();
+  const child = spawn(
+    process.execPath,
+    [cli, 'test', '--config', path.join(dir, 'playwright.config.ts'), '--reporter=list,json,html'],
+    { cwd: dir, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
+    (resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    },
+  );
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) log(line);
+    });
+    stream?.on('end', () => {
+      if (pending) log(pending);
+      pending = '';
+    });
+  }
+
+  const state: { stopReason: 'cancelled' | 'timeout' | null; killing: Promise<void> | null } = {
+    stopReason: null,
+    killing: null,
+  };
+  const stop = (reason: 'cancelled' | 'timeout') => {
+    if (state.stopReason) return;
+    state.stopReason = reason;
+    state.killing = killTree(child, exited);
+  };
+  const onAbort = () => stop('cancelled');
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  const timer = options.timeoutMs ? setTimeout(() => stop('timeout'), options.timeoutMs) : null;
+
+  const exit = await exited;
+  options.signal.removeEventListener('abort', onAbort);
+  if (timer) clearTimeout(timer);
+  if (state.killing) await state.killing;
+  else if (child.pid !== undefined) {
+    // Playwright closes its browsers; anything left over (a crashed worker's browser) goes too.
+    const leftovers = await descendants(child.pid).catch(() => [] as number[]);
+    if (leftovers.length > 0) signalAll(leftovers, child.pid, 'SIGKILL');
+  }
+  // Let the pipes drain.
+  await Promise.race([
+    new Promise((resolve) => child.once('close', resolve)),
+    new Promise((resolve) => setTimeout(resolve, 500)),
+  ]);
+
+  if (state.stopReason === 'cancelled') return runnerError('the run was cancelled', { cancelled: true });
+  // Traces record action parameters (fill values, request headers) and the HTML report embeds
+  // traces and attachments: every output file loses the secret values before anyone reads it.
+  try {
+    const secrets = createRedactor(secretValues(options.env));
+    await redactFile(jsonReportPath, secrets).catch(() => false);
+    await redactDirectory(path.join(dir, 'test-results'), secrets);
+    await redactDirectory(htmlReportDir, secrets);
+  } catch (error) {
+    return runnerError(`could not redact secrets from the results: ${(error as Error).message}`);
+  }
+  if (state.stopReason === 'timeout') return runnerError(`the run timed out after ${options.timeoutMs} ms`);
+  if (exit.error) return runnerError(`could not start Playwright: ${exit.error.message}`);
+
+  let report: JSONReport;
+  try {
+    report = JSON.parse(await fs.readFile(jsonReportPath, 'utf8')) as JSONReport;
+  } catch {
+    const tail = logParts.slice(-20).join('\n');
+    return runnerError(
+      `Playwright ended (exit ${exit.code ?? exit.signal}) without a JSON report${tail ? `:\n${tail}` : ''}`,
+    );
+  }
+  const testIdBySpec = new Map<string, string>();
+  for (const [testId, spec] of options.project.specFiles) testIdBySpec.set(path.basename(spec), testId);
+  const tests = mapReport(report, { dir, testIdBySpec }).map((test) => ({
+    ...test,
+    errorMessage: test.errorMessage === null ? null : redact(test.errorMessage),
+  }));
+
+  const launchFailure = tests.find((test) => test.errorMessage && LAUNCH_FAILURE.test(test.errorMessage));
+  if (launchFailure?.errorMessage) {
+    const firstLines = launchFailure.errorMessage.split('\n').slice(0, 6).join('\n');
+    return result('runnerError', tests, { runnerError: `the browser could not be started: ${firstLines}` });
+  }
+  if (report.errors.length > 0) {
+    const message = redact(
+      stripAnsi(report.errors.map((error) => error.message ?? String(error.value)).join('\n')),
+    );
+    return result('runnerError', tests, {
+      runnerError: `Playwright reported an error: ${message.slice(0, 4_000)}`,
+    });
+  }
+  if (tests.length === 0) return result('runnerError', tests, { runnerError: 'Playwright ran no tests' });
+  const anyFailed = tests.some((test) => test.status === 'failed' || test.status === 'timedOut');
+  return result(anyFailed ? 'failed' : 'passed', tests);
+}

@@ -1,0 +1,26 @@
+/**
+ * The runner's libraries: the Playwright compiler (steps → a Playwright Test project) and the
+ * executor (runs that project with `playwright test` in its own process group).
+ */
+export {
+  CHROMIUM_ARGS,
+  compileProject,
+  DEFAULT_ACTION_TIMEOUT_MS,
+  RUNTIME_FILE,
+  secretEnvVar,
+  TEST_ID_ANNOTATION,
+  testNeedsPage,
+} from './compiler/index.ts';
+export type { CompilableTest, CompiledProject, CompileInput } from './compiler/types.ts';
+export {
+  type ExecutedArtifact,
+  type ExecutedTest,
+  type ExecutedTestStatus,
+  type ExecuteOptions,
+  type ExecutionResult,
+  executeProject,
+  ffmpegDirName,
+  linkPlaywright,
+  prepareBrowsersPath,
+  writeProject,
+} from './executor.ts';

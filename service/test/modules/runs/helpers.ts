@@ -1,0 +1,141 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { consoleCall, type TestApp } from '../../helper.ts';
+
+export async function multipart(fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const body = Buffer.from(await request.arrayBuffer());
+  return { payload: body, headers: { 'content-type': request.headers.get('content-type') as string } };
+}
+
+/** Creates a test through the real POST /v1/tests API. */
+export async function createTest(t: TestApp, testData: Record<string, unknown>): Promise<string> {
+  const form = await multipart({ testData: JSON.stringify({ status: 'active', ...testData }) });
+  const response = await t.api({
+    method: 'POST',
+    url: '/v1/tests',
+    payload: form.payload,
+    headers: form.headers,
+  });
+  if (response.statusCode !== 200) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return response.json().data.id as string;
+}
+
+export async function createTag(t: TestApp, name: string): Promise<string> {
+  const response = await consoleCall(t.app, await t.consoleCookie(), {
+    method: 'POST',
+    url: '/console/v1/tags',
+    payload: { name },
+  });
+  if (response.statusCode !== 201) throw new Error(`tag failed: ${response.body}`);
+  return response.json().data.id as string;
+}
+
+export async function setCap(t: TestApp, concurrencyCap: number) {
+  const response = await consoleCall(t.app, await t.consoleCookie(), {
+    method: 'PUT',
+    url: '/console/v1/organization/limits',
+    payload: { concurrencyCap },
+  });
+  if (response.statusCode !== 200) throw new Error(`cap failed: ${response.body}`);
+}
+
+/** An API-only test (no browser): GET a URL and assert its status. */
+export const apiTest = (name: string, url: string, status = 200, extra: Record<string, unknown> = {}) => ({
+  name,
+  metadata: { type: 'api' },
+  steps: [
+    { name: 'call', action: { name: 'request', method: 'GET', url } },
+    { name: 'check', action: { name: 'assertStatus', value: status } },
+  ],
+  ...extra,
+});
+
+export async function runOf(t: TestApp, runId: string) {
+  const response = await t.api({ method: 'GET', url: `/v1/test-runs/${runId}` });
+  if (response.statusCode !== 200)
+    throw new Error(`run read failed: ${response.statusCode} ${response.body}`);
+  return response.json().data as Record<string, unknown> & { status: string };
+}
+
+export async function waitForStatus(
+  t: TestApp,
+  runId: string,
+  statuses: string[],
+  timeoutMs = 90_000,
+): Promise<Record<string, unknown> & { status: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await runOf(t, runId);
+    if (statuses.includes(run.status)) return run;
+    if (Date.now() > deadline)
+      throw new Error(`run ${runId} stayed ${run.status}, wanted ${statuses.join('/')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface Site {
+  url: string;
+  hits: Map<string, number>;
+  /** Request headers of the last request per path+query. */
+  headers: Map<string, http.IncomingHttpHeaders>;
+  inFlight: { now: number; max: number };
+  close(): Promise<void>;
+}
+
+/** Loopback pages and endpoints the tests visit. `/slow?ms=N` answers after N ms. */
+export async function startSite(): Promise<Site> {
+  const hits = new Map<string, number>();
+  const headers = new Map<string, http.IncomingHttpHeaders>();
+  const inFlight = { now: 0, max: 0 };
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const key = `${url.pathname}${url.search}`;
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    headers.set(key, request.headers);
+    inFlight.now += 1;
+    inFlight.max = Math.max(inFlight.max, inFlight.now);
+    const done = () => {
+      inFlight.now -= 1;
+    };
+    if (url.pathname === '/slow') {
+      setTimeout(
+        () => {
+          response.end('slow');
+          done();
+        },
+        Number(url.searchParams.get('ms') ?? 1000),
+      );
+      return;
+    }
+    if (url.pathname === '/status') {
+      response.statusCode = Number(url.searchParams.get('code') ?? 200);
+      response.end('status');
+      done();
+      return;
+    }
+    response.setHeader('content-type', 'text/html');
+    response.end(`<!doctype html><html><head><title>Stepdeck page</title></head><body>
+<h1 id="title">Hello runs</h1>
+<p id="size"></p>
+<input id="field">
+<script>document.getElementById('size').textContent = window.innerWidth + 'x' + window.innerHeight;</script>
+</body></html>`);
+    done();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    headers,
+    inFlight,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,189 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
+import { createTest, type Site, startSite, waitForStatus } from './helpers.ts';
+
+/** Entry names and contents of a zip, in order. */
+function unzip(content: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(content, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries: Array<{ name: string; data: Buffer }> = [];
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/')) {
+          entries.push({ name: entry.fileName, data: Buffer.alloc(0) });
+          zip.readEntry();
+          return;
+        }
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+const template = '<template id="playwrightReportBase64">data:application/zip;base64,';
+
+/** Every file reachable from an artifact: tar.gz and zip members, the HTML report's embedded zip. */
+async function expand(name: string, data: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  const out = [{ name, data }];
+  if (name.endsWith('.tar.gz')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'artifact-'));
+    fs.writeFileSync(path.join(dir, 'a.tar.gz'), data);
+    fs.mkdirSync(path.join(dir, 'x'));
+    execFileSync('tar', ['xzf', '../a.tar.gz'], { cwd: path.join(dir, 'x') });
+    for (const entry of fs.readdirSync(path.join(dir, 'x'), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      out.push(...(await expand(`${name}:${path.relative(dir, file)}`, fs.readFileSync(file))));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  } else if (data.length > 4 && data.readUInt32LE(0) === 0x04034b50) {
+    for (const entry of await unzip(data)) out.push(...(await expand(`${name}:${entry.name}`, entry.data)));
+  } else if (name.endsWith('.html')) {
+    const html = data.toString('utf8');
+    const start = html.indexOf(template);
+    if (start !== -1) {
+      const end = html.indexOf('</template>', start);
+      const zip = Buffer.from(html.slice(start + template.length, end), 'base64');
+      out.push(...(await expand(`${name}:embedded.zip`, zip)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Issue 4, secrets in artifacts: a test types a secret with `fill` and sends it in a request
+ * header and body with the trace on; no stored artifact may contain it in any form.
+ */
+describe('secrets never reach run artifacts', () => {
+  let t: TestApp;
+  let site: Site;
+  const secret = 'Sek rit/9f3a+"Zq&7<x>';
+  const forms = [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replaceAll('%20', '+'),
+    'Sek rit/9f3a',
+    '9f3a+',
+  ];
+
+  beforeAll(async () => {
+    site = await startSite();
+    t = await createTestApp({ background: true, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    const response = await consoleCall(t.app, await t.consoleCookie(), {
+      method: 'POST',
+      url: `/console/v1/projects/${t.bootstrap.projectId}/secrets`,
+      payload: { name: 'TOKEN', value: secret },
+    });
+    expect(response.statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+  });
+
+  it('redacts fill values and request headers from traces, the HTML report, JSON and log', async () => {
+    const testId = await createTest(t, {
+      name: 'types a secret',
+      steps: [
+        { name: 'open', action: { name: 'goto', url: '/page' } },
+        { name: 'type', action: { name: 'fill', selector: '#field', value: '{{secrets.TOKEN}}' } },
+        { name: 'kept', action: { name: 'assertValue', selector: '#field', value: '{{secrets.TOKEN}}' } },
+        {
+          name: 'call',
+          action: {
+            name: 'request',
+            method: 'POST',
+            url: '/status?code=200&secret=1',
+            headers: { authorization: 'Bearer {{secrets.TOKEN}}' },
+            body: { token: '{{secrets.TOKEN}}' },
+          },
+        },
+        { name: 'status', action: { name: 'assertStatus', value: 200 } },
+      ],
+    });
+    const response = await t.api({
+      method: 'POST',
+      url: `/v1/tests/${testId}/remote-run`,
+      payload: { config: { use: { baseURL: site.url, trace: 'on', screenshot: 'off' } } },
+    });
+    expect(response.statusCode).toBe(200);
+    const runId = response.json().data.runId as string;
+    const run = await waitForStatus(t, runId, ['completed', 'failed']);
+    expect(run.runnerError ?? null).toBeNull();
+    expect(run.status).toBe('completed');
+    // The secret was really used: typed, asserted, and sent to the site.
+    expect(site.headers.get('/status?code=200&secret=1')?.authorization).toBe(`Bearer ${secret}`);
+
+    const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runId}/artifacts` })).json()
+      .data as Array<{ key: string; type: string; url: string }>;
+    const keys = artifacts.map((artifact) => artifact.key);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'bundle.tgz',
+        'playwright-report.tar.gz',
+        'test-results.json',
+        'test-run.log',
+        'tests/types a secret/trace.zip',
+      ]),
+    );
+
+    const files: Array<{ name: string; data: Buffer }> = [];
+    for (const artifact of artifacts) {
+      const download = await t.app.inject({
+        method: 'GET',
+        url: artifact.url.slice(t.config.publicUrl.length),
+      });
+      expect(download.statusCode).toBe(200);
+      const name = artifact.key.endsWith('.tgz') ? `${artifact.key.slice(0, -4)}.tar.gz` : artifact.key;
+      files.push(...(await expand(name, download.rawPayload)));
+    }
+    // Archives were opened: the report's traces and its embedded data zip were searched too.
+    expect(
+      files.some(
+        (file) =>
+          file.name.includes('playwright-report.tar.gz:') && /\.zip:(\d+-)?trace\.trace$/.test(file.name),
+      ),
+    ).toBe(true);
+    expect(files.some((file) => file.name.includes('index.html:embedded.zip:'))).toBe(true);
+    for (const file of files) {
+      const text = file.data.toString('latin1');
+      for (const form of forms)
+        expect(text.includes(Buffer.from(form).toString('latin1')), `${form} in ${file.name}`).toBe(false);
+    }
+
+    // The trace is still a valid trace: same structure, every event line parses, the fill and
+    // the header carry the placeholder instead of the value.
+    const trace = files.filter((file) => file.name.startsWith('tests/types a secret/trace.zip:'));
+    const names = trace.map((file) => file.name.split(':').slice(1).join(':'));
+    expect(names.some((name) => /^(\d+-)?trace\.trace$/.test(name))).toBe(true);
+    expect(names.some((name) => /^(\d+-)?trace\.network$/.test(name))).toBe(true);
+    for (const file of trace.filter((entry) => /\.(trace|network)$/.test(entry.name))) {
+      for (const line of file.data.toString('utf8').split('\n').filter(Boolean))
+        expect(() => JSON.parse(line)).not.toThrow();
+    }
+    const joined = (suffix: RegExp) =>
+      trace
+        .filter((file) => suffix.test(file.name))
+        .map((file) => file.data.toString('utf8'))
+        .join('\n');
+    expect(joined(/trace\.trace$/)).toContain('"value":"***"');
+    expect(joined(/trace\.network$/)).toContain('Bearer ***');
+  });
+});

@@ -1,0 +1,135 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
+import { staleHeartbeatMs } from '../../../src/modules/runs/dispatcher.ts';
+import { createTestApp, type TestApp } from '../../helper.ts';
+import { apiTest, createTest, runOf, type Site, startSite, waitForStatus } from './helpers.ts';
+
+const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
+const runsReadme = path.resolve(import.meta.dirname, '../../../../docs/readme/runs.md');
+const staleMs = 3000;
+
+/** The process group of the `playwright test` child of `parent`. */
+function playwrightGroupOf(parent: number): number | undefined {
+  for (const row of execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args=']).toString().split('\n')) {
+    const [, ppid, pgid, ...args] = row.trim().split(/\s+/);
+    if (Number(ppid) === parent && args.join(' ').includes(' test --config')) return Number(pgid);
+  }
+  return undefined;
+}
+
+describe('worker crash recovery (PostgreSQL)', () => {
+  let t: TestApp;
+  let site: Site;
+  const workers: ChildProcess[] = [];
+  const orphanGroups: number[] = [];
+
+  const startWorker = async (): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, [workerScript], {
+      env: {
+        ...process.env,
+        DATABASE_URL: t.databaseUrl as string,
+        DATA_DIR: t.dataDir,
+        LOG_LEVEL: 'error',
+        ADMIN_PASSWORD: 'admin-password',
+        RUNNER_STALE_HEARTBEAT_MS: String(staleMs),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    workers.push(child);
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('worker ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    });
+    return child;
+  };
+
+  beforeAll(async () => {
+    site = await startSite();
+    t = await createTestApp({ database: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  });
+  afterAll(async () => {
+    for (const group of orphanGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {}
+    }
+    for (const child of workers) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+    await t?.close();
+    await site?.close();
+  });
+
+  it('keeps the documented 15 s default for the stale-heartbeat threshold', () => {
+    expect(staleHeartbeatMs).toBe(15_000);
+    expect(loadConfig({}).runnerStaleHeartbeatMs).toBe(staleHeartbeatMs);
+    expect(fs.readFileSync(runsReadme, 'utf8')).toMatch(/\| `RUNNER_STALE_HEARTBEAT_MS` \| `15000` \|/);
+  });
+
+  it('fails the run of a SIGKILLed worker after the heartbeat timeout; a new worker then runs normally', async () => {
+    const first = await startWorker();
+    const waiting = await createTest(t, {
+      name: 'long wait',
+      metadata: { type: 'api' },
+      steps: [
+        {
+          name: 'call',
+          action: { name: 'request', method: 'GET', url: `${site.url}/status?code=200&crash=1` },
+        },
+        { name: 'wait', action: { name: 'wait', ms: 120000 } },
+      ],
+    });
+    const runId = (
+      await t.api({
+        method: 'POST',
+        url: `/v1/tests/${waiting}/remote-run`,
+        payload: { config: { timeout: 300000 } },
+      })
+    ).json().data.runId as string;
+    await waitForStatus(t, runId, ['running']);
+    const deadline = Date.now() + 60_000;
+    while (!site.hits.get('/status?code=200&crash=1') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(site.hits.get('/status?code=200&crash=1')).toBe(1);
+    // A live worker's heartbeats keep the run alive past the threshold.
+    await new Promise((resolve) => setTimeout(resolve, staleMs + 1500));
+    expect((await runOf(t, runId)).status).toBe('running');
+
+    const group = playwrightGroupOf(first.pid as number);
+    if (group) orphanGroups.push(group);
+    const killed = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGKILL');
+    await killed;
+    // A crash of the whole machine takes the browser with it.
+    if (group) process.kill(-group, 'SIGKILL');
+
+    const second = await startWorker();
+    const failed = await waitForStatus(t, runId, ['failed', 'completed', 'cancelled'], 60_000);
+    expect(failed.status).toBe('failed');
+    expect((failed.report as { runTypeInfo: { runnerError: string } }).runTypeInfo.runnerError).toMatch(
+      /^Runner failed: the process executing this run stopped/,
+    );
+    expect(failed.completedAt).toEqual(expect.any(String));
+
+    const quick = await createTest(t, apiTest('after crash', `${site.url}/status?code=200&crash=2`));
+    const next = (await t.api({ method: 'POST', url: `/v1/tests/${quick}/remote-run` })).json().data
+      .runId as string;
+    expect((await waitForStatus(t, next, ['completed', 'failed'])).status).toBe('completed');
+    expect(site.hits.get('/status?code=200&crash=2')).toBe(1);
+    const row = await t.ctx.db
+      .selectFrom('runs')
+      .select(['runnerId'])
+      .where('id', '=', next)
+      .executeTakeFirstOrThrow();
+    expect(String(row.runnerId).split(':')[1]).toBe(String(second.pid));
+  });
+});

@@ -1,0 +1,126 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helper.ts';
+import { apiTest, createTest, type Site, setCap, startSite, waitForStatus } from './helpers.ts';
+
+const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
+
+/** Scale-out: the API process only accepts runs; two `npm run worker` processes execute them. */
+describe('PostgreSQL with two worker processes', () => {
+  let t: TestApp;
+  let site: Site;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    site = await startSite();
+    t = await createTestApp({ database: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    for (let index = 0; index < 2; index += 1) {
+      const child = spawn(process.execPath, [workerScript], {
+        env: {
+          ...process.env,
+          DATABASE_URL: t.databaseUrl as string,
+          DATA_DIR: t.dataDir,
+          LOG_LEVEL: 'error',
+          ADMIN_PASSWORD: 'admin-password',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      workers.push(child);
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('worker ready')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+      });
+    }
+  });
+  afterAll(async () => {
+    for (const child of workers) {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+    await t?.close();
+    await site?.close();
+  });
+
+  it('executes each run exactly once and holds the concurrency cap across workers', async () => {
+    await setCap(t, 2);
+    const runIds: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const testId = await createTest(t, apiTest(`slow ${index}`, `${site.url}/slow?ms=1500&n=${index}`));
+      const response = await t.api({ method: 'POST', url: `/v1/tests/${testId}/remote-run` });
+      expect(response.statusCode).toBe(200);
+      runIds.push(response.json().data.runId);
+    }
+    for (const runId of runIds)
+      expect((await waitForStatus(t, runId, ['completed', 'failed'])).status).toBe('completed');
+    for (let index = 0; index < 5; index += 1) expect(site.hits.get(`/slow?ms=1500&n=${index}`)).toBe(1);
+    expect(site.inFlight.max).toBeLessThanOrEqual(2);
+    const runners = await t.ctx.db
+      .selectFrom('runs')
+      .select(['runnerId'])
+      .where('id', 'in', runIds)
+      .execute();
+    const pids = new Set(runners.map((row) => String(row.runnerId).split(':')[1]));
+    for (const pid of pids) expect(workers.map((child) => String(child.pid))).toContain(pid);
+    // Artifacts written by a worker are listed by the API process.
+    const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runIds[0]}/artifacts` })).json()
+      .data;
+    expect(artifacts.map((artifact: { key: string }) => artifact.key)).toContain('test-run.log');
+  });
+
+  it('cancels from the API process a run executing in a worker', async () => {
+    const testId = await createTest(t, {
+      name: 'waits',
+      metadata: { type: 'api' },
+      steps: [
+        {
+          name: 'call',
+          action: { name: 'request', method: 'GET', url: `${site.url}/status?code=200&cancel=1` },
+        },
+        { name: 'wait', action: { name: 'wait', ms: 120000 } },
+      ],
+    });
+    const runId = (
+      await t.api({
+        method: 'POST',
+        url: `/v1/tests/${testId}/remote-run`,
+        payload: { config: { timeout: 300000 } },
+      })
+    ).json().data.runId;
+    await waitForStatus(t, runId, ['running']);
+    const deadline = Date.now() + 60_000;
+    while (!site.hits.get('/status?code=200&cancel=1') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const group = playwrightGroupOf(workers.map((child) => child.pid as number));
+    expect(group).toBeDefined();
+    const response = await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` });
+    expect(response.statusCode).toBe(200);
+    const gone = Date.now() + 15_000;
+    while (groupAlive(group as number) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive(group as number)).toBe(false);
+    expect((await waitForStatus(t, runId, ['cancelled'])).cancelledAt).toEqual(expect.any(String));
+  });
+});
+
+function playwrightGroupOf(parents: number[]): number | undefined {
+  for (const row of execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args=']).toString().split('\n')) {
+    const [, ppid, pgid, ...args] = row.trim().split(/\s+/);
+    if (parents.includes(Number(ppid)) && args.join(' ').includes(' test --config')) return Number(pgid);
+  }
+  return undefined;
+}
+
+function groupAlive(pgid: number): boolean {
+  return execFileSync('ps', ['-eo', 'pgid=,stat='])
+    .toString()
+    .split('\n')
+    .some((row) => {
+      const [group, stat] = row.trim().split(/\s+/);
+      return Number(group) === pgid && !String(stat).startsWith('Z');
+    });
+}

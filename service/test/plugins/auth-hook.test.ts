@@ -1,0 +1,188 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
+import { authPlugin, requireApiKey, requireScope } from '../../src/plugins/auth/index.ts';
+import { registerErrorHandling } from '../../src/plugins/errors.ts';
+import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
+
+/**
+ * The auth hook on its own, over the real database of a bootstrapped install: routes named
+ * in the route-rules table answer with what the hook resolved, so the chosen project,
+ * branch and principal are visible (the full-app suite checks the same rules on real routes).
+ */
+async function echoApp(t: TestApp): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
+  app.get('/v1/tests', async (request) => {
+    const { principal, project, branch } = requireScope(request);
+    return { organizationId: principal.organizationId, keyName: principal.apiKeyName, project, branch };
+  });
+  app.post('/v1/tests/bulk-update-status', async (request) => ({
+    project: requireScope(request).project.id,
+  }));
+  app.get('/v1/email-inboxes', async (request) => ({
+    organizationId: requireApiKey(request).organizationId,
+    project: request.project ?? null,
+  }));
+  await app.ready();
+  return app;
+}
+
+describe.each(databaseKinds)('auth hook on %s', (database) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let cookieHeader: string;
+  const get = (headers: Record<string, string>, url = '/v1/tests') =>
+    app.inject({ method: 'GET', url, headers } satisfies InjectOptions);
+
+  beforeAll(async () => {
+    t = await createTestApp({ database });
+    app = await echoApp(t);
+    cookieHeader = await t.consoleCookie();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('resolves the project and its default branch when x-branch-id is absent', async () => {
+    const response = await get(t.headers);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      organizationId: t.bootstrap.organizationId,
+      keyName: 'bootstrap',
+      project: {
+        id: t.bootstrap.projectId,
+        name: 'Default',
+        organizationId: t.bootstrap.organizationId,
+        defaultBranchId: t.bootstrap.branchId,
+      },
+      branch: { id: t.bootstrap.branchId, name: 'main', projectId: t.bootstrap.projectId },
+    });
+  });
+
+  it('uses x-branch-id when it names a branch of that project, else 404 Branch not found', async () => {
+    const created = await consoleCall(t.app, cookieHeader, {
+      method: 'POST',
+      url: `/console/v1/projects/${t.bootstrap.projectId}/branches`,
+      payload: { name: 'feature' },
+    });
+    const feature = created.json().data.id as string;
+    const chosen = await get({ ...t.headers, 'x-branch-id': feature });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.json().branch).toEqual({ id: feature, name: 'feature', projectId: t.bootstrap.projectId });
+
+    const other = await consoleCall(t.app, cookieHeader, {
+      method: 'POST',
+      url: '/console/v1/projects',
+      payload: { name: 'Other project' },
+    });
+    const otherBranch = other.json().data.defaultBranchId as string;
+    for (const branchId of [otherBranch, '00000000-0000-4000-8000-000000000000']) {
+      const response = await get({ ...t.headers, 'x-branch-id': branchId });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Branch not found' });
+    }
+    // The other project with its own branch is fine.
+    const ok = await get({ ...t.headers, 'x-project-id': other.json().data.id, 'x-branch-id': otherBranch });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().project.name).toBe('Other project');
+  });
+
+  it('does not need a project on organization routes', async () => {
+    const response = await get({ 'x-api-key': t.bootstrap.apiKey }, '/v1/email-inboxes');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ organizationId: t.bootstrap.organizationId, project: null });
+  });
+
+  it('checks key, then scopes, then project, then branch, then subscription', async () => {
+    const noScope = await createApiKey(t, ['emailInbox:read']);
+    // Missing key beats everything else.
+    expect((await get({ 'x-project-id': 'garbage' })).json()).toEqual({ message: 'Invalid API key' });
+    // A missing scope beats a missing project.
+    const forbidden = await get({ 'x-api-key': noScope });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ message: '' });
+    // A missing project beats a bad branch.
+    const noProject = await get({ 'x-api-key': t.bootstrap.apiKey, 'x-branch-id': 'garbage' });
+    expect(noProject.statusCode).toBe(400);
+    expect(noProject.json()).toEqual({ message: 'No active project' });
+    // Unknown project beats a bad branch.
+    const unknown = await get({
+      'x-api-key': t.bootstrap.apiKey,
+      'x-project-id': '00000000-0000-4000-8000-000000000000',
+      'x-branch-id': '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.json()).toEqual({ message: 'Project not found' });
+
+    await consoleCall(t.app, cookieHeader, {
+      method: 'PUT',
+      url: '/console/v1/subscription',
+      payload: { active: false },
+    });
+    try {
+      const post = await app.inject({
+        method: 'POST',
+        url: '/v1/tests/bulk-update-status',
+        headers: t.headers,
+      });
+      expect(post.statusCode).toBe(403);
+      expect(post.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+      // Without a project the project error still comes first.
+      const postNoProject = await app.inject({
+        method: 'POST',
+        url: '/v1/tests/bulk-update-status',
+        headers: { 'x-api-key': t.bootstrap.apiKey },
+      });
+      expect(postNoProject.json()).toEqual({ message: 'No active project' });
+      expect((await get(t.headers)).statusCode).toBe(200);
+    } finally {
+      await consoleCall(t.app, cookieHeader, {
+        method: 'PUT',
+        url: '/console/v1/subscription',
+        payload: { active: true },
+      });
+    }
+    const after = await app.inject({
+      method: 'POST',
+      url: '/v1/tests/bulk-update-status',
+      headers: t.headers,
+    });
+    expect(after.statusCode).toBe(200);
+  });
+
+  it('accepts the key only in x-api-key', async () => {
+    const bearer = await get({
+      authorization: `Bearer ${t.bootstrap.apiKey}`,
+      'x-project-id': t.bootstrap.projectId,
+    });
+    expect(bearer.statusCode).toBe(401);
+    const query = await app.inject({
+      method: 'GET',
+      url: `/v1/tests?x-api-key=${t.bootstrap.apiKey}`,
+      headers: { 'x-project-id': t.bootstrap.projectId },
+    });
+    expect(query.statusCode).toBe(401);
+  });
+});
+
+describe('the route-rules table', () => {
+  it('refuses to register a /v1 or /console/v1 route that has no rule', async () => {
+    const t = await createTestApp();
+    try {
+      for (const url of ['/v1/unlisted', '/console/v1/unlisted']) {
+        const app = Fastify({ logger: false });
+        await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
+        expect(() => app.get(url, async () => ({ open: true }))).toThrow(
+          `Route GET ${url} has no entry in the route-rules table`,
+        );
+        await app.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

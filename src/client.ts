@@ -1,0 +1,218 @@
+import {
+  cancelRunResponse,
+  latestRunResponse,
+  type RunArtifact,
+  type RunConfig,
+  remoteRunResponse,
+  runArtifactsResponse,
+  type TestRunDetail,
+  testListBriefResponse,
+  testRunDetailResponse,
+} from '@stepdeck/contract';
+import { request } from 'undici';
+import type { z } from 'zod';
+
+/** The only code that knows the Stepdeck HTTP API. */
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  projectId: string;
+  branchId?: string | undefined;
+  /** Progress lines (retries); never receives the API key. */
+  log?: (message: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  /** Attempts for 5xx and network errors (and, separately, for 429). */
+  maxAttempts?: number;
+  /** First backoff delay for 5xx and network errors; doubles each attempt. */
+  backoffMs?: number;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export interface TriggeredRun {
+  runId: string;
+  status: string;
+  totalTests?: number | undefined;
+  message?: string | undefined;
+}
+
+const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or an HTTP date; falls back to 5 s. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return 5000;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 5000 : Math.max(0, date - now);
+}
+
+export class StepdeckClient {
+  /** Requests sent (including retries); read by the benchmark. */
+  requests = 0;
+  readonly #options: ClientOptions;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#sleep = options.sleep ?? sleepReal;
+  }
+
+  async triggerTest(testId: string, config?: RunConfig): Promise<TriggeredRun> {
+    const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+    return remoteRunResponse.parse(body).data;
+  }
+
+  async triggerBulk(
+    target: { testIds?: string[]; tagId?: string },
+    config?: RunConfig,
+  ): Promise<TriggeredRun> {
+    const body = await this.#call('POST', '/v1/tests/remote-run', {
+      ...target,
+      ...(config ? { config } : {}),
+    });
+    return remoteRunResponse.parse(body).data;
+  }
+
+  async latestRun(testId: string) {
+    const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
+    return latestRunResponse.parse(body).data;
+  }
+
+  async getRun(runId: string): Promise<TestRunDetail> {
+    return testRunDetailResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+  }
+
+  async artifacts(runId: string): Promise<RunArtifact[]> {
+    return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+  }
+
+  async report(runId: string): Promise<string> {
+    return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text')) as string;
+  }
+
+  async cancel(runId: string) {
+    return cancelRunResponse.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+  }
+
+  /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
+  async activeLeafTests(filter: { directoryId?: string; tagId?: string }): Promise<string[]> {
+    const leaves: string[] = [];
+    if (filter.directoryId) {
+      const query = `testId=${encodeURIComponent(filter.directoryId)}`;
+      const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+      for (const child of page.children) {
+        if (child.directory) leaves.push(...(await this.activeLeafTests({ directoryId: child.id })));
+        else if (child.status === 'active') leaves.push(child.id);
+      }
+      return leaves;
+    }
+    for (let pageIndex = 0; ; pageIndex++) {
+      const query = `tagIds=${encodeURIComponent(filter.tagId ?? '')}&status=active&limit=500&page=${pageIndex}`;
+      const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+      for (const child of page.children) if (!child.directory) leaves.push(child.id);
+      if (!page.pagination.hasMore) return leaves;
+    }
+  }
+
+  #parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+    return schema.parse(body);
+  }
+
+  async #call(
+    method: 'GET' | 'POST',
+    path: string,
+    json?: unknown,
+    as: 'json' | 'text' = 'json',
+  ): Promise<unknown> {
+    const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
+    const maxAttempts = this.#options.maxAttempts ?? 5;
+    const backoffMs = this.#options.backoffMs ?? 1000;
+    const headers: Record<string, string> = {
+      'x-api-key': apiKey,
+      'x-project-id': projectId,
+      'user-agent': 'stepdeck-action',
+      ...(branchId ? { 'x-branch-id': branchId } : {}),
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    let failures = 0;
+    let throttled = 0;
+    for (;;) {
+      this.requests++;
+      let statusCode: number;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      try {
+        const response = await request(`${baseUrl}${path}`, {
+          method,
+          headers,
+          body: json === undefined ? undefined : JSON.stringify(json),
+          headersTimeout: 30_000,
+          bodyTimeout: 60_000,
+        });
+        statusCode = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (error) {
+        // Network errors: the cause is the socket's, never the request headers.
+        failures++;
+        const reason =
+          error instanceof Error ? (error as NodeJS.ErrnoException).code || error.message : 'error';
+        if (failures >= maxAttempts)
+          throw new ApiError(0, `${method} ${path} failed after ${failures} attempts: ${reason}`);
+        const delay = backoffMs * 2 ** (failures - 1);
+        log?.(`${method} ${path}: ${reason}, retrying in ${delay} ms`);
+        await this.#sleep(delay);
+        continue;
+      }
+      if (statusCode >= 200 && statusCode < 300) {
+        if (as === 'text') return text;
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new ApiError(statusCode, `${method} ${path}: the response is not JSON`);
+        }
+      }
+      const message = serviceMessage(text).replaceAll(apiKey, '***');
+      if (statusCode === 429) {
+        throttled++;
+        if (throttled > 20)
+          throw new ApiError(429, `${method} ${path}: still rate limited after 20 attempts`);
+        const delay = retryAfterMs(responseHeaders['retry-after']);
+        log?.(`${method} ${path}: rate limited (${message}), retrying in ${Math.round(delay / 1000)} s`);
+        await this.#sleep(delay);
+        continue;
+      }
+      if (statusCode >= 500) {
+        failures++;
+        if (failures >= maxAttempts)
+          throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
+        const delay = backoffMs * 2 ** (failures - 1);
+        log?.(`${method} ${path}: ${statusCode} ${message}, retrying in ${delay} ms`);
+        await this.#sleep(delay);
+        continue;
+      }
+      throw new ApiError(
+        statusCode,
+        `${method} ${path} failed with ${statusCode}: ${message || '(no message)'}`,
+      );
+    }
+  }
+}
+
+function serviceMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown };
+    if (typeof body.message === 'string') return body.message;
+    if (typeof body.error === 'string') return body.error;
+  } catch {}
+  return text.slice(0, 200);
+}

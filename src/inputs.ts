@@ -1,0 +1,217 @@
+import { type RunConfig, runConfig as runConfigSchema } from '@stepdeck/contract';
+import { z } from 'zod';
+
+/** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
+export const outcomes = ['passed', 'failed', 'cancelled', 'timeout', 'error'] as const;
+export type Outcome = (typeof outcomes)[number];
+const failableOutcomes = ['failed', 'cancelled', 'timeout', 'error'] as const;
+
+export interface Inputs {
+  apiKey: string;
+  baseUrl: string;
+  projectId: string;
+  branchId: string | undefined;
+  testIds: string[];
+  tagId: string | undefined;
+  config: RunConfig | undefined;
+  wait: boolean;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  failOn: Outcome[];
+  artifacts: 'all' | 'failed' | 'none';
+  artifactName: string | undefined;
+  artifactRetentionDays: number | undefined;
+  summary: boolean;
+  prComment: 'update' | 'new' | 'off';
+  commentKey: string;
+  githubToken: string | undefined;
+  annotations: boolean;
+}
+
+/** Raw values by input name (kebab-case); empty or absent means unset. */
+export type RawInputs = Readonly<Record<string, string | undefined>>;
+
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function fail(input: string, problem: string): never {
+  throw new InputError(`Input "${input}" ${problem}`);
+}
+
+function text(raw: RawInputs, name: string): string | undefined {
+  const value = raw[name]?.trim();
+  return value ? value : undefined;
+}
+
+function required(raw: RawInputs, name: string): string {
+  return text(raw, name) ?? fail(name, 'is required');
+}
+
+function bool(raw: RawInputs, name: string, fallback: boolean): boolean {
+  const value = text(raw, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return fail(name, `must be true or false, got "${value}"`);
+}
+
+function number(raw: RawInputs, name: string, fallback: number, min: number, max: number): number {
+  const value = text(raw, name);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || !/^\d+(\.\d+)?$/.test(value))
+    fail(name, `must be a number, got "${value}"`);
+  if (parsed < min || parsed > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
+  return parsed;
+}
+
+function choice<T extends string>(raw: RawInputs, name: string, allowed: readonly T[], fallback: T): T {
+  const value = text(raw, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value))
+    fail(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function uuid(name: string, value: string): string {
+  if (!uuidPattern.test(value)) fail(name, `must contain UUIDs, got "${value}"`);
+  return value.toLowerCase();
+}
+
+/** Splits a newline- or comma-separated list, dropping blanks. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function parseConfig(raw: RawInputs): RunConfig | undefined {
+  const json = text(raw, 'config');
+  let config: RunConfig | undefined;
+  if (json !== undefined) {
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      fail('config', 'must be a JSON object (it is not valid JSON)');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      fail('config', 'must be a JSON object');
+    const parsed = runConfigSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      fail('config', `is not a valid run config: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
+    }
+    config = parsed.data;
+  }
+  const targetUrl = text(raw, 'target-url');
+  if (targetUrl !== undefined) {
+    if (!z.url({ protocol: /^https?$/ }).safeParse(targetUrl).success)
+      fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
+    config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+  }
+  const browser = text(raw, 'browser');
+  if (browser !== undefined) {
+    const browserName = choice(raw, 'browser', ['chromium', 'firefox', 'webkit'] as const, 'chromium');
+    config = { ...config, use: { ...config?.use, browserName } };
+  }
+  return config;
+}
+
+function parseFailOn(raw: RawInputs): Outcome[] {
+  const items = splitList(text(raw, 'fail-on')?.toLowerCase());
+  if (items.length === 0) return [...failableOutcomes];
+  if (items.length === 1 && items[0] === 'none') return [];
+  for (const item of items)
+    if (!(failableOutcomes as readonly string[]).includes(item))
+      fail(
+        'fail-on',
+        `must list outcomes among ${failableOutcomes.join(', ')} (or be "none"), got "${item}"`,
+      );
+  return [...new Set(items)] as Outcome[];
+}
+
+export interface InputDefaults {
+  /** `GITHUB_WORKFLOW` and `GITHUB_JOB`, for the default comment key. */
+  workflow?: string | undefined;
+  job?: string | undefined;
+}
+
+/** Parses and validates every input; throws InputError naming the input and the problem. */
+export function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Inputs {
+  const apiKey = required(raw, 'api-key');
+  const baseUrlText = required(raw, 'base-url');
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(baseUrlText);
+  } catch {
+    fail('base-url', `must be a URL, got "${baseUrlText}"`);
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+    fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
+  const projectId = uuid('project-id', required(raw, 'project-id'));
+  const branchText = text(raw, 'branch-id');
+  const testIds = [...new Set(splitList(text(raw, 'test-ids')).map((id) => uuid('test-ids', id)))];
+  const tagText = text(raw, 'tag-id');
+  if (testIds.length > 0 && tagText) fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+  if (testIds.length === 0 && !tagText) fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+  const config = parseConfig(raw);
+  const browser = config?.use?.browserName;
+  const retention = text(raw, 'artifact-retention-days');
+  const artifactName = text(raw, 'artifact-name');
+  if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
+    fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
+  return {
+    apiKey,
+    baseUrl: baseUrl.toString().replace(/\/+$/, ''),
+    projectId,
+    branchId: branchText ? uuid('branch-id', branchText) : undefined,
+    testIds,
+    tagId: tagText ? uuid('tag-id', tagText) : undefined,
+    config,
+    wait: bool(raw, 'wait', true),
+    timeoutMs: Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
+    pollIntervalMs: Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
+    failOn: parseFailOn(raw),
+    artifacts: choice(raw, 'artifacts', ['all', 'failed', 'none'] as const, 'all'),
+    artifactName,
+    artifactRetentionDays:
+      retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90),
+    summary: bool(raw, 'summary', true),
+    prComment: choice(raw, 'pr-comment', ['update', 'new', 'off'] as const, 'update'),
+    commentKey:
+      text(raw, 'comment-key') ??
+      [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
+    githubToken: text(raw, 'github-token'),
+    annotations: bool(raw, 'annotations', true),
+  };
+}
+
+/** Every input name, as in action.yml. */
+export const inputNames = [
+  'api-key',
+  'base-url',
+  'project-id',
+  'branch-id',
+  'test-ids',
+  'tag-id',
+  'config',
+  'target-url',
+  'browser',
+  'wait',
+  'timeout-minutes',
+  'poll-interval-seconds',
+  'fail-on',
+  'artifacts',
+  'artifact-name',
+  'artifact-retention-days',
+  'summary',
+  'pr-comment',
+  'comment-key',
+  'github-token',
+  'annotations',
+] as const;

@@ -1,0 +1,44 @@
+import type { Uploaded } from './artifacts.ts';
+import type { Results } from './results.ts';
+
+export interface OutputSources {
+  runIds: readonly string[];
+  runUrls: readonly string[];
+  results?: Results | undefined;
+  reportPath?: string | undefined;
+  junitPath?: string | undefined;
+  artifactsPath?: string | undefined;
+  uploaded?: Uploaded | undefined;
+}
+
+/** Every output of action.yml as strings (also the CLI's --json, parsed back). */
+export function outputsFor(sources: OutputSources): Record<string, string> {
+  const { results } = sources;
+  const outputs: Record<string, string> = {
+    'run-id': sources.runIds[0] ?? '',
+    'run-ids': sources.runIds.join(','),
+    'run-url': sources.runUrls[0] ?? '',
+    status: results?.status ?? 'triggered',
+  };
+  if (results) {
+    Object.assign(outputs, {
+      passed: String(results.stats.passed),
+      failed: String(results.stats.failed),
+      skipped: String(results.stats.skipped),
+      total: String(results.stats.total),
+      'duration-ms': String(results.durationMs),
+      results: JSON.stringify({
+        status: results.status,
+        stats: results.stats,
+        durationMs: results.durationMs,
+        runs: results.runs,
+        tests: results.tests,
+      }),
+    });
+  }
+  if (sources.reportPath) outputs['report-path'] = sources.reportPath;
+  if (sources.junitPath) outputs['junit-path'] = sources.junitPath;
+  if (sources.artifactsPath) outputs['artifacts-path'] = sources.artifactsPath;
+  if (sources.uploaded?.id !== undefined) outputs['artifact-id'] = String(sources.uploaded.id);
+  return outputs;
+}

@@ -1,0 +1,103 @@
+import type { RunStats, TestRunDetail } from '@stepdeck/contract';
+import type { Outcome } from './inputs.ts';
+
+export interface TestOutcome {
+  runId: string;
+  testId: string;
+  name: string;
+  /** `passed`, `failed`, `skipped`, or whatever else the runner reported (treated as failed). */
+  status: string;
+  durationMs: number;
+  errorMessage: string | null;
+  errorLocation: string | null;
+}
+
+export interface RunSummary {
+  runId: string;
+  status: string;
+  url: string;
+  runnerError: string | null;
+}
+
+/** The merged result of one or more runs: what every report and output is made from. */
+export interface Results {
+  status: Outcome;
+  runs: RunSummary[];
+  stats: RunStats;
+  durationMs: number;
+  /** Failed first, then the rest in report order. */
+  tests: TestOutcome[];
+}
+
+export const runUrl = (baseUrl: string, projectId: string, runId: string) =>
+  `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
+
+export const isFailedTest = (test: Pick<TestOutcome, 'status'>) =>
+  test.status !== 'passed' && test.status !== 'skipped';
+
+/** Merges runs (several when a big selection was split) into one result. */
+export function mergeRuns(
+  runs: readonly TestRunDetail[],
+  context: { baseUrl: string; projectId: string; timedOut: boolean },
+): Results {
+  const tests: TestOutcome[] = [];
+  const stats: RunStats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+  let durationMs = 0;
+  const summaries: RunSummary[] = [];
+  for (const run of runs) {
+    const info = run.report?.runTypeInfo;
+    for (const result of info?.testResults ?? [])
+      tests.push({
+        runId: run.id,
+        testId: result.testId,
+        name: result.name,
+        status: result.status,
+        durationMs: result.duration,
+        errorMessage: result.errorMessage,
+        errorLocation: result.errorLocation,
+      });
+    const runStats = info?.stats ?? run.stats;
+    if (runStats) {
+      stats.passed += runStats.passed;
+      stats.failed += runStats.failed;
+      stats.skipped += runStats.skipped;
+      stats.total += runStats.total;
+    }
+    // Split runs execute side by side: the merged duration is the longest.
+    durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
+    summaries.push({
+      runId: run.id,
+      status: run.status,
+      url: runUrl(context.baseUrl, context.projectId, run.id),
+      runnerError: info?.runnerError ?? null,
+    });
+  }
+  tests.sort((a, b) => Number(isFailedTest(b)) - Number(isFailedTest(a)));
+  return {
+    status: outcomeOf(runs, summaries, stats, context.timedOut),
+    runs: summaries,
+    stats,
+    durationMs,
+    tests,
+  };
+}
+
+function outcomeOf(
+  runs: readonly TestRunDetail[],
+  summaries: RunSummary[],
+  stats: RunStats,
+  timedOut: boolean,
+) {
+  if (timedOut) return 'timeout';
+  const failedRuns = runs.filter((run) => run.status === 'failed');
+  if (failedRuns.length > 0) {
+    // A failed run without failed tests (or with a runner error) is the runner's failure.
+    if (stats.failed === 0 || summaries.some((run) => run.runnerError)) return 'error';
+    return 'failed';
+  }
+  if (runs.some((run) => run.status === 'cancelled')) return 'cancelled';
+  return 'passed';
+}
+
+/** The outcome fails the step per `fail-on`. */
+export const failsStep = (status: Outcome, failOn: readonly Outcome[]) => failOn.includes(status);

@@ -1,0 +1,296 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import nock from 'nock';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../src/main.ts';
+import { runPost } from '../src/post.ts';
+import { commentMarker } from '../src/report/comment.ts';
+import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
+
+const github = 'http://github.test';
+const blobs = 'http://blobs.test';
+let dir: string;
+let stdout: string[];
+const realWrite = process.stdout.write.bind(process.stdout);
+const savedEnv = { ...process.env };
+
+function setInputs(inputs: Record<string, string>) {
+  for (const [name, value] of Object.entries(inputs)) process.env[`INPUT_${name.toUpperCase()}`] = value;
+}
+
+function readKeyValueFile(file: string): Record<string, string> {
+  // @actions/core writes `name<<delimiter\nvalue\ndelimiter` blocks.
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const values: Record<string, string> = {};
+  const pattern = /^(.+?)<<(.+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) values[match[1] as string] = match[3] as string;
+  return values;
+}
+
+const outputs = () => readKeyValueFile(path.join(dir, 'output'));
+const savedState = () => readKeyValueFile(path.join(dir, 'state'));
+
+function pullRequestEvent(fork: boolean) {
+  const file = path.join(dir, 'event.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      pull_request: {
+        number: 7,
+        head: { repo: { full_name: fork ? 'someone/app' : 'acme/app' } },
+        base: { repo: { full_name: 'acme/app' } },
+      },
+    }),
+  );
+  Object.assign(process.env, {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: file,
+    GITHUB_REPOSITORY: 'acme/app',
+  });
+}
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-action-'));
+  for (const name of ['output', 'state', 'summary']) fs.writeFileSync(path.join(dir, name), '');
+  for (const key of Object.keys(process.env))
+    if (
+      key.startsWith('INPUT_') ||
+      key.startsWith('GITHUB_') ||
+      key.startsWith('STATE_') ||
+      key.startsWith('ACTIONS_')
+    )
+      delete process.env[key];
+  Object.assign(process.env, {
+    GITHUB_OUTPUT: path.join(dir, 'output'),
+    GITHUB_STATE: path.join(dir, 'state'),
+    GITHUB_STEP_SUMMARY: path.join(dir, 'summary'),
+    GITHUB_API_URL: github,
+    GITHUB_WORKFLOW: 'CI',
+    GITHUB_JOB: 'e2e',
+    RUNNER_TEMP: dir,
+  });
+  setInputs({
+    'api-key': apiKey,
+    'base-url': base,
+    'project-id': projectId,
+    'test-ids': `${uuid(1)},${uuid(2)}`,
+    'poll-interval-seconds': '1',
+    'github-token': 'ghs_token',
+  });
+  stdout = [];
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+});
+afterEach(() => {
+  process.stdout.write = realWrite;
+  process.exitCode = 0;
+  process.env = { ...savedEnv };
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending).toEqual([]);
+});
+
+function serviceRun(status: 'completed' | 'failed') {
+  const tests =
+    status === 'completed'
+      ? [{ name: 'login works', status: 'passed' }]
+      : [
+          { name: 'login works', status: 'passed' },
+          {
+            name: 'checkout',
+            status: 'failed',
+            errorMessage: 'Expected "Paid"',
+            errorLocation: 'checkout.spec.ts:12:5',
+          },
+        ];
+  return nock(base, { reqheaders: { 'x-api-key': apiKey } })
+    .post('/v1/tests/remote-run', { testIds: [uuid(1), uuid(2)] })
+    .reply(200, { data: { runId: uuid(10), status: 'pending', totalTests: 2, message: 'Started 2 tests' } })
+    .get(`/v1/test-runs/${uuid(10)}`)
+    .reply(200, runDetail(uuid(10), status, tests))
+    .get(`/v1/test-runs/${uuid(10)}/report`)
+    .reply(200, '<html>report</html>', { 'content-type': 'text/html' })
+    .get(`/v1/test-runs/${uuid(10)}/artifacts`)
+    .reply(200, {
+      data: [
+        { key: 'test-run.log', label: 'Log', type: 'log', url: `${blobs}/log?sig=1` },
+        {
+          key: 'tests/checkout/trace.zip',
+          label: 'Trace',
+          type: 'trace',
+          url: `${blobs}/trace?sig=2`,
+          testName: 'checkout',
+        },
+      ],
+    });
+}
+
+describe('action main', () => {
+  it('passing run: outputs, summary rows, artifacts kept without the Actions runtime, exit 0', async () => {
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'log lines').get('/trace').query(true).reply(200, 'zip');
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    const out = outputs();
+    expect(out).toMatchObject({
+      'run-id': uuid(10),
+      'run-ids': uuid(10),
+      status: 'passed',
+      passed: '1',
+      failed: '0',
+      skipped: '0',
+      total: '1',
+      'duration-ms': '4000',
+      'run-url': `${base}/console/projects/${projectId}/runs/${uuid(10)}`,
+    });
+    expect(JSON.parse(out.results as string).tests[0].name).toBe('login works');
+    expect(fs.readFileSync(out['report-path'] as string, 'utf8')).toContain('report');
+    expect(fs.readFileSync(out['junit-path'] as string, 'utf8')).toContain(
+      '<testcase classname="stepdeck" name="login works"',
+    );
+    expect(
+      fs.readFileSync(path.join(out['artifacts-path'] as string, uuid(10), 'test-run.log'), 'utf8'),
+    ).toBe('log lines');
+    expect(out['artifact-id']).toBeUndefined();
+    const summary = fs.readFileSync(path.join(dir, 'summary'), 'utf8');
+    expect(summary).toContain('| login works | ✅ passed |');
+    expect(savedState()).toMatchObject({ 'run-ids': uuid(10), done: 'true' });
+    // The key is only ever printed inside the runner's mask command.
+    const printed = stdout.join('');
+    expect(printed.replace(`::add-mask::${apiKey}`, '')).not.toContain(apiKey);
+    expect(`${summary}${fs.readFileSync(path.join(dir, 'output'), 'utf8')}`).not.toContain(apiKey);
+  });
+
+  it('failing run: non-zero exit naming the failed test, annotation, failed-only artifacts, PR comment created', async () => {
+    serviceRun('failed');
+    nock(blobs).get('/trace').query(true).reply(200, 'zip');
+    pullRequestEvent(false);
+    setInputs({ artifacts: 'failed', 'comment-key': 'chromium' });
+    let created = '';
+    nock(github)
+      .get('/repos/acme/app/issues/7/comments')
+      .query(true)
+      .reply(200, [{ id: 1, body: 'unrelated' }])
+      .post('/repos/acme/app/issues/7/comments', (body: { body: string }) => {
+        created = body.body;
+        return true;
+      })
+      .reply(201, { id: 99, html_url: 'https://github.test/c/99' });
+    await run();
+    expect(process.exitCode).toBe(1);
+    const printed = stdout.join('');
+    expect(printed).toContain('::error::Stepdeck run failed: checkout');
+    expect(printed).toMatch(
+      /::error title=Stepdeck%3A checkout failed,file=checkout.spec.ts,line=12,col=5::Expected "Paid"/,
+    );
+    expect(created.startsWith(commentMarker('chromium'))).toBe(true);
+    expect(created.indexOf('checkout')).toBeLessThan(created.indexOf('login works'));
+    const out = outputs();
+    expect(out).toMatchObject({ status: 'failed', failed: '1', passed: '1', total: '2' });
+    const runDir = path.join(out['artifacts-path'] as string, uuid(10));
+    expect(fs.existsSync(path.join(runDir, 'tests', 'checkout', 'trace.zip'))).toBe(true);
+    expect(fs.existsSync(path.join(runDir, 'test-run.log'))).toBe(false);
+  });
+
+  it('updates the comment carrying its marker, found on a later page', async () => {
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    pullRequestEvent(false);
+    const marker = commentMarker('CI/e2e');
+    let updated = '';
+    nock(github)
+      .get('/repos/acme/app/issues/7/comments')
+      .query({ per_page: '100' })
+      .reply(200, [{ id: 1, body: 'first page' }], {
+        link: `<${github}/repos/acme/app/issues/7/comments?per_page=100&page=2>; rel="next"`,
+      })
+      .get('/repos/acme/app/issues/7/comments')
+      .query({ per_page: '100', page: '2' })
+      .reply(200, [{ id: 42, body: `${marker}\nold results` }])
+      .patch('/repos/acme/app/issues/comments/42', (body: { body: string }) => {
+        updated = body.body;
+        return true;
+      })
+      .reply(200, { id: 42, html_url: 'https://github.test/c/42' });
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(updated).toContain('| login works | ✅ passed |');
+    expect(stdout.join('')).toContain('PR comment updated');
+  });
+
+  it('on a fork PR whose token cannot write, warns with the markdown instead of failing', async () => {
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    pullRequestEvent(true);
+    setInputs({ 'pr-comment': 'new' });
+    nock(github)
+      .post('/repos/acme/app/issues/7/comments')
+      .reply(403, { message: 'Resource not accessible by integration' });
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stdout.join('')).toMatch(/::warning::Could not comment: the token cannot comment .*fork PR/);
+    expect(stdout.join('')).toContain('login works');
+  });
+
+  it('skips the job summary cleanly when GITHUB_STEP_SUMMARY is absent', async () => {
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    delete process.env.GITHUB_STEP_SUMMARY;
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stdout.join('')).toContain('No $GITHUB_STEP_SUMMARY: skipping the job summary');
+    expect(outputs().status).toBe('passed');
+  });
+
+  it('fire-and-forget: outputs the run id and returns at once', async () => {
+    setInputs({ wait: 'false' });
+    nock(base)
+      .post('/v1/tests/remote-run')
+      .reply(200, { data: { runId: uuid(10), status: 'pending', totalTests: 2, message: 'ok' } });
+    await run();
+    expect(outputs()).toEqual({
+      'run-id': uuid(10),
+      'run-ids': uuid(10),
+      'run-url': `${base}/console/projects/${projectId}/runs/${uuid(10)}`,
+      status: 'triggered',
+    });
+    expect(savedState().done).toBe('true');
+  });
+
+  it('fails with the input problem and the service message', async () => {
+    setInputs({ wait: 'maybe' });
+    await run();
+    expect(process.exitCode).toBe(1);
+    expect(stdout.join('')).toContain('::error::Input "wait" must be true or false, got "maybe"');
+  });
+});
+
+describe('action post', () => {
+  it('cancels the runs the main step left unfinished', async () => {
+    process.env['STATE_run-ids'] = `${uuid(10)},${uuid(11)}`;
+    const cancels = nock(base)
+      .post(`/v1/test-runs/${uuid(10)}/cancel`)
+      .reply(200, { data: { success: true, message: 'Run cancelled' } })
+      .post(`/v1/test-runs/${uuid(11)}/cancel`)
+      .reply(400, { message: 'Run already completed' });
+    await runPost();
+    expect(cancels.isDone()).toBe(true);
+    expect(stdout.join('')).toContain(`cancelled Stepdeck run ${uuid(10)}`);
+    expect(stdout.join('')).toMatch(/::warning::Could not cancel Stepdeck run .*Run already completed/);
+  });
+
+  it('does nothing when the wait finished or nothing was triggered', async () => {
+    process.env['STATE_run-ids'] = uuid(10);
+    process.env.STATE_done = 'true';
+    await runPost();
+    delete process.env.STATE_done;
+    delete process.env['STATE_run-ids'];
+    await runPost();
+    // disableNetConnect + no interceptors: any request would have failed the step with a warning.
+    expect(stdout.join('')).not.toContain('cancel');
+  });
+});

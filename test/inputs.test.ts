@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { InputError, parseInputs, type RawInputs } from '../src/inputs.ts';
+import { apiKey, projectId, uuid } from './fixtures.ts';
+
+const minimal: RawInputs = {
+  'api-key': apiKey,
+  'base-url': 'https://stepdeck.example.com/',
+  'project-id': projectId,
+  'test-ids': uuid(1),
+};
+const parse = (extra: RawInputs) => parseInputs({ ...minimal, ...extra }, { workflow: 'CI', job: 'e2e' });
+const rejects = (extra: RawInputs, message: RegExp) => {
+  expect(() => parse(extra)).toThrow(InputError);
+  expect(() => parse(extra)).toThrow(message);
+};
+
+describe('inputs', () => {
+  it('applies the documented defaults', () => {
+    const inputs = parse({});
+    expect(inputs).toMatchObject({
+      baseUrl: 'https://stepdeck.example.com',
+      testIds: [uuid(1)],
+      tagId: undefined,
+      branchId: undefined,
+      config: undefined,
+      wait: true,
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 5000,
+      failOn: ['failed', 'cancelled', 'timeout', 'error'],
+      artifacts: 'all',
+      artifactName: undefined,
+      artifactRetentionDays: undefined,
+      summary: true,
+      prComment: 'update',
+      commentKey: 'CI/e2e',
+      annotations: true,
+      githubToken: undefined,
+    });
+  });
+
+  it('parses every input when set', () => {
+    const inputs = parse({
+      'branch-id': uuid(2).toUpperCase(),
+      'test-ids': `${uuid(1)}\n${uuid(3)}, ${uuid(1)}\n\n`,
+      config: '{"retries":2,"use":{"trace":"on"}}',
+      'target-url': 'https://pr-12.preview.example.com',
+      browser: 'firefox',
+      wait: 'FALSE',
+      'timeout-minutes': '2.5',
+      'poll-interval-seconds': '10',
+      'fail-on': 'failed, timeout',
+      artifacts: 'failed',
+      'artifact-name': 'my-results',
+      'artifact-retention-days': '7',
+      summary: 'false',
+      'pr-comment': 'new',
+      'comment-key': 'matrix-a',
+      'github-token': 'ghs_x',
+      annotations: 'false',
+    });
+    expect(inputs).toMatchObject({
+      branchId: uuid(2),
+      testIds: [uuid(1), uuid(3)],
+      config: {
+        retries: 2,
+        use: { trace: 'on', baseURL: 'https://pr-12.preview.example.com', browserName: 'firefox' },
+      },
+      wait: false,
+      timeoutMs: 150_000,
+      pollIntervalMs: 10_000,
+      failOn: ['failed', 'timeout'],
+      artifacts: 'failed',
+      artifactName: 'my-results',
+      artifactRetentionDays: 7,
+      summary: false,
+      prComment: 'new',
+      commentKey: 'matrix-a',
+      githubToken: 'ghs_x',
+      annotations: false,
+    });
+    expect(parse({ 'fail-on': 'none' }).failOn).toEqual([]);
+    expect(parse({ 'test-ids': '', 'tag-id': uuid(5) }).tagId).toBe(uuid(5));
+    expect(parse({ browser: 'webkit' }).commentKey).toBe('CI/e2e/webkit');
+  });
+
+  it.each([
+    [{ 'api-key': '' }, /"api-key" is required/],
+    [{ 'base-url': ' ' }, /"base-url" is required/],
+    [{ 'base-url': 'not a url' }, /"base-url" must be a URL/],
+    [{ 'base-url': 'ftp://x' }, /"base-url" must be an http\(s\) URL/],
+    [{ 'project-id': '' }, /"project-id" is required/],
+    [{ 'project-id': 'abc' }, /"project-id" must contain UUIDs, got "abc"/],
+    [{ 'branch-id': 'main' }, /"branch-id" must contain UUIDs/],
+    [{ 'test-ids': `${uuid(1)},nope` }, /"test-ids" must contain UUIDs, got "nope"/],
+    [{ 'tag-id': uuid(4) }, /"test-ids" and "tag-id" are exclusive/],
+    [{ 'test-ids': '' }, /"test-ids" or "tag-id" is required/],
+    [{ 'test-ids': '', 'tag-id': 'x' }, /"tag-id" must contain UUIDs/],
+    [{ config: '{' }, /"config" must be a JSON object \(it is not valid JSON\)/],
+    [{ config: '[1]' }, /"config" must be a JSON object/],
+    [{ config: '{"retries":-1}' }, /"config" is not a valid run config: retries/],
+    [{ config: '{"use":{"browserName":"ie"}}' }, /"config" is not a valid run config: use.browserName/],
+    [{ 'target-url': 'preview' }, /"target-url" must be an http\(s\) URL/],
+    [{ browser: 'edge' }, /"browser" must be one of chromium, firefox, webkit, got "edge"/],
+    [{ wait: 'yes' }, /"wait" must be true or false, got "yes"/],
+    [{ 'timeout-minutes': 'ten' }, /"timeout-minutes" must be a number/],
+    [{ 'timeout-minutes': '0' }, /"timeout-minutes" must be between 1 and 360/],
+    [{ 'poll-interval-seconds': '-1' }, /"poll-interval-seconds" must be a number/],
+    [{ 'poll-interval-seconds': '900' }, /"poll-interval-seconds" must be between 1 and 300/],
+    [
+      { 'fail-on': 'failed,flaky' },
+      /"fail-on" must list outcomes among failed, cancelled, timeout, error .* got "flaky"/,
+    ],
+    [{ artifacts: 'some' }, /"artifacts" must be one of all, failed, none/],
+    [{ 'artifact-name': 'a/b' }, /"artifact-name" must not contain/],
+    [{ 'artifact-retention-days': '91' }, /"artifact-retention-days" must be between 1 and 90/],
+    [{ summary: '1' }, /"summary" must be true or false/],
+    [{ 'pr-comment': 'always' }, /"pr-comment" must be one of update, new, off/],
+    [{ annotations: 'on' }, /"annotations" must be true or false/],
+  ])('rejects %j', (extra, message) => rejects(extra, message));
+});
