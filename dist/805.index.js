@@ -3382,8 +3382,8 @@ var external_stream_ = __webpack_require__(2203);
 var external_util_ = __webpack_require__(39023);
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __webpack_require__(42613);
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
-var lib_exec = __webpack_require__(75260);
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 1 modules
+var lib_exec = __webpack_require__(41955);
 ;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/retry-helper.js
 var retry_helper_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }

@@ -63,7 +63,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (values['no-wait']) raw.wait = 'false';
   let apiKey: string | undefined;
   try {
-    const inputs = parseInputs(raw, { workflow: 'cli', job: 'run' });
+    const inputs = await parseInputs(raw, { workflow: 'cli', job: 'run' });
     apiKey = inputs.apiKey;
     const client = new StepdeckClient({ ...inputs, log: err });
     const triggered = await trigger(client, inputs, err);

@@ -1,5 +1,5 @@
-import { type RunConfig, runConfig as runConfigSchema } from '@stepdeck/contract';
-import { z } from 'zod';
+// Light on purpose (no zod at load time): the action checks its inputs before loading the rest.
+import type { RunConfig } from '@stepdeck/contract';
 
 /** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
 export const outcomes = ['passed', 'failed', 'cancelled', 'timeout', 'error'] as const;
@@ -76,6 +76,15 @@ function choice<T extends string>(raw: RawInputs, name: string, allowed: readonl
   return value as T;
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 function uuid(name: string, value: string): string {
   if (!uuidPattern.test(value)) fail(name, `must contain UUIDs, got "${value}"`);
   return value.toLowerCase();
@@ -89,7 +98,7 @@ export function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function parseConfig(raw: RawInputs): RunConfig | undefined {
+async function parseConfig(raw: RawInputs): Promise<RunConfig | undefined> {
   const json = text(raw, 'config');
   let config: RunConfig | undefined;
   if (json !== undefined) {
@@ -101,7 +110,8 @@ function parseConfig(raw: RawInputs): RunConfig | undefined {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       fail('config', 'must be a JSON object');
-    const parsed = runConfigSchema.safeParse(value);
+    const { runConfig } = await import('@stepdeck/contract');
+    const parsed = runConfig.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       fail('config', `is not a valid run config: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
@@ -110,8 +120,7 @@ function parseConfig(raw: RawInputs): RunConfig | undefined {
   }
   const targetUrl = text(raw, 'target-url');
   if (targetUrl !== undefined) {
-    if (!z.url({ protocol: /^https?$/ }).safeParse(targetUrl).success)
-      fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
+    if (!isHttpUrl(targetUrl)) fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
     config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
   }
   const browser = text(raw, 'browser');
@@ -142,7 +151,7 @@ export interface InputDefaults {
 }
 
 /** Parses and validates every input; throws InputError naming the input and the problem. */
-export function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Inputs {
+export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Promise<Inputs> {
   const apiKey = required(raw, 'api-key');
   const baseUrlText = required(raw, 'base-url');
   let baseUrl: URL;
@@ -159,7 +168,7 @@ export function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Input
   const tagText = text(raw, 'tag-id');
   if (testIds.length > 0 && tagText) fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
   if (testIds.length === 0 && !tagText) fail('test-ids', 'or "tag-id" is required: set exactly one of them');
-  const config = parseConfig(raw);
+  const config = await parseConfig(raw);
   const browser = config?.use?.browserName;
   const retention = text(raw, 'artifact-retention-days');
   const artifactName = text(raw, 'artifact-name');

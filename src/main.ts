@@ -1,111 +1,31 @@
-import os from 'node:os';
-import path from 'node:path';
-import * as core from '@actions/core';
-import { collectArtifacts, uploadArtifact } from './artifacts.ts';
-import { StepdeckClient } from './client.ts';
 import { type Inputs, inputNames, parseInputs } from './inputs.ts';
-import { outputsFor } from './outputs.ts';
-import { report, writeJunit } from './report/index.ts';
-import { failsStep, mergeRuns, runUrl } from './results.ts';
-import { trigger } from './trigger.ts';
-import { waitForRuns } from './wait.ts';
+import { getInput, setFailed, setSecret } from './runner.ts';
 
 /** Saved-state keys shared with the post step. */
 export const state = { runIds: 'run-ids', done: 'done' } as const;
 
-export function readInputs(env: NodeJS.ProcessEnv = process.env): Inputs {
-  const raw = Object.fromEntries(inputNames.map((name) => [name, core.getInput(name)]));
+export async function readInputs(env: NodeJS.ProcessEnv = process.env): Promise<Inputs> {
+  const raw = Object.fromEntries(inputNames.map((name) => [name, getInput(name, env)]));
   // Masked before validation, so even a rejected key never reaches the log.
-  if (raw['api-key']) core.setSecret(raw['api-key']);
+  if (raw['api-key']) setSecret(raw['api-key']);
   return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB });
 }
 
-export const clientFor = (inputs: Inputs) =>
-  new StepdeckClient({
-    baseUrl: inputs.baseUrl,
-    apiKey: inputs.apiKey,
-    projectId: inputs.projectId,
-    branchId: inputs.branchId,
-    log: core.info,
-  });
-
-/** The action: inputs → trigger → wait → collect → report → outputs. */
+/**
+ * The action: inputs → trigger → wait → collect → report → outputs (src/action.ts). The
+ * inputs are checked first with light modules only; the rest (HTTP client, @actions/*) loads
+ * once they are valid.
+ */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let apiKey: string | undefined;
+  let inputs: Inputs;
   try {
-    const inputs = readInputs(env);
-    apiKey = inputs.apiKey;
-    const client = clientFor(inputs);
-
-    const triggered = await trigger(client, inputs, core.info);
-    const runIds = triggered.runs.map((run) => run.runId);
-    const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
-    core.saveState(state.runIds, runIds.join(','));
-    core.info(`Started ${runIds.length === 1 ? 'run' : 'runs'} ${runUrls.join(', ')}`);
-    if (!inputs.wait) {
-      core.saveState(state.done, 'true');
-      setOutputs(outputsFor({ runIds, runUrls }));
-      return;
-    }
-
-    let lastLine = '';
-    const waited = await waitForRuns(client, runIds, {
-      timeoutMs: inputs.timeoutMs,
-      pollIntervalMs: inputs.pollIntervalMs,
-      log: core.info,
-      onPoll: (runs) => {
-        const line = runs.map((run) => `${run.id.slice(0, 8)} ${run.status}`).join(', ');
-        if (line !== lastLine) core.info(line);
-        lastLine = line;
-      },
-    });
-    core.saveState(state.done, 'true');
-    const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
-
-    const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
-    const dir = path.join(env.RUNNER_TEMP || os.tmpdir(), 'stepdeck', name);
-    const collected = await collectArtifacts(client, waited.runs, results, {
-      dir,
-      mode: inputs.artifacts,
-      log: core.warning,
-    });
-    const junitPath = writeJunit(results, dir);
-    const uploaded =
-      inputs.artifacts === 'none'
-        ? undefined
-        : await uploadArtifact(collected, { name, retentionDays: inputs.artifactRetentionDays, env });
-    if (inputs.artifacts !== 'none' && !uploaded) core.info(`Artifacts kept in ${dir}`);
-
-    await report(results, inputs, { artifactUrl: uploaded?.url }, env);
-
-    setOutputs(
-      outputsFor({
-        runIds,
-        runUrls,
-        results,
-        reportPath: collected.reportPath,
-        junitPath,
-        artifactsPath: dir,
-        uploaded,
-      }),
-    );
-    if (failsStep(results.status, inputs.failOn)) {
-      const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
-      core.setFailed(
-        `Stepdeck run ${results.status}` + (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''),
-      );
-    }
+    inputs = await readInputs(env);
   } catch (error) {
+    const apiKey = getInput('api-key', env);
     const message = error instanceof Error ? error.message : String(error);
-    core.setFailed(apiKey ? message.replaceAll(apiKey, '***') : message);
+    setFailed(apiKey ? message.replaceAll(apiKey, '***') : message);
+    return;
   }
-}
-
-function setOutputs(outputs: Record<string, string>) {
-  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
-}
-
-/** Unique per run: the job, the (first) service run id and the attempt. */
-export function defaultArtifactName(runId: string, env: NodeJS.ProcessEnv = process.env): string {
-  return `stepdeck-${env.GITHUB_JOB || 'run'}-${runId.slice(0, 8)}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
+  const { execute } = await import('./action.ts');
+  await execute(inputs, env);
 }

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { clientFor, readInputs, state } from './main.ts';
+import { clientFor } from './action.ts';
+import { readInputs, state } from './main.ts';
 
 /**
  * The post step (`post-if: cancelled()`): cancels the remote runs the main step started and
@@ -9,7 +10,7 @@ export async function runPost(): Promise<void> {
   const runIds = core.getState(state.runIds).split(',').filter(Boolean);
   if (runIds.length === 0 || core.getState(state.done) === 'true') return;
   try {
-    const client = clientFor(readInputs());
+    const client = clientFor(await readInputs());
     for (const runId of runIds) {
       try {
         const result = await client.cancel(runId);

@@ -9,14 +9,14 @@ const minimal: RawInputs = {
   'test-ids': uuid(1),
 };
 const parse = (extra: RawInputs) => parseInputs({ ...minimal, ...extra }, { workflow: 'CI', job: 'e2e' });
-const rejects = (extra: RawInputs, message: RegExp) => {
-  expect(() => parse(extra)).toThrow(InputError);
-  expect(() => parse(extra)).toThrow(message);
+const rejects = async (extra: RawInputs, message: RegExp) => {
+  await expect(parse(extra)).rejects.toThrow(InputError);
+  await expect(parse(extra)).rejects.toThrow(message);
 };
 
 describe('inputs', () => {
-  it('applies the documented defaults', () => {
-    const inputs = parse({});
+  it('applies the documented defaults', async () => {
+    const inputs = await parse({});
     expect(inputs).toMatchObject({
       baseUrl: 'https://stepdeck.example.com',
       testIds: [uuid(1)],
@@ -38,8 +38,8 @@ describe('inputs', () => {
     });
   });
 
-  it('parses every input when set', () => {
-    const inputs = parse({
+  it('parses every input when set', async () => {
+    const inputs = await parse({
       'branch-id': uuid(2).toUpperCase(),
       'test-ids': `${uuid(1)}\n${uuid(3)}, ${uuid(1)}\n\n`,
       config: '{"retries":2,"use":{"trace":"on"}}',
@@ -78,9 +78,9 @@ describe('inputs', () => {
       githubToken: 'ghs_x',
       annotations: false,
     });
-    expect(parse({ 'fail-on': 'none' }).failOn).toEqual([]);
-    expect(parse({ 'test-ids': '', 'tag-id': uuid(5) }).tagId).toBe(uuid(5));
-    expect(parse({ browser: 'webkit' }).commentKey).toBe('CI/e2e/webkit');
+    expect((await parse({ 'fail-on': 'none' })).failOn).toEqual([]);
+    expect((await parse({ 'test-ids': '', 'tag-id': uuid(5) })).tagId).toBe(uuid(5));
+    expect((await parse({ browser: 'webkit' })).commentKey).toBe('CI/e2e/webkit');
   });
 
   it.each([

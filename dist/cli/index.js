@@ -73583,162 +73583,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20160:
+/***/ 65987:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
+  fs: () => (/* reexport */ cancelRunResponse),
+  QF: () => (/* reexport */ latestRunResponse),
+  tz: () => (/* reexport */ remoteRunResponse),
+  c_: () => (/* reexport */ runArtifactsResponse),
+  runConfig: () => (/* reexport */ runConfig),
+  s$: () => (/* reexport */ terminalRunStatuses),
+  sv: () => (/* reexport */ testListBriefResponse),
+  uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_);
-;// CONCATENATED MODULE: ./src/results.ts
-const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
-const results_isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
-/** Merges runs (several when a big selection was split) into one result. */
-function mergeRuns(runs, context) {
-    const tests = [];
-    const stats = { passed: 0, failed: 0, skipped: 0, total: 0 };
-    let durationMs = 0;
-    const summaries = [];
-    for (const run of runs) {
-        const info = run.report?.runTypeInfo;
-        for (const result of info?.testResults ?? [])
-            tests.push({
-                runId: run.id,
-                testId: result.testId,
-                name: result.name,
-                status: result.status,
-                durationMs: result.duration,
-                errorMessage: result.errorMessage,
-                errorLocation: result.errorLocation,
-            });
-        const runStats = info?.stats ?? run.stats;
-        if (runStats) {
-            stats.passed += runStats.passed;
-            stats.failed += runStats.failed;
-            stats.skipped += runStats.skipped;
-            stats.total += runStats.total;
-        }
-        // Split runs execute side by side: the merged duration is the longest.
-        durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
-        summaries.push({
-            runId: run.id,
-            status: run.status,
-            url: runUrl(context.baseUrl, context.projectId, run.id),
-            runnerError: info?.runnerError ?? null,
-        });
-    }
-    tests.sort((a, b) => Number(results_isFailedTest(b)) - Number(results_isFailedTest(a)));
-    return {
-        status: outcomeOf(runs, summaries, stats, context.timedOut),
-        runs: summaries,
-        stats,
-        durationMs,
-        tests,
-    };
-}
-function outcomeOf(runs, summaries, stats, timedOut) {
-    if (timedOut)
-        return 'timeout';
-    const failedRuns = runs.filter((run) => run.status === 'failed');
-    if (failedRuns.length > 0) {
-        // A failed run without failed tests (or with a runner error) is the runner's failure.
-        if (stats.failed === 0 || summaries.some((run) => run.runnerError))
-            return 'error';
-        return 'failed';
-    }
-    if (runs.some((run) => run.status === 'cancelled'))
-        return 'cancelled';
-    return 'passed';
-}
-/** The outcome fails the step per `fail-on`. */
-const failsStep = (status, failOn) => failOn.includes(status);
-
-;// CONCATENATED MODULE: ./src/artifacts.ts
-
-
-
-/** A storage key as a relative path that cannot escape its directory. */
-function safeRelativePath(key) {
-    const parts = key
-        .split(/[\\/]+/)
-        .map((part) => part.replace(/[^\w.\- ()@+=,]/g, '_'))
-        .filter((part) => part && part !== '.' && part !== '..');
-    return parts.length > 0 ? external_node_path_default().join(...parts) : 'artifact';
-}
-/** Keeps every artifact, or with `failed` only the per-test artifacts of failed tests. */
-function selectArtifacts(artifacts, mode, failedNames) {
-    if (mode === 'none')
-        return [];
-    if (mode === 'all')
-        return [...artifacts];
-    return artifacts.filter((artifact) => artifact.testName !== undefined && failedNames.has(artifact.testName));
-}
-/**
- * Downloads the runs' artifacts (presigned URLs, fetched without the API key) and their HTML
- * reports into `dir`.
- */
-async function collectArtifacts(client, runs, results, options) {
-    const { downloadTool } = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
-    const files = [];
-    let reportPath;
-    const failedNames = new Set(results.tests.filter(results_isFailedTest).map((test) => test.name));
-    external_node_fs_default().mkdirSync(options.dir, { recursive: true });
-    for (const run of runs) {
-        const runDir = external_node_path_default().join(options.dir, run.id);
-        external_node_fs_default().mkdirSync(runDir, { recursive: true });
-        if (run.status === 'completed' || run.status === 'failed') {
-            try {
-                const file = external_node_path_default().join(runDir, 'report.html');
-                external_node_fs_default().writeFileSync(file, await client.report(run.id));
-                files.push(file);
-                reportPath ??= file;
-            }
-            catch (error) {
-                options.log(`No HTML report for run ${run.id}: ${error.message}`);
-            }
-        }
-        if (options.mode === 'none')
-            continue;
-        const selected = selectArtifacts(await client.artifacts(run.id), options.mode, failedNames);
-        for (const artifact of selected) {
-            const file = external_node_path_default().join(runDir, safeRelativePath(artifact.key));
-            external_node_fs_default().mkdirSync(external_node_path_default().dirname(file), { recursive: true });
-            try {
-                await downloadTool(artifact.url, file);
-                files.push(file);
-            }
-            catch (error) {
-                // The URL is presigned: report the key only, never the signed address.
-                options.log(`Could not download artifact ${artifact.key}: ${error.name}`);
-            }
-        }
-    }
-    return { dir: options.dir, files, reportPath };
-}
-/** Uploads the collected files as one workflow artifact when the Actions runtime is present. */
-async function uploadArtifact(collected, options) {
-    const env = options.env ?? process.env;
-    if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL || collected.files.length === 0)
-        return undefined;
-    const { DefaultArtifactClient } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(220)]).then(__nccwpck_require__.bind(__nccwpck_require__, 67220));
-    const response = await new DefaultArtifactClient().uploadArtifact(options.name, collected.files, collected.dir, {
-        ...(options.retentionDays ? { retentionDays: options.retentionDays } : {}),
-    });
-    const url = response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
-        ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
-        : undefined;
-    return { id: response.id, url };
-}
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, pagination, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testListItem, testListItemBrief, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -82137,7 +81998,7 @@ const ZodURL = /*@__PURE__*/ $constructor("ZodURL", (inst, def) => {
     ZodStringFormat.init(inst, def);
 });
 function url(params) {
-    return _url(ZodURL, params);
+    return core._url(ZodURL, params);
 }
 function httpUrl(params) {
     return core._url(ZodURL, {
@@ -83294,17 +83155,6 @@ const runStatus = schemas_enum(['pending', 'queued', 'running', 'completed', 'fa
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas_enum(['draft', 'active', 'archived']);
 
-;// CONCATENATED MODULE: ./contract/src/client-extra.ts
-
-
-/**
- * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
- * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
- */
-const testListItemBrief = object({ id: schemas_string(), directory: schemas_boolean(), status: testStatus })
-    .loose();
-const testListBriefResponse = object({ children: array(testListItemBrief), pagination: pagination });
-
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
@@ -83361,6 +83211,102 @@ function resolveRunConfig(...layers) {
         repeatEach: merged.repeatEach ?? 1,
         viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
     };
+}
+
+;// CONCATENATED MODULE: ./contract/src/scopes.ts
+
+/** Every scope an API key can hold, from the spec's "Scopes" table. */
+const allScopes = [
+    'emailInbox:read',
+    'emailInbox:delete',
+    'tests:read',
+    'tests:create',
+    'tests:update',
+    'tests:delete',
+    'tests:run',
+    'tests:cancel',
+    'testRuns:read',
+    'schedules:read',
+    'schedules:run',
+    'schedules:pause',
+    'schedules:resume',
+];
+const scope = schemas_enum(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
+
+/**
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
+ */
+const step_actions_text = (field) => schemas_string({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas_string().optional() };
+const action = (name, shape) => object({ name: literal(name), ...base, ...shape }).loose();
+const stepActionSchemas = [
+    action('goto', { url: step_actions_text('url') }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    action('press', { selector: schemas_string().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: array(schemas_string(), { error: 'files must be an array of filenames' }),
+    }),
+    action('wait', { ms: schemas_number({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas_enum(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector }),
+    action('assertHidden', { selector }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas_boolean().optional() }),
+    action('assertValue', { selector, value: step_actions_text('value') }),
+    action('assertUrl', { value: step_actions_text('value') }),
+    action('assertTitle', { value: step_actions_text('value') }),
+    action('assertCount', { selector, value: schemas_number({ error: 'value must be a number' }).int().min(0) }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas_string().optional() }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas_string().optional() }),
+    action('request', {
+        method: schemas_enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: step_actions_text('url'),
+        headers: record(schemas_string(), schemas_string()).optional(),
+        body: unknown().optional(),
+        variable: schemas_string().optional(),
+    }),
+    action('assertStatus', { value: schemas_number({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: unknown() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas_string().optional(),
+        from: schemas_string().optional(),
+        timeoutMs: schemas_number().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas_string().optional() }),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = discriminatedUnion('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = discriminatedUnion('type', [
+    object({ type: literal('skip') }),
+    object({ type: literal('alwaysRun') }),
+    object({ type: literal('if'), variable: schemas_string(), equals: unknown() }),
+]);
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
@@ -83529,101 +83475,16 @@ const testRunLatestQuery = object({
     branchId: schemas_uuid({ error: 'branchId must be a UUID' }).optional(),
 });
 
-;// CONCATENATED MODULE: ./contract/src/scopes.ts
+;// CONCATENATED MODULE: ./contract/src/client-extra.ts
 
-/** Every scope an API key can hold, from the spec's "Scopes" table. */
-const allScopes = [
-    'emailInbox:read',
-    'emailInbox:delete',
-    'tests:read',
-    'tests:create',
-    'tests:update',
-    'tests:delete',
-    'tests:run',
-    'tests:cancel',
-    'testRuns:read',
-    'schedules:read',
-    'schedules:run',
-    'schedules:pause',
-    'schedules:resume',
-];
-const scope = schemas_enum(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
-
-;// CONCATENATED MODULE: ./contract/src/step-actions.ts
 
 /**
- * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
- * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
+ * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
+ * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
  */
-const step_actions_text = (field) => schemas_string({ error: `${field} is required and must be a string` });
-const selector = step_actions_text('selector').min(1, 'selector must not be empty');
-const base = { description: schemas_string().optional() };
-const action = (name, shape) => object({ name: literal(name), ...base, ...shape }).loose();
-const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
-    action('click', { selector }),
-    action('dblclick', { selector }),
-    action('hover', { selector }),
-    action('fill', { selector, value: step_actions_text('value') }),
-    action('press', { selector: schemas_string().optional(), key: step_actions_text('key') }),
-    action('check', { selector }),
-    action('uncheck', { selector }),
-    action('selectOption', { selector, value: step_actions_text('value') }),
-    action('setInputFiles', {
-        selector,
-        files: array(schemas_string(), { error: 'files must be an array of filenames' }),
-    }),
-    action('wait', { ms: schemas_number({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
-    action('waitFor', { selector, state: schemas_enum(['attached', 'detached', 'visible', 'hidden']).optional() }),
-    action('assertVisible', { selector }),
-    action('assertHidden', { selector }),
-    action('assertText', { selector, value: step_actions_text('value'), exact: schemas_boolean().optional() }),
-    action('assertValue', { selector, value: step_actions_text('value') }),
-    action('assertUrl', { value: step_actions_text('value') }),
-    action('assertTitle', { value: step_actions_text('value') }),
-    action('assertCount', { selector, value: schemas_number({ error: 'value must be a number' }).int().min(0) }),
-    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas_string().optional() }),
-    // The action's own `name` is its type, so the screenshot's file name is `label`.
-    action('screenshot', { label: schemas_string().optional() }),
-    action('request', {
-        method: schemas_enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
-            error: 'method must be an HTTP method',
-        }),
-        url: step_actions_text('url'),
-        headers: record(schemas_string(), schemas_string()).optional(),
-        body: unknown().optional(),
-        variable: schemas_string().optional(),
-    }),
-    action('assertStatus', { value: schemas_number({ error: 'value must be a number' }).int() }),
-    action('assertJson', { path: step_actions_text('path'), value: unknown() }),
-    action('waitForEmail', {
-        inbox: step_actions_text('inbox'),
-        subjectContains: schemas_string().optional(),
-        from: schemas_string().optional(),
-        timeoutMs: schemas_number().int().min(0).max(600_000).optional(),
-        variable: step_actions_text('variable'),
-    }),
-    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas_string().optional() }),
-    action('group', {}),
-];
-const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
-const stepAction = discriminatedUnion('name', stepActionSchemas, {
-    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
-});
-const stepCondition = discriminatedUnion('type', [
-    object({ type: literal('skip') }),
-    object({ type: literal('alwaysRun') }),
-    object({ type: literal('if'), variable: schemas_string(), equals: unknown() }),
-]);
-/**
- * Validates one action and names the step and field on failure, e.g.
- * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
- */
-function describeActionError(stepLabel, error) {
-    const issue = error.issues[0];
-    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
-    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
-}
+const testListItemBrief = object({ id: schemas_string(), directory: schemas_boolean(), status: testStatus })
+    .loose();
+const testListBriefResponse = object({ children: array(testListItemBrief), pagination: pagination });
 
 ;// CONCATENATED MODULE: ./contract/src/tests.ts
 
@@ -83748,6 +83609,168 @@ const testExportFormatVersion = 1;
 
 
 
+
+/***/ }),
+
+/***/ 26731:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  i: () => (/* binding */ main)
+});
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
+var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_);
+;// CONCATENATED MODULE: ./src/results.ts
+const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
+const results_isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
+/** Merges runs (several when a big selection was split) into one result. */
+function mergeRuns(runs, context) {
+    const tests = [];
+    const stats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+    let durationMs = 0;
+    const summaries = [];
+    for (const run of runs) {
+        const info = run.report?.runTypeInfo;
+        for (const result of info?.testResults ?? [])
+            tests.push({
+                runId: run.id,
+                testId: result.testId,
+                name: result.name,
+                status: result.status,
+                durationMs: result.duration,
+                errorMessage: result.errorMessage,
+                errorLocation: result.errorLocation,
+            });
+        const runStats = info?.stats ?? run.stats;
+        if (runStats) {
+            stats.passed += runStats.passed;
+            stats.failed += runStats.failed;
+            stats.skipped += runStats.skipped;
+            stats.total += runStats.total;
+        }
+        // Split runs execute side by side: the merged duration is the longest.
+        durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
+        summaries.push({
+            runId: run.id,
+            status: run.status,
+            url: runUrl(context.baseUrl, context.projectId, run.id),
+            runnerError: info?.runnerError ?? null,
+        });
+    }
+    tests.sort((a, b) => Number(results_isFailedTest(b)) - Number(results_isFailedTest(a)));
+    return {
+        status: outcomeOf(runs, summaries, stats, context.timedOut),
+        runs: summaries,
+        stats,
+        durationMs,
+        tests,
+    };
+}
+function outcomeOf(runs, summaries, stats, timedOut) {
+    if (timedOut)
+        return 'timeout';
+    const failedRuns = runs.filter((run) => run.status === 'failed');
+    if (failedRuns.length > 0) {
+        // A failed run without failed tests (or with a runner error) is the runner's failure.
+        if (stats.failed === 0 || summaries.some((run) => run.runnerError))
+            return 'error';
+        return 'failed';
+    }
+    if (runs.some((run) => run.status === 'cancelled'))
+        return 'cancelled';
+    return 'passed';
+}
+/** The outcome fails the step per `fail-on`. */
+const failsStep = (status, failOn) => failOn.includes(status);
+
+;// CONCATENATED MODULE: ./src/artifacts.ts
+
+
+
+/** A storage key as a relative path that cannot escape its directory. */
+function safeRelativePath(key) {
+    const parts = key
+        .split(/[\\/]+/)
+        .map((part) => part.replace(/[^\w.\- ()@+=,]/g, '_'))
+        .filter((part) => part && part !== '.' && part !== '..');
+    return parts.length > 0 ? external_node_path_default().join(...parts) : 'artifact';
+}
+/** Keeps every artifact, or with `failed` only the per-test artifacts of failed tests. */
+function selectArtifacts(artifacts, mode, failedNames) {
+    if (mode === 'none')
+        return [];
+    if (mode === 'all')
+        return [...artifacts];
+    return artifacts.filter((artifact) => artifact.testName !== undefined && failedNames.has(artifact.testName));
+}
+/**
+ * Downloads the runs' artifacts (presigned URLs, fetched without the API key) and their HTML
+ * reports into `dir`.
+ */
+async function collectArtifacts(client, runs, results, options) {
+    const { downloadTool } = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const files = [];
+    let reportPath;
+    const failedNames = new Set(results.tests.filter(results_isFailedTest).map((test) => test.name));
+    external_node_fs_default().mkdirSync(options.dir, { recursive: true });
+    for (const run of runs) {
+        const runDir = external_node_path_default().join(options.dir, run.id);
+        external_node_fs_default().mkdirSync(runDir, { recursive: true });
+        if (run.status === 'completed' || run.status === 'failed') {
+            try {
+                const file = external_node_path_default().join(runDir, 'report.html');
+                external_node_fs_default().writeFileSync(file, await client.report(run.id));
+                files.push(file);
+                reportPath ??= file;
+            }
+            catch (error) {
+                options.log(`No HTML report for run ${run.id}: ${error.message}`);
+            }
+        }
+        if (options.mode === 'none')
+            continue;
+        const selected = selectArtifacts(await client.artifacts(run.id), options.mode, failedNames);
+        for (const artifact of selected) {
+            const file = external_node_path_default().join(runDir, safeRelativePath(artifact.key));
+            external_node_fs_default().mkdirSync(external_node_path_default().dirname(file), { recursive: true });
+            try {
+                await downloadTool(artifact.url, file);
+                files.push(file);
+            }
+            catch (error) {
+                // The URL is presigned: report the key only, never the signed address.
+                options.log(`Could not download artifact ${artifact.key}: ${error.name}`);
+            }
+        }
+    }
+    return { dir: options.dir, files, reportPath };
+}
+/** Uploads the collected files as one workflow artifact when the Actions runtime is present. */
+async function uploadArtifact(collected, options) {
+    const env = options.env ?? process.env;
+    if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL || collected.files.length === 0)
+        return undefined;
+    const { DefaultArtifactClient } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(220)]).then(__nccwpck_require__.bind(__nccwpck_require__, 67220));
+    const response = await new DefaultArtifactClient().uploadArtifact(options.name, collected.files, collected.dir, {
+        ...(options.retentionDays ? { retentionDays: options.retentionDays } : {}),
+    });
+    const url = response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+        ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
+        : undefined;
+    return { id: response.id, url };
+}
+
+// EXTERNAL MODULE: ./contract/src/index.ts + 26 modules
+var src = __nccwpck_require__(65987);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(46752);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -83784,37 +83807,37 @@ class StepdeckClient {
     }
     async triggerTest(testId, config) {
         const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
-        return remoteRunResponse.parse(body).data;
+        return src/* remoteRunResponse */.tz.parse(body).data;
     }
     async triggerBulk(target, config) {
         const body = await this.#call('POST', '/v1/tests/remote-run', {
             ...target,
             ...(config ? { config } : {}),
         });
-        return remoteRunResponse.parse(body).data;
+        return src/* remoteRunResponse */.tz.parse(body).data;
     }
     async latestRun(testId) {
         const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
-        return latestRunResponse.parse(body).data;
+        return src/* latestRunResponse */.QF.parse(body).data;
     }
     async getRun(runId) {
-        return testRunDetailResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+        return src/* testRunDetailResponse */.uE.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
     }
     async artifacts(runId) {
-        return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+        return src/* runArtifactsResponse */.c_.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
     }
     async report(runId) {
         return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
     }
     async cancel(runId) {
-        return cancelRunResponse.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+        return src/* cancelRunResponse */.fs.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
     }
     /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
     async activeLeafTests(filter) {
         const leaves = [];
         if (filter.directoryId) {
             const query = `testId=${encodeURIComponent(filter.directoryId)}`;
-            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
             for (const child of page.children) {
                 if (child.directory)
                     leaves.push(...(await this.activeLeafTests({ directoryId: child.id })));
@@ -83825,7 +83848,7 @@ class StepdeckClient {
         }
         for (let pageIndex = 0;; pageIndex++) {
             const query = `tagIds=${encodeURIComponent(filter.tagId ?? '')}&status=active&limit=500&page=${pageIndex}`;
-            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
             for (const child of page.children)
                 if (!child.directory)
                     leaves.push(child.id);
@@ -83923,8 +83946,6 @@ function serviceMessage(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
-
-
 /** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
 const outcomes = (/* unused pure expression or super */ null && (['passed', 'failed', 'cancelled', 'timeout', 'error']));
 const failableOutcomes = ['failed', 'cancelled', 'timeout', 'error'];
@@ -83939,7 +83960,7 @@ function inputs_text(raw, name) {
     const value = raw[name]?.trim();
     return value ? value : undefined;
 }
-function inputs_required(raw, name) {
+function required(raw, name) {
     return inputs_text(raw, name) ?? fail(name, 'is required');
 }
 function bool(raw, name, fallback) {
@@ -83952,7 +83973,7 @@ function bool(raw, name, fallback) {
         return false;
     return fail(name, `must be true or false, got "${value}"`);
 }
-function inputs_number(raw, name, fallback, min, max) {
+function number(raw, name, fallback, min, max) {
     const value = inputs_text(raw, name);
     if (value === undefined)
         return fallback;
@@ -83971,7 +83992,16 @@ function choice(raw, name, allowed, fallback) {
         fail(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
     return value;
 }
-function inputs_uuid(name, value) {
+function isHttpUrl(value) {
+    try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    }
+    catch {
+        return false;
+    }
+}
+function uuid(name, value) {
     if (!uuidPattern.test(value))
         fail(name, `must contain UUIDs, got "${value}"`);
     return value.toLowerCase();
@@ -83983,7 +84013,7 @@ function splitList(value) {
         .map((item) => item.trim())
         .filter(Boolean);
 }
-function parseConfig(raw) {
+async function parseConfig(raw) {
     const json = inputs_text(raw, 'config');
     let config;
     if (json !== undefined) {
@@ -83996,6 +84026,7 @@ function parseConfig(raw) {
         }
         if (typeof value !== 'object' || value === null || Array.isArray(value))
             fail('config', 'must be a JSON object');
+        const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 65987));
         const parsed = runConfig.safeParse(value);
         if (!parsed.success) {
             const issue = parsed.error.issues[0];
@@ -84005,7 +84036,7 @@ function parseConfig(raw) {
     }
     const targetUrl = inputs_text(raw, 'target-url');
     if (targetUrl !== undefined) {
-        if (!url({ protocol: /^https?$/ }).safeParse(targetUrl).success)
+        if (!isHttpUrl(targetUrl))
             fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
         config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
     }
@@ -84028,9 +84059,9 @@ function parseFailOn(raw) {
     return [...new Set(items)];
 }
 /** Parses and validates every input; throws InputError naming the input and the problem. */
-function parseInputs(raw, defaults = {}) {
-    const apiKey = inputs_required(raw, 'api-key');
-    const baseUrlText = inputs_required(raw, 'base-url');
+async function parseInputs(raw, defaults = {}) {
+    const apiKey = required(raw, 'api-key');
+    const baseUrlText = required(raw, 'base-url');
     let baseUrl;
     try {
         baseUrl = new URL(baseUrlText);
@@ -84040,15 +84071,15 @@ function parseInputs(raw, defaults = {}) {
     }
     if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
         fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
-    const projectId = inputs_uuid('project-id', inputs_required(raw, 'project-id'));
+    const projectId = uuid('project-id', required(raw, 'project-id'));
     const branchText = inputs_text(raw, 'branch-id');
-    const testIds = [...new Set(splitList(inputs_text(raw, 'test-ids')).map((id) => inputs_uuid('test-ids', id)))];
+    const testIds = [...new Set(splitList(inputs_text(raw, 'test-ids')).map((id) => uuid('test-ids', id)))];
     const tagText = inputs_text(raw, 'tag-id');
     if (testIds.length > 0 && tagText)
         fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
     if (testIds.length === 0 && !tagText)
         fail('test-ids', 'or "tag-id" is required: set exactly one of them');
-    const config = parseConfig(raw);
+    const config = await parseConfig(raw);
     const browser = config?.use?.browserName;
     const retention = inputs_text(raw, 'artifact-retention-days');
     const artifactName = inputs_text(raw, 'artifact-name');
@@ -84058,17 +84089,17 @@ function parseInputs(raw, defaults = {}) {
         apiKey,
         baseUrl: baseUrl.toString().replace(/\/+$/, ''),
         projectId,
-        branchId: branchText ? inputs_uuid('branch-id', branchText) : undefined,
+        branchId: branchText ? uuid('branch-id', branchText) : undefined,
         testIds,
-        tagId: tagText ? inputs_uuid('tag-id', tagText) : undefined,
+        tagId: tagText ? uuid('tag-id', tagText) : undefined,
         config,
         wait: bool(raw, 'wait', true),
-        timeoutMs: Math.round(inputs_number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
-        pollIntervalMs: Math.round(inputs_number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
+        timeoutMs: Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
+        pollIntervalMs: Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
         failOn: parseFailOn(raw),
         artifacts: choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all'),
         artifactName,
-        artifactRetentionDays: retention === undefined ? undefined : inputs_number(raw, 'artifact-retention-days', 0, 1, 90),
+        artifactRetentionDays: retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90),
         summary: bool(raw, 'summary', true),
         prComment: choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update'),
         commentKey: inputs_text(raw, 'comment-key') ??
@@ -84445,7 +84476,7 @@ async function triggerChunks(client, ids, config, log) {
 
 ;// CONCATENATED MODULE: ./src/wait.ts
 
-const isTerminal = (status) => terminalRunStatuses.includes(status);
+const isTerminal = (status) => src/* terminalRunStatuses */.s$.includes(status);
 const wait_sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Polls every unfinished run once per interval (one GET per run and poll) until all are
@@ -84554,7 +84585,7 @@ async function main(argv, env = process.env) {
         raw.wait = 'false';
     let apiKey;
     try {
-        const inputs = parseInputs(raw, { workflow: 'cli', job: 'run' });
+        const inputs = await parseInputs(raw, { workflow: 'cli', job: 'run' });
         apiKey = inputs.apiKey;
         const client = new StepdeckClient({ ...inputs, log: err });
         const triggered = await trigger(client, inputs, err);
@@ -84627,7 +84658,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(20160);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(26731);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 

@@ -167,7 +167,7 @@ async function measure(): Promise<void> {
       url: `${targets.bare}/bare-sqlite`,
       headers: { 'x-api-key': targets.apiKey },
     },
-    'bare + app key lookup (Kysely)': {
+    'bare + joined lookup via Kysely': {
       url: `${targets.bare}/bare-kysely`,
       headers: { 'x-api-key': targets.apiKey },
     },

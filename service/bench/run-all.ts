@@ -1,7 +1,6 @@
 /**
  * `npm run bench`: runs every benchmark in this folder (every `*.ts` but this file), one after
  * another so they do not compete for the CPU, and exits non-zero if any of them failed.
- * Extra arguments are passed to each benchmark.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +18,7 @@ const failed: string[] = [];
 for (const name of benchmarks) {
   process.stdout.write(`\n=== ${name} ===\n`);
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(folder, name), ...process.argv.slice(2)], {
+  const result = spawnSync(process.execPath, [path.join(folder, name)], {
     stdio: 'inherit',
     cwd: path.dirname(folder),
   });

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -93,12 +92,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     log: app.log,
   };
 
-  await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: config.bodyLimitBytes, files: 20, fields: 20, fieldSize: config.bodyLimitBytes },
   });
   await registerRateLimit(app, { database, max: config.rateLimitPerMinute });
-  await app.register(authPlugin, { db: database.db, clock, sqlite: database.sqlite });
+  await app.register(authPlugin, {
+    db: database.db,
+    clock,
+    sqlite: database.sqlite,
+    writes: database.writes,
+  });
   await registerOpenApi(app, config.publicUrl);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

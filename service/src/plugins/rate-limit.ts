@@ -15,6 +15,7 @@ export async function registerRateLimit(
   app: FastifyInstance,
   options: { database: DatabaseHandle; max: number },
 ): Promise<void> {
+  const shared = options.database.kind === 'postgres';
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
@@ -23,13 +24,16 @@ export async function registerRateLimit(
     allowList: (request: FastifyRequest) => !request.url.startsWith('/v1/'),
     keyGenerator: (request: FastifyRequest) => {
       const key = request.headers['x-api-key'];
-      // Keys are counted by hash so the raw key never sits in the store.
-      return typeof key === 'string' && key.length > 0 ? `key:${hashToken(key)}` : `ip:${request.ip}`;
+      if (typeof key !== 'string' || key.length === 0) return `ip:${request.ip}`;
+      // The shared PostgreSQL table stores keys by hash so a raw key never sits in the
+      // database; the in-process store keeps them only in this process's memory.
+      return shared ? `key:${hashToken(key)}` : `key:${key}`;
     },
+    // Counters are reported on the 429 only: headers on every success cost more than they help.
     addHeadersOnExceeding: {
-      'x-ratelimit-limit': true,
-      'x-ratelimit-remaining': true,
-      'x-ratelimit-reset': true,
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
     },
     addHeaders: {
       'retry-after': true,

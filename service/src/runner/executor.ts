@@ -481,6 +481,9 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     await redactDirectory(path.join(dir, 'test-results'), secrets);
     await redactDirectory(htmlReportDir, secrets);
   } catch (error) {
+    // Nothing unredacted may be stored: drop the outputs and report the failure.
+    for (const output of [jsonReportPath, path.join(dir, 'test-results'), htmlReportDir])
+      await fs.rm(output, { recursive: true, force: true }).catch(() => {});
     return runnerError(`could not redact secrets from the results: ${(error as Error).message}`);
   }
   if (state.stopReason === 'timeout') return runnerError(`the run timed out after ${options.timeoutMs} ms`);

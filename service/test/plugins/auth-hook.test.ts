@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
@@ -14,7 +13,6 @@ import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp }
 async function echoApp(t: TestApp): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   registerErrorHandling(app);
-  await app.register(cookie);
   await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
   app.get('/v1/tests', async (request) => {
     const { principal, project, branch } = requireScope(request);
@@ -90,6 +88,16 @@ describe.each(databaseKinds)('auth hook on %s', (database) => {
     const ok = await get({ ...t.headers, 'x-project-id': other.json().data.id, 'x-branch-id': otherBranch });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().project.name).toBe('Other project');
+  });
+
+  it('accepts project and branch ids in upper case', async () => {
+    const response = await get({
+      ...t.headers,
+      'x-project-id': t.bootstrap.projectId.toUpperCase(),
+      'x-branch-id': t.bootstrap.branchId.toUpperCase(),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().branch.id).toBe(t.bootstrap.branchId);
   });
 
   it('does not need a project on organization routes', async () => {

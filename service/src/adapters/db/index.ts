@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  PostgresDialect,
+  type QueryResult,
+  type RootOperationNode,
+  SqliteDialect,
+  type Transaction,
+  type UnknownRow,
+} from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
@@ -16,7 +27,29 @@ export interface DatabaseHandle {
   kind: DbKind;
   /** The embedded SQLite connection itself, for hot paths that skip the query builder (auth lookup). */
   sqlite?: SqliteDatabase.Database;
+  /** Embedded only: changes whenever anything is written through `db` (see WriteCounter). */
+  writes?: WriteCounter;
   close(): Promise<void>;
+}
+
+/**
+ * Counts writes made through the query builder, before and after each runs. In the embedded
+ * default this process is the database's only writer, so a value read from the database
+ * while the counter stays unchanged (and no transaction is open) is still current: the
+ * credential cache relies on this to keep revocation effective on the very next request.
+ */
+export class WriteCounter implements KyselyPlugin {
+  version = 0;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (args.node.kind !== 'SelectQueryNode') this.version++;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (args.result.numAffectedRows !== undefined) this.version++;
+    return args.result;
+  }
 }
 
 // Postgres returns bigint columns (count(*)) as strings; every count we read fits a JS number.
@@ -39,8 +72,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, kind: 'sqlite', sqlite: file, close: () => db.destroy() };
+  const writes = new WriteCounter();
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(file) }),
+    plugins: [writes],
+  });
+  return { db, kind: 'sqlite', sqlite: file, writes, close: () => db.destroy() };
 }
 
 /**

@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { requireUser, sessionCookie } from '../../plugins/auth/index.ts';
+import { requireUser } from '../../plugins/auth/index.ts';
+import {
+  clearedSessionCookieHeader,
+  readSessionToken,
+  sessionCookieHeader,
+} from '../../plugins/auth/session-cookie.ts';
 import { ConsoleService } from './service.ts';
 
 const tags = ['console'];
@@ -22,13 +27,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     { schema: { tags, body: z.object({ email: z.string().min(1), password: z.string().min(1) }) } },
     async (request, reply) => {
       const session = await service.signIn(request.body.email, request.body.password);
-      reply.setCookie(sessionCookie, session.token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie,
-        maxAge: session.maxAgeSeconds,
-      });
+      reply.header(
+        'set-cookie',
+        sessionCookieHeader(session.token, { secure: secureCookie, maxAgeSeconds: session.maxAgeSeconds }),
+      );
       return { data: session.user };
     },
   );
@@ -41,9 +43,9 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   });
 
   app.delete('/console/v1/session', { schema: { tags } }, async (request, reply) => {
-    const token = request.cookies[sessionCookie];
+    const token = readSessionToken(request);
     if (token) await service.signOut(token);
-    reply.clearCookie(sessionCookie, { path: '/' });
+    reply.header('set-cookie', clearedSessionCookieHeader());
     return { data: null };
   });
 

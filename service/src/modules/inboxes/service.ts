@@ -154,16 +154,18 @@ export class InboxService {
   /**
    * The `{data: [...]}` body of the list route as JSON text, built directly from the rows:
    * the stored `urls` JSON is embedded as it is instead of being parsed and re-serialised
-   * (a third less time than parse, map and JSON.stringify for 1000 messages).
+   * (about 10% less CPU than parse, map and JSON.stringify for 1000 messages; see the README).
    */
   async listMessagesJson(organizationId: string, inboxId: string, since?: Date): Promise<string> {
     const rows = await this.listMessageRows(organizationId, inboxId, since);
     const s = JSON.stringify;
-    const items = rows.map(
-      (row) =>
-        `{"id":${s(row.id)},"fromAddress":${s(row.fromAddress)},"subject":${s(row.subject)},"bodyText":${s(row.bodyText)},"bodyHtml":${s(row.bodyHtml)},"receivedAt":${s(row.receivedAt)},"urls":${urlsJson(row.urls)}}`,
-    );
-    return `{"data":[${items.join(',')}]}`;
+    // String += builds a rope that is flattened once when the body is written (cheaper than join).
+    let body = '{"data":[';
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as (typeof rows)[number];
+      body += `${i === 0 ? '' : ','}{"id":${s(row.id)},"fromAddress":${s(row.fromAddress)},"subject":${s(row.subject)},"bodyText":${s(row.bodyText)},"bodyHtml":${s(row.bodyHtml)},"receivedAt":${s(row.receivedAt)},"urls":${urlsJson(row.urls)}}`;
+    }
+    return `${body}]}`;
   }
 
   private async listMessageRows(organizationId: string, inboxId: string, since?: Date) {

@@ -5,11 +5,12 @@
 import { compileProject } from '../../runner/compiler/index.ts';
 import { type ExecutionResult, executeProject } from '../../runner/executor.ts';
 import { expandRunTargets, loadCompilableTests, loadProjectSecrets } from '../tests/executable.ts';
+import { findWorkingMany } from '../tests/repository.ts';
 
 export type { ExecutionResult };
 export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;
 
-const testsApi = { expandRunTargets, loadCompilableTests, loadProjectSecrets };
+const testsApi = { expandRunTargets, findWorkingMany, loadCompilableTests, loadProjectSecrets };
 const compilerApi = { compileProject };
 const executorApi = { executeProject };
 

@@ -6,6 +6,7 @@ import { type RunConfig, resolveRunConfig } from '@stepdeck/contract';
 import * as tar from 'tar';
 import { fromJson, toJson } from '../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
+import { secretEnvVar } from '../../runner/compiler/index.ts';
 import { createRedactor } from '../../runner/redact.ts';
 import { issueRunInboxAccess } from '../inboxes/index.ts';
 import { compiler, type ExecutionResult, executor, tests as testsModule } from './deps.ts';
@@ -116,7 +117,6 @@ async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, 
     tests: merged,
     config: null,
     secretNames: Object.keys(secrets),
-    inboxApi: { baseUrl: ctx.config.publicUrl },
   });
 
   // The compiled project as a bundle: generated code only, secrets stay in the environment.
@@ -130,8 +130,10 @@ async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, 
   await tar.c({ gzip: true, cwd: bundleDir, file: bundleFile, portable: true }, await fsp.readdir(bundleDir));
   await ctx.blobs.put(artifactKey(run.id, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
 
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(secrets)) env[`STEPDECK_SECRET_${name}`] = value;
+  // The service URL reaches email steps through the environment, like the secrets, so the
+  // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
+  const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
+  for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
   const perTest = resolvedAll.reduce(
     (sum, config) => sum + Math.max(config.timeout, 30_000) * (config.retries + 1) * config.repeatEach,
     0,

@@ -110,6 +110,11 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
       throw tooManyRequests('concurrency limit exceeded', 10);
     const cap = await concurrencyCapOf(tx, request.organizationId);
     const trigger = request.trigger;
+    // A single-test run records what it was started with: the test's working revision on the
+    // branch and that revision's vars/parameters (runs of several tests leave them null).
+    const working = single
+      ? (await executable.findWorkingMany(tx, request.projectId, request.branchId, [target.id]))[0]
+      : undefined;
     await insertRun(
       tx,
       {
@@ -126,7 +131,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
         targetName: target.name,
         testId: request.mode === 'single' ? target.id : null,
         testName: request.mode === 'single' ? target.name : null,
-        testRevisionId: null,
+        testRevisionId: working?.revisionId ?? null,
         scheduleId: trigger.type === 'schedule' ? trigger.scheduleId : null,
         scheduleType: trigger.type === 'schedule' ? trigger.scheduleType : null,
         scheduleName: trigger.type === 'schedule' ? trigger.scheduleName : null,
@@ -138,8 +143,8 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
               ? trigger.scheduleName
               : trigger.email,
         config: toJson(runOverrides(request.config, cap)),
-        vars: null,
-        parameters: null,
+        vars: working?.vars ? toJson(working.vars) : null,
+        parameters: working?.parameters ? toJson(working.parameters) : null,
         metadata: toJson({ target, trigger: { type: trigger.type } }),
         totalTests: tests.length,
         stats: null,

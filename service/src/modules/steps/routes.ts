@@ -47,6 +47,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
         scope,
         request.params.stepId,
         parseJsonField(form.fields.children, 'children'),
+        form.files,
       ),
     };
   });

@@ -249,7 +249,7 @@ export class StepsService {
   }
 
   /** Replaces the children of a group in a working revision (`:stepId` is the revision-step id). */
-  async replaceChildren(scope: Scope, revisionStepId: string, raw: unknown) {
+  async replaceChildren(scope: Scope, revisionStepId: string, raw: unknown, files: UploadedFile[] = []) {
     if (!Array.isArray(raw)) throw badRequest('children must be a JSON array');
     const node = await this.db
       .selectFrom('revisionSteps as rs')
@@ -273,7 +273,8 @@ export class StepsService {
     if (!node) throw notFound('Step not found');
     if (!node.isGroup) throw badRequest('Step is not a group');
     await requireWorking(this.db, scope.projectId, scope.branchId, node.testId);
-    if (node.shared) return this.replaceSharedChildren(scope, node, raw as Array<Record<string, unknown>>);
+    if (node.shared)
+      return this.replaceSharedChildren(scope, node, raw as Array<Record<string, unknown>>, files);
     const existing = await this.db
       .selectFrom('revisionSteps')
       .select(['id', 'stepId'])
@@ -343,6 +344,15 @@ export class StepsService {
         }))
         .where('id', '=', node.revisionId)
         .execute();
+      // Uploads for setInputFiles children belong to the test (as with PUT /v1/tests/:testId).
+      if (files.length > 0)
+        await storeAttachments(
+          trx,
+          this.blobs,
+          { projectId: scope.projectId, testId: node.testId },
+          files,
+          now,
+        );
       return { step: { id: node.id, name: node.name }, children: out };
     });
   }
@@ -357,6 +367,7 @@ export class StepsService {
     scope: Scope,
     node: { id: string; stepId: string; name: string; type: 'ui' | 'api' },
     items: Array<Record<string, unknown>>,
+    files: UploadedFile[],
   ) {
     const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
     const now = isoNow(this.clock);
@@ -474,6 +485,30 @@ export class StepsService {
           .set((eb) => ({ dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
           .where('id', 'in', here)
           .execute();
+      // Uploads belong to the canonical child naming them (like a shared step's own files), so
+      // every test using the group gets them.
+      if (files.length > 0) {
+        const children = await trx
+          .selectFrom('stepChildren as c')
+          .innerJoin('steps as s', 's.id', 'c.childStepId')
+          .select(['s.id', 's.action'])
+          .where('c.parentStepId', '=', groupId)
+          .execute();
+        for (const file of files) {
+          const owner = children.find((child) => {
+            const action = fromJson<Record<string, unknown>>(child.action, {});
+            return Array.isArray(action.files) && action.files.includes(file.filename);
+          });
+          if (!owner) throw badRequest(`files: no setInputFiles child of the group names "${file.filename}"`);
+          await storeAttachments(
+            trx,
+            this.blobs,
+            { projectId: scope.projectId, stepId: owner.id },
+            [file],
+            now,
+          );
+        }
+      }
       return { step: { id: node.id, name: node.name }, children: out };
     });
   }

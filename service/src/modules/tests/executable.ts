@@ -78,12 +78,42 @@ export async function loadCompilableTests(
       files.set(row.testId, list);
     }
   }
+  // Files uploaded to shared steps (PUT /v1/steps/:stepId/update) belong to the canonical step:
+  // every test whose tree uses that step gets them.
+  const stepFiles = new Map<string, Array<{ filename: string; content: Buffer }>>();
+  const canonicalIds = new Set<string>();
+  const collect = (views: StepView[]) => {
+    for (const view of views) {
+      if (view.shared || view.action.name === 'setInputFiles') canonicalIds.add(view.stepId);
+      collect(view.children);
+    }
+  };
+  for (const views of trees.values()) collect(views);
+  for (const part of chunk([...canonicalIds], 500)) {
+    if (part.length === 0) continue;
+    const rows = await db
+      .selectFrom('attachments')
+      .select(['stepId', 'filename', 'blobKey'])
+      .where('projectId', '=', input.projectId)
+      .where('testId', 'is', null)
+      .where('stepId', 'in', part)
+      .execute();
+    for (const row of rows) {
+      if (!row.stepId) continue;
+      const content = await blobs.get(row.blobKey);
+      if (!content) continue;
+      const list = stepFiles.get(row.stepId) ?? [];
+      list.push({ filename: row.filename, content });
+      stepFiles.set(row.stepId, list);
+    }
+  }
   const order = new Map(input.testIds.map((id, index) => [id, index]));
   return tests
     .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
     .map((test) => {
       const views = trees.get(test.revisionId) ?? [];
-      const testFiles = files.get(test.id) ?? [];
+      const testFiles = [...(files.get(test.id) ?? [])];
+      addStepFiles(views, stepFiles, testFiles);
       assignFileSteps(views, testFiles);
       return {
         id: test.id,
@@ -96,6 +126,20 @@ export async function loadCompilableTests(
         files: testFiles,
       };
     });
+}
+
+/** A shared step's own files, attached to the step that uses them (the test's file wins by name). */
+function addStepFiles(
+  views: StepView[],
+  stepFiles: Map<string, Array<{ filename: string; content: Buffer }>>,
+  files: CompilableTest['files'],
+) {
+  for (const view of views) {
+    for (const file of stepFiles.get(view.stepId) ?? [])
+      if (!files.some((existing) => existing.filename === file.filename))
+        files.push({ filename: file.filename, content: file.content, stepId: view.id });
+    addStepFiles(view.children, stepFiles, files);
+  }
 }
 
 function assignFileSteps(views: StepView[], files: CompilableTest['files']) {

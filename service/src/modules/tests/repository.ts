@@ -287,56 +287,56 @@ async function childrenCounts(db: Executor, branchId: string, testIds: string[])
   return counts;
 }
 
-export async function insertWorkingRevision(
-  trx: Executor,
-  input: {
-    testId: string;
-    projectId: string;
-    branchId: string;
-    name: string;
-    status: 'draft' | 'active' | 'archived';
-    type: 'ui' | 'api';
-    config: unknown;
-    vars: unknown;
-    parameters: unknown;
-    metadata: unknown;
-    stepsCount: number;
-    now: string;
-    id?: string;
-    kind?: 'working' | 'manual';
-    message?: string | null;
-    dirty?: boolean;
-    editVersion?: number;
-    /** The test's own creation time (default list order); defaults to `now`. */
-    testCreatedAt?: string;
-  },
-) {
-  const id = input.id ?? randomUUID();
-  await trx
-    .insertInto('testRevisions')
-    .values({
-      id,
-      testId: input.testId,
-      projectId: input.projectId,
-      branchId: input.branchId,
-      kind: input.kind ?? 'working',
-      name: input.name,
-      nameLower: input.name.toLowerCase(),
-      status: input.status,
-      type: input.type,
-      config: toJson(input.config ?? {}),
-      vars: input.vars === null || input.vars === undefined ? null : toJson(input.vars),
-      parameters:
-        input.parameters === null || input.parameters === undefined ? null : toJson(input.parameters),
-      metadata: toJson(input.metadata ?? {}),
-      editVersion: input.editVersion ?? 1,
-      dirty: input.dirty === false ? 0 : 1,
-      message: input.message ?? null,
-      stepsCount: input.stepsCount,
-      testCreatedAt: input.testCreatedAt ?? input.now,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .execute();
-  return id;
+export type RevisionInput = {
+  testId: string;
+  projectId: string;
+  branchId: string;
+  name: string;
+  status: 'draft' | 'active' | 'archived';
+  type: 'ui' | 'api';
+  config: unknown;
+  vars: unknown;
+  parameters: unknown;
+  metadata: unknown;
+  stepsCount: number;
+  now: string;
+  id?: string;
+  kind?: 'working' | 'manual';
+  message?: string | null;
+  dirty?: boolean;
+  editVersion?: number;
+  /** The test's own creation time (default list order); defaults to `now`. */
+  testCreatedAt?: string;
+};
+
+/** The row of a revision (working by default), for single or batched inserts. */
+export function revisionRow(input: RevisionInput) {
+  return {
+    id: input.id ?? randomUUID(),
+    testId: input.testId,
+    projectId: input.projectId,
+    branchId: input.branchId,
+    kind: input.kind ?? ('working' as const),
+    name: input.name,
+    nameLower: input.name.toLowerCase(),
+    status: input.status,
+    type: input.type,
+    config: toJson(input.config ?? {}),
+    vars: input.vars === null || input.vars === undefined ? null : toJson(input.vars),
+    parameters: input.parameters === null || input.parameters === undefined ? null : toJson(input.parameters),
+    metadata: toJson(input.metadata ?? {}),
+    editVersion: input.editVersion ?? 1,
+    dirty: input.dirty === false ? 0 : 1,
+    message: input.message ?? null,
+    stepsCount: input.stepsCount,
+    testCreatedAt: input.testCreatedAt ?? input.now,
+    createdAt: input.now,
+    updatedAt: input.now,
+  };
+}
+
+export async function insertWorkingRevision(trx: Executor, input: RevisionInput) {
+  const row = revisionRow(input);
+  await trx.insertInto('testRevisions').values(row).execute();
+  return row.id;
 }

@@ -10,16 +10,9 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
-import {
-  branchTree,
-  findWorkingMany,
-  insertWorkingRevision,
-  setTags,
-  subtreeIds,
-  tagsOf,
-} from './repository.ts';
+import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
 import { type Scope, storeAttachments, type TestsService, testTypeOf } from './service.ts';
-import { loadStepTrees, normalizeSteps, type StepView, StepWriter } from './steps-store.ts';
+import { chunk, loadStepTrees, normalizeSteps, type StepView, StepWriter } from './steps-store.ts';
 
 /** Export cap (the spec: 10000 tests). An object so tests can lower it; the default stays 10000. */
 export const exportLimits = { maxTests: 10_000 };
@@ -391,58 +384,89 @@ export class TransferService {
           ...(step.sharedRef ? { sharedRef: sharedMap.get(step.sharedRef) } : {}),
           children: remap(step.children),
         }));
+      // Rows are collected for every test and written in batches (a 10000-test archive would
+      // otherwise cost several statements per test).
       const newIds = new Map<string, string>();
+      const testRows: Array<{
+        id: string;
+        projectId: string;
+        organizationId: string;
+        parentTestId: string | null;
+        directory: number;
+        createdAt: string;
+        updatedAt: string;
+      }> = [];
+      const revisionRows: Array<ReturnType<typeof revisionRow>> = [];
+      const tagRows: Array<{ testId: string; tagId: string }> = [];
+      const uploads: Array<{ testId: string; files: Array<{ filename: string; content: Buffer }> }> = [];
+      const writers = {
+        ui: new StepWriter(scope.projectId, 'ui', now),
+        api: new StepWriter(scope.projectId, 'api', now),
+      };
       for (const id of ordered) {
         const entry = byId.get(id);
         if (!entry) continue;
         const { doc } = entry;
         const testId = randomUUID();
         newIds.set(doc.id, testId);
-        await trx
-          .insertInto('tests')
-          .values({
-            id: testId,
-            projectId: scope.projectId,
-            organizationId: scope.organizationId,
-            parentTestId: doc.parentId ? (newIds.get(doc.parentId) ?? null) : null,
-            directory: toFlag(Boolean(doc.directory)),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .execute();
-        const type = testTypeOf(doc.metadata as { type?: 'ui' | 'api' });
-        const writer = new StepWriter(scope.projectId, type, now);
-        const revisionId = randomUUID();
-        const stepsCount = writer.tree(
-          revisionId,
-          remap(entry.steps).filter((step) => !step.sharedRef || step.sharedRef),
-        );
-        await insertWorkingRevision(trx, {
-          id: revisionId,
-          testId,
+        testRows.push({
+          id: testId,
           projectId: scope.projectId,
-          branchId: scope.branchId,
-          name: doc.name,
-          status: doc.status ?? 'draft',
-          type,
-          config: doc.config ?? {},
-          vars: doc.vars ?? null,
-          parameters: doc.parameters ?? null,
-          metadata: { description: (doc.metadata?.description as string | undefined) ?? '' },
-          stepsCount,
-          now,
+          organizationId: scope.organizationId,
+          parentTestId: doc.parentId ? (newIds.get(doc.parentId) ?? null) : null,
+          directory: toFlag(Boolean(doc.directory)),
+          createdAt: now,
+          updatedAt: now,
         });
-        await writer.flush(trx);
-        const ids = (doc.tags ?? []).map((name) => tagIds.get(name)).filter((tag): tag is string => !!tag);
-        if (ids.length > 0) await setTags(trx, [testId], ids);
-        const uploads = (doc.files ?? []).map((file) => ({
-          filename: file.filename,
-          content: Buffer.from(file.content, 'base64'),
-        }));
-        await storeAttachments(trx, this.blobs, { projectId: scope.projectId, testId }, uploads, now);
+        const type = testTypeOf(doc.metadata as { type?: 'ui' | 'api' });
+        const revisionId = randomUUID();
+        const stepsCount = writers[type].tree(revisionId, remap(entry.steps));
+        revisionRows.push(
+          revisionRow({
+            id: revisionId,
+            testId,
+            projectId: scope.projectId,
+            branchId: scope.branchId,
+            name: doc.name,
+            status: doc.status ?? 'draft',
+            type,
+            config: doc.config ?? {},
+            vars: doc.vars ?? null,
+            parameters: doc.parameters ?? null,
+            metadata: { description: (doc.metadata?.description as string | undefined) ?? '' },
+            stepsCount,
+            now,
+          }),
+        );
+        for (const name of new Set(doc.tags ?? [])) {
+          const tagId = tagIds.get(name);
+          if (tagId) tagRows.push({ testId, tagId });
+        }
+        if (doc.files?.length)
+          uploads.push({
+            testId,
+            files: doc.files.map((file) => ({
+              filename: file.filename,
+              content: Buffer.from(file.content, 'base64'),
+            })),
+          });
         counts.tests += 1;
         counts.steps += stepsCount;
       }
+      for (const part of chunk(testRows, 200)) await trx.insertInto('tests').values(part).execute();
+      for (const part of chunk(revisionRows, 100))
+        await trx.insertInto('testRevisions').values(part).execute();
+      await writers.ui.flush(trx);
+      await writers.api.flush(trx);
+      for (const part of chunk(tagRows, 400)) await trx.insertInto('testTags').values(part).execute();
+      for (const upload of uploads)
+        await storeAttachments(
+          trx,
+          this.blobs,
+          { projectId: scope.projectId, testId: upload.testId },
+          upload.files,
+          now,
+        );
     });
     return { imported: counts, errors };
   }

@@ -8,8 +8,8 @@ import { ConnectionPool, newAgent } from './connections.ts';
 import { buildBody, eventOf } from './payload.ts';
 import {
   claimDelivery,
+  claimDueDeliveries,
   type DeliveryRow,
-  dueDeliveryIds,
   nextDueAt,
   subscribedWebhooks,
 } from './repository.ts';
@@ -95,6 +95,10 @@ export async function announceDeliveries(ctx: AppContext, ids: string[]): Promis
   if (ids.length === 0) return;
   try {
     const queue = await queueOf(ctx, { listen: false });
+    // With pg-boss, a delivering instance starts on its own deliveries at once (its claim
+    // decides as for anyone); the jobs bring in the others, e.g. when this one is full or
+    // only serves the API. In process, the job itself reaches this dispatcher on the next tick.
+    if (queue.kind === 'pg-boss') runtimeOf(ctx).dispatcher?.kick();
     await Promise.all(ids.map((id) => queue.send(deliverJob, { deliveryId: id })));
   } catch (error) {
     ctx.log.warn({ err: error }, 'could not queue webhook attempts; polling will pick them up');
@@ -132,7 +136,7 @@ export const sign = (secret: string, body: string) =>
 
 /**
  * Records one delivery per enabled webhook of the run's organization subscribed to the
- * event, in one transaction, before any attempt; then wakes the dispatcher. Cancelled runs
+ * event, in one transaction, before any attempt; then announces them through the queue. Cancelled runs
  * (or anything not completed/failed) send nothing. Idempotent per (webhook, run, event).
  */
 export async function enqueueRunDeliveries(ctx: AppContext, run: RunFinished): Promise<string[]> {
@@ -312,17 +316,12 @@ export class WebhookDispatcher {
       const room = settings.concurrency - this.inFlight.size;
       if (room <= 0) return; // an attempt finishing kicks again
       const now = this.ctx.clock.now();
-      const ids = await dueDeliveryIds(this.ctx.db, now.toISOString(), room);
-      let started = 0;
-      for (const id of ids) {
-        if (this.stopped) return;
-        const token = randomUUID();
-        const lease = new Date(now.getTime() + settings.deadlineMs + 30_000).toISOString();
-        if (!(await claimDelivery(this.ctx.db, id, token, now.toISOString(), lease))) continue;
-        started += 1;
-        this.launch(id, token);
-      }
-      if (ids.length < room || started === 0) break;
+      const token = randomUUID();
+      const lease = new Date(now.getTime() + settings.deadlineMs + 30_000).toISOString();
+      // One conditional UPDATE claims a batch: each row goes to exactly one instance.
+      const ids = await claimDueDeliveries(this.ctx.db, token, now.toISOString(), lease, room);
+      for (const id of ids) this.launch(id, token);
+      if (ids.length < room) break;
     }
     await this.scheduleWake();
   }

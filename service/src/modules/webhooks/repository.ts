@@ -1,7 +1,8 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson } from '../../adapters/db/index.ts';
 import type { WebhooksTables } from '../../adapters/db/migrations/0004_webhooks.ts';
+import type { Database } from '../../adapters/db/schema.ts';
 import type { WebhookEvent } from './payload.ts';
 
 export type WebhookRow = Selectable<WebhooksTables['webhooks']>;
@@ -94,20 +95,6 @@ export async function findDelivery(db: Db, webhookId: string, deliveryId: string
     .executeTakeFirst();
 }
 
-/** Pending deliveries whose next attempt is due and that no live instance holds. */
-export async function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhookDeliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('nextAttemptAt', '<=', nowIso)
-    .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', nowIso)]))
-    .orderBy('nextAttemptAt')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** The earliest future attempt, so a process can sleep exactly until then. */
 export async function nextDueAt(db: Db, nowIso: string): Promise<string | undefined> {
   const row = await db
@@ -139,4 +126,42 @@ export async function claimDelivery(
     .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', nowIso)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes up to `limit` due deliveries for one attempt each in a single conditional UPDATE
+ * (the due conditions are re-checked on every row it writes, so with several instances each
+ * row goes to exactly one of them). Returns the ids this call claimed, oldest due first.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  token: string,
+  nowIso: string,
+  claimedUntil: string,
+  limit: number,
+): Promise<string[]> {
+  const due = (eb: ExpressionBuilder<Database, 'webhookDeliveries'>) =>
+    eb.and([
+      eb('status', '=', 'pending'),
+      eb('nextAttemptAt', '<=', nowIso),
+      eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', nowIso)]),
+    ]);
+  const rows = await db
+    .updateTable('webhookDeliveries')
+    .set({ claimToken: token, claimedUntil })
+    .where((eb) =>
+      eb.and([
+        due(eb),
+        eb(
+          'id',
+          'in',
+          db.selectFrom('webhookDeliveries').select('id').where(due).orderBy('nextAttemptAt').limit(limit),
+        ),
+      ]),
+    )
+    .returning(['id', 'nextAttemptAt'])
+    .execute();
+  return rows
+    .sort((a, b) => String(a.nextAttemptAt).localeCompare(String(b.nextAttemptAt)))
+    .map((row) => row.id);
 }

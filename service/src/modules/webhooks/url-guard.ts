@@ -41,18 +41,31 @@ export interface UrlGuardOptions {
 export function isRefusedAddress(address: string, allowedTargets: string[] = []): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    parsed = ipaddr.parse(address);
+    const family = net.isIP(address);
+    if (family === 0) return true;
+    parsed = family === 4 ? ipaddr.IPv4.parse(address) : ipaddr.IPv6.parse(address);
   } catch {
     return true;
   }
   const mapped = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress();
   const effective = mapped ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
   for (const cidr of allowedTargets) {
-    const [range, bits] = ipaddr.parseCIDR(cidr);
+    const [range, bits] = parsedCidr(cidr);
     if (range.kind() === effective.kind() && effective.match(range, bits)) return false;
   }
   if (mapped) return true;
   return effective.range() !== 'unicast';
+}
+
+const cidrs = new Map<string, [ipaddr.IPv4 | ipaddr.IPv6, number]>();
+
+function parsedCidr(cidr: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  let parsed = cidrs.get(cidr);
+  if (!parsed) {
+    parsed = ipaddr.parseCIDR(cidr);
+    cidrs.set(cidr, parsed);
+  }
+  return parsed;
 }
 
 const describeRefused = 'a private, loopback, link-local or carrier-grade NAT address';

@@ -1,7 +1,7 @@
 import type { Scope } from '@stepdeck/contract';
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
-import type { Db } from '../../adapters/db/index.ts';
+import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson } from '../../adapters/db/index.ts';
 import { hashToken } from './secrets.ts';
 
@@ -89,7 +89,7 @@ interface LookupRow {
  * once at start-up for the running dialect. Uncached: a revoke or delete applies to the very
  * next request. The caller decides the error from what came back, in the spec's order.
  */
-export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database) {
+export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: WriteCounter) {
   const sentinel = {
     keyHash: '\u0000keyHash',
     projectId: '\u0000projectId',
@@ -158,50 +158,53 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database) {
     keyOnly: { sql: keyOnly.sql, slots: slotsOf(keyOnly) },
     withProject: { sql: withProject.sql, slots: slotsOf(withProject) },
   };
-  const embedded = sqlite ? sqliteLookup(sqlite) : undefined;
+  const embedded = sqlite && writes ? cachedLookup(sqlite, writes) : undefined;
 
   return async (
     key: string,
     options: { projectId?: string | undefined; branchId?: string | undefined } = {},
   ): Promise<ApiKeyLookup> => {
+    if (embedded) {
+      return embedded({ key, projectId: options.projectId ?? null, branchId: options.branchId ?? null });
+    }
     const values = {
       keyHash: hashToken(key),
       projectId: options.projectId ?? null,
       branchId: options.branchId ?? null,
     };
-    let row: LookupRow | undefined;
-    if (embedded) {
-      row = embedded(values);
-    } else {
-      // Routes without a project (or without a usable project id) skip the project joins.
-      const query = options.projectId ? queries.withProject : queries.keyOnly;
-      const parameters = query.slots.map((slot) => values[slot]);
-      row = (await db.executeQuery<LookupRow>(CompiledQuery.raw(query.sql, parameters))).rows[0];
-    }
-    if (!row || row.revokedAt) return { principal: undefined, project: null, branch: null };
-    const principal: ApiKeyPrincipal = {
-      kind: 'apiKey',
-      organizationId: row.organizationId,
-      apiKeyId: row.keyId,
-      apiKeyName: row.keyName,
-      scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
-      subscriptionActive: fromFlag(row.subscriptionActive),
-    };
-    const project =
-      row.projectId && row.projectName && row.defaultBranchId
-        ? {
-            id: row.projectId,
-            name: row.projectName,
-            organizationId: row.organizationId,
-            defaultBranchId: row.defaultBranchId,
-          }
-        : null;
-    const branch =
-      project && row.branchId && row.branchName
-        ? { id: row.branchId, name: row.branchName, projectId: project.id }
-        : null;
-    return { principal, project, branch };
+    // Routes without a project (or without a usable project id) skip the project joins.
+    const query = options.projectId ? queries.withProject : queries.keyOnly;
+    const parameters = query.slots.map((slot) => values[slot]);
+    const row = (await db.executeQuery<LookupRow>(CompiledQuery.raw(query.sql, parameters))).rows[0];
+    return toLookup(row);
   };
+}
+
+/** The row of a key lookup as the principal, project and branch the request runs as. */
+function toLookup(row: LookupRow | undefined): ApiKeyLookup {
+  if (!row || row.revokedAt) return { principal: undefined, project: null, branch: null };
+  const principal: ApiKeyPrincipal = {
+    kind: 'apiKey',
+    organizationId: row.organizationId,
+    apiKeyId: row.keyId,
+    apiKeyName: row.keyName,
+    scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
+    subscriptionActive: fromFlag(row.subscriptionActive),
+  };
+  const project =
+    row.projectId && row.projectName && row.defaultBranchId
+      ? {
+          id: row.projectId,
+          name: row.projectName,
+          organizationId: row.organizationId,
+          defaultBranchId: row.defaultBranchId,
+        }
+      : null;
+  const branch =
+    project && row.branchId && row.branchName
+      ? { id: row.branchId, name: row.branchName, projectId: project.id }
+      : null;
+  return { principal, project, branch };
 }
 
 /**
@@ -210,6 +213,33 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database) {
  * one joined query through Kysely (see docs/readme/foundation.md, benchmark). PostgreSQL keeps
  * the single joined query: there a round trip costs more than a join.
  */
+/**
+ * Embedded SQLite only: remembers each lookup until anything is written through the query
+ * builder (any write, not just to keys, so the rule stays simple and exact). A revoke, a
+ * delete or a subscription change is a write, so the very next request looks the key up
+ * again. Nothing is cached while a transaction is open. PostgreSQL, where other instances
+ * write too, always asks the database.
+ */
+function cachedLookup(sqlite: SqliteDatabase.Database, writes: WriteCounter) {
+  const read = sqliteLookup(sqlite);
+  const cache = new Map<string, { version: number; result: ApiKeyLookup }>();
+  const maxEntries = 10_000;
+  return (values: { key: string; projectId: string | null; branchId: string | null }) => {
+    const cacheKey = `${values.key}\n${values.projectId ?? ''}\n${values.branchId ?? ''}`;
+    const hit = cache.get(cacheKey);
+    if (hit && hit.version === writes.version) return hit.result;
+    const version = writes.version;
+    const result = toLookup(
+      read({ keyHash: hashToken(values.key), projectId: values.projectId, branchId: values.branchId }),
+    );
+    if (!sqlite.inTransaction && version === writes.version) {
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(cacheKey, { version, result });
+    }
+    return result;
+  };
+}
+
 function sqliteLookup(sqlite: SqliteDatabase.Database) {
   const key = sqlite.prepare<
     [string],

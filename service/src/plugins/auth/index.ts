@@ -1,7 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../../adapters/db/index.ts';
+import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
 import {
@@ -14,8 +14,9 @@ import {
 } from './credentials.ts';
 import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
 import { apiKeyPattern } from './secrets.ts';
+import { readSessionToken } from './session-cookie.ts';
 
-export const sessionCookie = 'stepdeck_session';
+export { sessionCookie } from './session-cookie.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,9 +39,12 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
 
 /** Attaches each guarded route's rule and enforces it before the body is even read. */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { db: Db; clock: Clock; sqlite?: SqliteDatabase.Database }) => {
+  async (
+    app: FastifyInstance,
+    options: { db: Db; clock: Clock; sqlite?: SqliteDatabase.Database; writes?: WriteCounter },
+  ) => {
     const { db, clock } = options;
-    const lookup = apiKeyLookup(db, options.sqlite);
+    const lookup = apiKeyLookup(db, options.sqlite, options.writes);
     app.decorateRequest('principal', undefined);
     app.decorateRequest('project', undefined);
     app.decorateRequest('branch', undefined);
@@ -102,7 +106,7 @@ export const authPlugin = fp(
     }
 
     async function authenticateSession(request: FastifyRequest, access: 'read' | 'change' | 'installOwner') {
-      const token = request.cookies[sessionCookie];
+      const token = readSessionToken(request);
       const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
       if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
       if (access !== 'read' && user.role === 'member')

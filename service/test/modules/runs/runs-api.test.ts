@@ -259,6 +259,51 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     expect(refused.statusCode).toBe(403);
   });
 
+  it('records the working revision, vars and parameters of a single-test run', async () => {
+    const withVars = await createTest(t, {
+      ...apiTest('with vars', 'http://127.0.0.1:9/v'),
+      vars: { user: 'ada', nested: { n: 1 } },
+      parameters: { env: 'staging' },
+    });
+    const working = await t.ctx.db
+      .selectFrom('testRevisions')
+      .select(['id'])
+      .where('testId', '=', withVars)
+      .where('kind', '=', 'working')
+      .executeTakeFirstOrThrow();
+    const runId = (await trigger(withVars)).json().data.runId as string;
+    const detail = testRunDetailResponse.parse(
+      (await t.api({ method: 'GET', url: `/v1/test-runs/${runId}` })).json(),
+    ).data;
+    expect(detail).toMatchObject({
+      testId: withVars,
+      testRevisionId: working.id,
+      vars: { user: 'ada', nested: { n: 1 } },
+      parameters: { env: 'staging' },
+    });
+    const listed = (await t.api({ method: 'GET', url: `/v1/test-runs?testId=${withVars}` })).json().data;
+    expect(listed[0]).toMatchObject({ id: runId, testRevisionId: working.id });
+    expect((await cancel(runId)).statusCode).toBe(200);
+
+    // A test without vars/parameters records null; a directory run records no revision.
+    const plain = await createTest(t, apiTest('plain', 'http://127.0.0.1:9/p'));
+    const plainRun = (await trigger(plain)).json().data.runId as string;
+    const plainDetail = (await t.api({ method: 'GET', url: `/v1/test-runs/${plainRun}` })).json().data;
+    expect(plainDetail.testRevisionId).toEqual(expect.any(String));
+    expect(plainDetail).toMatchObject({ vars: null, parameters: null });
+    expect((await cancel(plainRun)).statusCode).toBe(200);
+    const folder = await createTest(t, { name: 'vars dir', directory: true });
+    await createTest(t, {
+      ...apiTest('in vars dir', 'http://127.0.0.1:9/q'),
+      parentTestId: folder,
+      vars: { a: 1 },
+    });
+    const folderRun = (await trigger(folder)).json().data.runId as string;
+    const folderDetail = (await t.api({ method: 'GET', url: `/v1/test-runs/${folderRun}` })).json().data;
+    expect(folderDetail).toMatchObject({ testRevisionId: null, vars: null, parameters: null });
+    expect((await cancel(folderRun)).statusCode).toBe(200);
+  });
+
   it('refuses more than 100 tests and answers 429 when the backlog is full', async () => {
     const big = await createTest(t, { name: 'big', directory: true });
     const leaves: string[] = [];

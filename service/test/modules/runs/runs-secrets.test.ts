@@ -70,7 +70,7 @@ async function expand(name: string, data: Buffer): Promise<Array<{ name: string;
  * Issue 4, secrets in artifacts: a test types a secret with `fill` and sends it in a request
  * header and body with the trace on; no stored artifact may contain it in any form.
  */
-describe('secrets never reach run artifacts', () => {
+describe('run artifacts: secrets redacted, bundle equal to the pw export', () => {
   let t: TestApp;
   let site: Site;
   const secret = 'Sek rit/9f3a+"Zq&7<x>';
@@ -185,5 +185,52 @@ describe('secrets never reach run artifacts', () => {
         .join('\n');
     expect(joined(/trace\.trace$/)).toContain('"value":"***"');
     expect(joined(/trace\.network$/)).toContain('Bearer ***');
+  });
+  it('stores as bundle.tgz exactly the project POST /v1/tests/export (format pw) produces', async () => {
+    const testId = await createTest(t, {
+      name: 'bundle check',
+      metadata: { type: 'api' },
+      vars: { who: 'ada' },
+      steps: [
+        {
+          name: 'call',
+          action: {
+            name: 'request',
+            method: 'GET',
+            url: `${site.url}/status?code=200&bundle=1`,
+            headers: { 'x-token': '{{secrets.TOKEN}}', 'x-who': '{{vars.who}}' },
+          },
+        },
+        { name: 'ok', action: { name: 'assertStatus', value: 200 } },
+      ],
+    });
+    const runId = (await t.api({ method: 'POST', url: `/v1/tests/${testId}/remote-run` })).json().data
+      .runId as string;
+    expect((await waitForStatus(t, runId, ['completed', 'failed'])).status).toBe('completed');
+    const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runId}/artifacts` })).json()
+      .data as Array<{ key: string; url: string }>;
+    const bundle = artifacts.find((artifact) => artifact.key === 'bundle.tgz') as { url: string };
+    const download = await t.app.inject({ method: 'GET', url: bundle.url.slice(t.config.publicUrl.length) });
+    const fromRun = new Map(
+      (await expand('bundle.tar.gz', download.rawPayload))
+        .filter((file) => file.name.startsWith('bundle.tar.gz:x/'))
+        .map((file) => [file.name.slice('bundle.tar.gz:x/'.length), file.data.toString('utf8')]),
+    );
+    const exported = await t.api({
+      method: 'POST',
+      url: '/v1/tests/export',
+      payload: { testIds: [testId], format: 'pw' },
+    });
+    expect(exported.statusCode).toBe(200);
+    const fromExport = new Map(
+      (await unzip(exported.rawPayload))
+        .filter((entry) => !entry.name.endsWith('/'))
+        .map((entry) => [entry.name, entry.data.toString('utf8')]),
+    );
+    expect([...fromRun.keys()].sort()).toEqual([...fromExport.keys()].sort());
+    for (const [name, content] of fromExport) expect(fromRun.get(name), name).toBe(content);
+    // Per-test artifacts are keyed tests/<test name>/<file>.
+    for (const artifact of artifacts.filter((entry) => entry.key.startsWith('tests/')))
+      expect(artifact.key).toMatch(/^tests\/bundle check\/[^/]+$/);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCompilableTests } from '../../../src/modules/tests/executable.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep, multipart } from '../tests/helpers.ts';
 
@@ -247,6 +248,74 @@ describe.each(databaseKinds)('/v1/steps on %s', (database) => {
       ['login', { name: 'goto', url: '/login' }],
       ['go', { name: 'click', selector: '#go' }],
     ]);
+  });
+
+  it('PUT /v1/steps/:id/children stores uploads: on the test for a plain group, on the child for a shared one', async () => {
+    const plain = await createTest(t, {
+      name: 'Upload group',
+      steps: [{ name: 'G', action: { name: 'group' }, children: [gotoStep('/')] }],
+    });
+    const plainGroup = (await stepsOf(plain.id))[0] as StepItem;
+    const upload = { name: 'pick', action: { name: 'setInputFiles', selector: '#f', files: ['cv.pdf'] } };
+    const form = await multipart({ children: JSON.stringify([upload]) }, [
+      { filename: 'cv.pdf', content: 'pdf!' },
+    ]);
+    const stored = await t.api({
+      method: 'PUT',
+      url: `/v1/steps/${plainGroup.id}/children`,
+      payload: form.payload,
+      headers: form.headers,
+    });
+    expect(stored.statusCode).toBe(200);
+    const files = (await get(`/v1/tests/${plain.id}/files`)).json().data as Array<{
+      filename: string;
+      content: string;
+    }>;
+    expect(files.map((file) => [file.filename, Buffer.from(file.content, 'base64').toString()])).toEqual([
+      ['cv.pdf', 'pdf!'],
+    ]);
+
+    const a = await createTest(t, {
+      name: 'Shared upload A',
+      steps: [{ name: 'SG', shared: true, action: { name: 'group' }, children: [gotoStep('/')] }],
+    });
+    const sharedGroup = (await stepsOf(a.id))[0] as StepItem;
+    const b = await createTest(t, {
+      name: 'Shared upload B',
+      steps: [{ shared: true, stepId: sharedGroup.stepId }],
+    });
+    const unnamed = await multipart({ children: JSON.stringify([upload]) }, [
+      { filename: 'other.pdf', content: 'x' },
+    ]);
+    const refused = await t.api({
+      method: 'PUT',
+      url: `/v1/steps/${sharedGroup.id}/children`,
+      payload: unnamed.payload,
+      headers: unnamed.headers,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(((await stepsOf(a.id))[0] as StepItem).children.map((child) => child.name)).toEqual(['open /']);
+    const named = await multipart({ children: JSON.stringify([upload]) }, [
+      { filename: 'cv.pdf', content: 'shared pdf' },
+    ]);
+    const ok = await t.api({
+      method: 'PUT',
+      url: `/v1/steps/${sharedGroup.id}/children`,
+      payload: named.payload,
+      headers: named.headers,
+    });
+    expect(ok.statusCode).toBe(200);
+    const loaded = await loadCompilableTests(t.ctx.db, t.ctx.blobs, {
+      projectId: t.bootstrap.projectId,
+      branchId: t.bootstrap.branchId,
+      testIds: [a.id, b.id],
+    });
+    for (const test of loaded) {
+      const child = test.steps[0]?.children?.[0];
+      expect(test.files).toEqual([
+        { filename: 'cv.pdf', content: Buffer.from('shared pdf'), stepId: child?.id },
+      ]);
+    }
   });
 
   it('PUT /v1/steps/:id/update refuses more than one file; DELETE answers 404 and deletes unused steps', async () => {

@@ -53,6 +53,8 @@ export interface ReceivedRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
+  /** The client's port: equal for requests that came over one (kept-alive) connection. */
+  remotePort: number | undefined;
 }
 
 /** What the receiver answers: a status (with optional headers), or `hang` (never answers). */
@@ -70,7 +72,11 @@ export interface Receiver {
 }
 
 /** A real HTTPS receiver on loopback. */
-export async function startReceiver(certificate: TestCertificate, replies: Reply[] = [{ status: 200 }]) {
+export async function startReceiver(
+  certificate: TestCertificate,
+  replies: Reply[] = [{ status: 200 }],
+  options: { keepAliveMs?: number } = {},
+) {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = https.createServer({ cert: certificate.cert, key: certificate.key }, (request, response) => {
@@ -84,6 +90,7 @@ export async function startReceiver(certificate: TestCertificate, replies: Reply
         url: request.url ?? '',
         headers: request.headers,
         rawBody: Buffer.concat(chunks),
+        remotePort: request.socket.remotePort,
       });
       for (const waiter of [...waiters]) {
         if (requests.length >= waiter.count) {
@@ -97,7 +104,7 @@ export async function startReceiver(certificate: TestCertificate, replies: Reply
       response.end('ok');
     });
   });
-  server.keepAliveTimeout = 100;
+  server.keepAliveTimeout = options.keepAliveMs ?? 100;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const receiver: Receiver = {

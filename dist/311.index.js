@@ -1,0 +1,1330 @@
+export const id = 311;
+export const ids = [311,588];
+export const modules = {
+
+/***/ 56588:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  fs: () => (/* reexport */ cancelRunResponse),
+  QF: () => (/* reexport */ latestRunResponse),
+  tz: () => (/* reexport */ remoteRunResponse),
+  c_: () => (/* reexport */ runArtifactsResponse),
+  runConfig: () => (/* reexport */ runConfig),
+  s$: () => (/* reexport */ terminalRunStatuses),
+  sv: () => (/* reexport */ testListBriefResponse),
+  uE: () => (/* reexport */ testRunDetailResponse)
+});
+
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, pagination, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testListItem, testListItemBrief, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./contract/src/common.ts
+
+const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
+const rateLimitBody = schemas/* object */.Ikc({ error: schemas/* literal */.euz('Too many requests') });
+const pagination = schemas/* object */.Ikc({
+    page: schemas/* number */.aig().int(),
+    limit: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+    totalPages: schemas/* number */.aig().int(),
+    hasMore: schemas/* boolean */.zMY(),
+});
+/** `{ data: T }`, the wrapper of almost every response. */
+const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
+const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
+const isoTimestamp = schemas/* string */.YjP();
+const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
+const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
+
+;// CONCATENATED MODULE: ./contract/src/run-config.ts
+
+/** The spec's "Run configuration": accepted by create, update and remote-run. */
+const runConfig = schemas/* object */.Ikc({
+    use: schemas/* object */.Ikc({
+        browserName: schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: schemas/* string */.YjP().optional(),
+        trace: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        headless: schemas/* boolean */.zMY().optional(),
+    })
+        .loose()
+        .optional(),
+    retries: schemas/* number */.aig().int().min(0).max(10).optional(),
+    timeout: schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
+    workers: schemas/* number */.aig().int().min(1).max(64).optional(),
+    repeatEach: schemas/* number */.aig().int().min(1).max(100).optional(),
+    viewport: schemas/* object */.Ikc({
+        width: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+        height: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+    })
+        .optional(),
+})
+    .loose();
+/** Layers configs left to right (test config, then run overrides); runs are always headless. */
+function resolveRunConfig(...layers) {
+    const merged = {};
+    for (const layer of layers) {
+        if (!layer)
+            continue;
+        Object.assign(merged, layer, {
+            use: { ...merged.use, ...layer.use },
+            viewport: { ...merged.viewport, ...layer.viewport },
+        });
+    }
+    const use = merged.use ?? {};
+    return {
+        use: {
+            browserName: use.browserName ?? 'chromium',
+            baseURL: use.baseURL,
+            trace: use.trace ?? 'retain-on-failure',
+            video: use.video ?? 'off',
+            screenshot: use.screenshot ?? 'only-on-failure',
+            actionTimeout: use.actionTimeout ?? 0,
+            navigationTimeout: use.navigationTimeout ?? 0,
+            headless: true,
+        },
+        retries: merged.retries ?? 0,
+        timeout: merged.timeout ?? 30_000,
+        workers: merged.workers ?? 1,
+        repeatEach: merged.repeatEach ?? 1,
+        viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+    };
+}
+
+;// CONCATENATED MODULE: ./contract/src/scopes.ts
+
+/** Every scope an API key can hold, from the spec's "Scopes" table. */
+const allScopes = [
+    'emailInbox:read',
+    'emailInbox:delete',
+    'tests:read',
+    'tests:create',
+    'tests:update',
+    'tests:delete',
+    'tests:run',
+    'tests:cancel',
+    'testRuns:read',
+    'schedules:read',
+    'schedules:run',
+    'schedules:pause',
+    'schedules:resume',
+];
+const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
+
+/**
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
+ */
+const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas/* string */.YjP().optional() };
+const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
+const stepActionSchemas = [
+    action('goto', { url: step_actions_text('url') }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
+    }),
+    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector }),
+    action('assertHidden', { selector }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional() }),
+    action('assertValue', { selector, value: step_actions_text('value') }),
+    action('assertUrl', { value: step_actions_text('value') }),
+    action('assertTitle', { value: step_actions_text('value') }),
+    action('assertCount', { selector, value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas/* string */.YjP().optional() }),
+    action('request', {
+        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: step_actions_text('url'),
+        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
+        body: schemas/* unknown */.L5J().optional(),
+        variable: schemas/* string */.YjP().optional(),
+    }),
+    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas/* string */.YjP().optional(),
+        from: schemas/* string */.YjP().optional(),
+        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
+]);
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
+var coerce = __webpack_require__(49567);
+;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
+const remoteRunSingleResponse = dataOf(remoteRunSingle);
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+const remoteRunMany = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int(),
+    message: schemas/* string */.YjP(),
+});
+const remoteRunManyResponse = dataOf(remoteRunMany);
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+const remoteRunResult = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+});
+const remoteRunResponse = dataOf(remoteRunResult);
+/** Body of `POST /v1/tests/remote-run`. */
+const bulkRemoteRunBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    tagId: schemas/* string */.YjP().optional(),
+    config: runConfig.optional(),
+});
+const runStats = schemas/* object */.Ikc({
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+});
+/** Item of `GET /v1/test-runs`. */
+const testRun = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    testId: schemas/* string */.YjP().nullable(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().nullable(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleType: schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    duration: schemas/* number */.aig().int().nullable(),
+});
+const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: pagination });
+/** One test's outcome in a run report. */
+const runTestResult = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    errorLocation: schemas/* string */.YjP().nullable(),
+    attempts: schemas/* number */.aig().int().optional(),
+});
+/** `report` of a `completed` or `failed` run (null otherwise). */
+const runReport = schemas/* object */.Ikc({
+    status: runStatus,
+    testName: schemas/* string */.YjP().nullable(),
+    runName: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    completedAt: isoTimestamp.nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleName: schemas/* string */.YjP().nullable(),
+    runTypeInfo: schemas/* object */.Ikc({
+        /** `test`, `directory` or `tag`. */
+        type: schemas/* string */.YjP(),
+        name: schemas/* string */.YjP(),
+        testResults: schemas/* array */.YOg(runTestResult),
+        stats: runStats,
+        runnerError: schemas/* string */.YjP().nullable().optional(),
+    }),
+});
+/** `GET /v1/test-runs/:runId`. */
+const testRunDetail = testRun.extend({
+    projectId: schemas/* string */.YjP(),
+    scheduleId: schemas/* string */.YjP().nullable(),
+    config: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    parameters: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    stats: runStats.nullable(),
+    cancelledAt: isoTimestamp.nullable(),
+    report: runReport.nullable(),
+});
+const testRunDetailResponse = dataOf(testRunDetail);
+/** `GET /v1/test-runs/latest`. */
+const runSummary = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    createdAt: isoTimestamp,
+});
+const latestRunResponse = dataOf(runSummary.nullable());
+/** `GET /v1/test-runs/stats`. */
+const runStatistics = schemas/* object */.Ikc({
+    totalRuns: schemas/* number */.aig().int(),
+    successRate: schemas/* number */.aig().int(),
+    avgDuration: schemas/* number */.aig().int(),
+    lastRun: isoTimestamp.nullable(),
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+});
+const runStatisticsResponse = dataOf(runStatistics);
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+const runArtifact = schemas/* object */.Ikc({
+    key: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP(),
+    type: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().optional(),
+});
+const runArtifactsResponse = dataOf(schemas/* array */.YOg(runArtifact));
+/** `GET /v1/test-runs/:runId/tests`. */
+const runTestsResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ testId: schemas/* string */.YjP(), testName: schemas/* string */.YjP() })));
+/** `POST /v1/test-runs/:runId/cancel`. */
+const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(), message: schemas/* string */.YjP() });
+const cancelRunResponse = dataOf(cancelRun);
+/** Query of `GET /v1/test-runs`. */
+const testRunListQuery = schemas/* object */.Ikc({
+    limit: coerce/* number */.ai().int().min(1).max(500).default(20),
+    page: coerce/* number */.ai().int().min(0).default(0),
+    status: runStatus.optional(),
+    name: schemas/* string */.YjP().optional(),
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+    startDate: schemas/* string */.YjP().optional(),
+    endDate: schemas/* string */.YjP().optional(),
+});
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+const testRunLatestQuery = schemas/* object */.Ikc({
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+});
+
+;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+
+
+/**
+ * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
+ * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ */
+const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
+    .loose();
+const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
+
+;// CONCATENATED MODULE: ./contract/src/tests.ts
+
+
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+const testType = schemas/* enum */.k5n(['ui', 'api']);
+const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
+const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+const pageNumber = coerce/* number */.ai({ error: 'page must be an integer' }).int().min(0).default(0);
+const pageLimit = coerce/* number */.ai({ error: 'limit must be an integer' }).int().min(1).default(50);
+const listTestsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    name: schemas/* string */.YjP().optional(),
+    status: oneOrMany(testStatus),
+    tagIds: oneOrMany(uuid),
+    type: testTypeFilter.default('all'),
+    testId: uuid.optional(),
+    branch: uuid.optional(),
+    sortBy: schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
+    sortOrder: schemas/* enum */.k5n(['asc', 'desc']).optional(),
+});
+const stepInputList = schemas/* array */.YOg(schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
+const testMetadataInput = schemas/* looseObject */._H3({
+    type: testType.optional(),
+    description: schemas/* string */.YjP().optional(),
+});
+const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
+const createTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    status: testStatus.default('draft'),
+    directory: schemas/* boolean */.zMY().default(false),
+    parentTestId: uuid.nullable().optional(),
+    config: runConfig.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+});
+const updateTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    status: testStatus.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    config: runConfig.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+    editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
+});
+const testIds = schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+const bulkUpdateStatusBody = schemas/* object */.Ikc({ testIds, status: testStatus });
+const bulkUpdateTagsBody = schemas/* object */.Ikc({
+    testIds,
+    tagIds: schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
+});
+const bulkDeleteBody = schemas/* object */.Ikc({ testIds });
+const duplicateTestBody = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: testStatus.optional(),
+})
+    .optional();
+const createRevisionBody = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+const exportTestsBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(uuid).optional(),
+    tagIds: schemas/* array */.YOg(uuid).optional(),
+    directoryId: uuid.optional(),
+    format: schemas/* enum */.k5n(['json', 'pw']).default('json'),
+});
+const listSharedStepsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    search: schemas/* string */.YjP().optional(),
+    type: testTypeFilter.default('all'),
+});
+const updateStepData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
+    action: schemas/* unknown */.L5J().optional(),
+    metadata: jsonObject.nullable().optional(),
+    condition: schemas/* unknown */.L5J().optional(),
+});
+/** The test item of `GET /v1/tests`. */
+const testListItem = schemas/* object */.Ikc({
+    id: uuid,
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: testStatus,
+    directory: schemas/* boolean */.zMY(),
+    config: jsonObject,
+    vars: jsonObject.nullable(),
+    parameters: jsonObject.nullable(),
+    metadata: jsonObject,
+    tags: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })),
+    childrenCount: schemas/* number */.aig().int(),
+    stepsCount: schemas/* number */.aig().int(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
+/** Version of the JSON export format written into `manifest.json`. */
+const testExportFormatVersion = 1;
+
+;// CONCATENATED MODULE: ./contract/src/index.ts
+/**
+ * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
+ * the action's client, so both sides agree on every field by construction.
+ */
+
+
+
+
+
+
+
+
+
+/***/ }),
+
+/***/ 79311:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  $: () => (/* binding */ clientFor),
+  execute: () => (/* binding */ execute)
+});
+
+// UNUSED EXPORTS: defaultArtifactName
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __webpack_require__(33838);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
+;// CONCATENATED MODULE: ./src/results.ts
+const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
+const isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
+/** Merges runs (several when a big selection was split) into one result. */
+function mergeRuns(runs, context) {
+    const tests = [];
+    const stats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+    let durationMs = 0;
+    const summaries = [];
+    for (const run of runs) {
+        const info = run.report?.runTypeInfo;
+        for (const result of info?.testResults ?? [])
+            tests.push({
+                runId: run.id,
+                testId: result.testId,
+                name: result.name,
+                status: result.status,
+                durationMs: result.duration,
+                errorMessage: result.errorMessage,
+                errorLocation: result.errorLocation,
+            });
+        const runStats = info?.stats ?? run.stats;
+        if (runStats) {
+            stats.passed += runStats.passed;
+            stats.failed += runStats.failed;
+            stats.skipped += runStats.skipped;
+            stats.total += runStats.total;
+        }
+        // Split runs execute side by side: the merged duration is the longest.
+        durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
+        summaries.push({
+            runId: run.id,
+            status: run.status,
+            url: runUrl(context.baseUrl, context.projectId, run.id),
+            runnerError: info?.runnerError ?? null,
+        });
+    }
+    tests.sort((a, b) => Number(isFailedTest(b)) - Number(isFailedTest(a)));
+    return {
+        status: outcomeOf(runs, summaries, stats, context.timedOut),
+        runs: summaries,
+        stats,
+        durationMs,
+        tests,
+    };
+}
+function outcomeOf(runs, summaries, stats, timedOut) {
+    if (timedOut)
+        return 'timeout';
+    const failedRuns = runs.filter((run) => run.status === 'failed');
+    if (failedRuns.length > 0) {
+        // A failed run without failed tests (or with a runner error) is the runner's failure.
+        if (stats.failed === 0 || summaries.some((run) => run.runnerError))
+            return 'error';
+        return 'failed';
+    }
+    if (runs.some((run) => run.status === 'cancelled'))
+        return 'cancelled';
+    return 'passed';
+}
+/** The outcome fails the step per `fail-on`. */
+const failsStep = (status, failOn) => failOn.includes(status);
+
+;// CONCATENATED MODULE: ./src/artifacts.ts
+
+
+
+/** A storage key as a relative path that cannot escape its directory. */
+function safeRelativePath(key) {
+    const parts = key
+        .split(/[\\/]+/)
+        .map((part) => part.replace(/[^\w.\- ()@+=,]/g, '_'))
+        .filter((part) => part && part !== '.' && part !== '..');
+    return parts.length > 0 ? external_node_path_default().join(...parts) : 'artifact';
+}
+/** Keeps every artifact, or with `failed` only the per-test artifacts of failed tests. */
+function selectArtifacts(artifacts, mode, failedNames) {
+    if (mode === 'none')
+        return [];
+    if (mode === 'all')
+        return [...artifacts];
+    return artifacts.filter((artifact) => artifact.testName !== undefined && failedNames.has(artifact.testName));
+}
+/**
+ * Downloads the runs' artifacts (presigned URLs, fetched without the API key) and their HTML
+ * reports into `dir`.
+ */
+async function collectArtifacts(client, runs, results, options) {
+    const { downloadTool } = await __webpack_require__.e(/* import() */ 805).then(__webpack_require__.bind(__webpack_require__, 59805));
+    const files = [];
+    let reportPath;
+    const failedNames = new Set(results.tests.filter(isFailedTest).map((test) => test.name));
+    external_node_fs_default().mkdirSync(options.dir, { recursive: true });
+    for (const run of runs) {
+        const runDir = external_node_path_default().join(options.dir, run.id);
+        external_node_fs_default().mkdirSync(runDir, { recursive: true });
+        if (run.status === 'completed' || run.status === 'failed') {
+            try {
+                const file = external_node_path_default().join(runDir, 'report.html');
+                external_node_fs_default().writeFileSync(file, await client.report(run.id));
+                files.push(file);
+                reportPath ??= file;
+            }
+            catch (error) {
+                options.log(`No HTML report for run ${run.id}: ${error.message}`);
+            }
+        }
+        if (options.mode === 'none')
+            continue;
+        const selected = selectArtifacts(await client.artifacts(run.id), options.mode, failedNames);
+        for (const artifact of selected) {
+            const file = external_node_path_default().join(runDir, safeRelativePath(artifact.key));
+            external_node_fs_default().mkdirSync(external_node_path_default().dirname(file), { recursive: true });
+            try {
+                await downloadTool(artifact.url, file);
+                files.push(file);
+            }
+            catch (error) {
+                // The URL is presigned: report the key only, never the signed address.
+                options.log(`Could not download artifact ${artifact.key}: ${error.name}`);
+            }
+        }
+    }
+    return { dir: options.dir, files, reportPath };
+}
+/** Uploads the collected files as one workflow artifact when the Actions runtime is present. */
+async function uploadArtifact(collected, options) {
+    const env = options.env ?? process.env;
+    if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL || collected.files.length === 0)
+        return undefined;
+    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(220)]).then(__webpack_require__.bind(__webpack_require__, 67220));
+    const response = await new DefaultArtifactClient().uploadArtifact(options.name, collected.files, collected.dir, {
+        ...(options.retentionDays ? { retentionDays: options.retentionDays } : {}),
+    });
+    const url = response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+        ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
+        : undefined;
+    return { id: response.id, url };
+}
+
+// EXTERNAL MODULE: ./contract/src/index.ts + 7 modules
+var src = __webpack_require__(56588);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __webpack_require__(46752);
+;// CONCATENATED MODULE: ./src/client.ts
+
+
+class ApiError extends Error {
+    name = 'ApiError';
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+const sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Seconds or an HTTP date; falls back to 5 s. */
+function retryAfterMs(header, now = Date.now()) {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value)
+        return 5000;
+    const seconds = Number(value);
+    if (Number.isFinite(seconds))
+        return Math.max(0, seconds * 1000);
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? 5000 : Math.max(0, date - now);
+}
+class StepdeckClient {
+    /** Requests sent (including retries); read by the benchmark. */
+    requests = 0;
+    #options;
+    #sleep;
+    constructor(options) {
+        this.#options = options;
+        this.#sleep = options.sleep ?? sleepReal;
+    }
+    async triggerTest(testId, config) {
+        const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+        return src/* remoteRunResponse */.tz.parse(body).data;
+    }
+    async triggerBulk(target, config) {
+        const body = await this.#call('POST', '/v1/tests/remote-run', {
+            ...target,
+            ...(config ? { config } : {}),
+        });
+        return src/* remoteRunResponse */.tz.parse(body).data;
+    }
+    async latestRun(testId) {
+        const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
+        return src/* latestRunResponse */.QF.parse(body).data;
+    }
+    async getRun(runId) {
+        return src/* testRunDetailResponse */.uE.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+    }
+    async artifacts(runId) {
+        return src/* runArtifactsResponse */.c_.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+    }
+    async report(runId) {
+        return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
+    }
+    async cancel(runId) {
+        return src/* cancelRunResponse */.fs.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+    }
+    /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
+    async activeLeafTests(filter) {
+        const leaves = [];
+        if (filter.directoryId) {
+            const query = `testId=${encodeURIComponent(filter.directoryId)}`;
+            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
+            for (const child of page.children) {
+                if (child.directory)
+                    leaves.push(...(await this.activeLeafTests({ directoryId: child.id })));
+                else if (child.status === 'active')
+                    leaves.push(child.id);
+            }
+            return leaves;
+        }
+        for (let pageIndex = 0;; pageIndex++) {
+            const query = `tagIds=${encodeURIComponent(filter.tagId ?? '')}&status=active&limit=500&page=${pageIndex}`;
+            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
+            for (const child of page.children)
+                if (!child.directory)
+                    leaves.push(child.id);
+            if (!page.pagination.hasMore)
+                return leaves;
+        }
+    }
+    #parse(schema, body) {
+        return schema.parse(body);
+    }
+    async #call(method, path, json, as = 'json') {
+        const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
+        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const backoffMs = this.#options.backoffMs ?? 1000;
+        const headers = {
+            'x-api-key': apiKey,
+            'x-project-id': projectId,
+            'user-agent': 'stepdeck-action',
+            ...(branchId ? { 'x-branch-id': branchId } : {}),
+            ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        };
+        let failures = 0;
+        let throttled = 0;
+        for (;;) {
+            this.requests++;
+            let statusCode;
+            let responseHeaders;
+            let text;
+            try {
+                const response = await (0,undici/* request */.Em)(`${baseUrl}${path}`, {
+                    method,
+                    headers,
+                    body: json === undefined ? undefined : JSON.stringify(json),
+                    headersTimeout: 30_000,
+                    bodyTimeout: 60_000,
+                });
+                statusCode = response.statusCode;
+                responseHeaders = response.headers;
+                text = await response.body.text();
+            }
+            catch (error) {
+                // Network errors: the cause is the socket's, never the request headers.
+                failures++;
+                const reason = error instanceof Error ? error.code || error.message : 'error';
+                if (failures >= maxAttempts)
+                    throw new ApiError(0, `${method} ${path} failed after ${failures} attempts: ${reason}`);
+                const delay = backoffMs * 2 ** (failures - 1);
+                log?.(`${method} ${path}: ${reason}, retrying in ${delay} ms`);
+                await this.#sleep(delay);
+                continue;
+            }
+            if (statusCode >= 200 && statusCode < 300) {
+                if (as === 'text')
+                    return text;
+                try {
+                    return JSON.parse(text);
+                }
+                catch {
+                    throw new ApiError(statusCode, `${method} ${path}: the response is not JSON`);
+                }
+            }
+            const message = serviceMessage(text).replaceAll(apiKey, '***');
+            if (statusCode === 429) {
+                throttled++;
+                if (throttled > 20)
+                    throw new ApiError(429, `${method} ${path}: still rate limited after 20 attempts`);
+                const delay = retryAfterMs(responseHeaders['retry-after']);
+                log?.(`${method} ${path}: rate limited (${message}), retrying in ${Math.round(delay / 1000)} s`);
+                await this.#sleep(delay);
+                continue;
+            }
+            if (statusCode >= 500) {
+                failures++;
+                if (failures >= maxAttempts)
+                    throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
+                const delay = backoffMs * 2 ** (failures - 1);
+                log?.(`${method} ${path}: ${statusCode} ${message}, retrying in ${delay} ms`);
+                await this.#sleep(delay);
+                continue;
+            }
+            throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message || '(no message)'}`);
+        }
+    }
+}
+function serviceMessage(text) {
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.message === 'string')
+            return body.message;
+        if (typeof body.error === 'string')
+            return body.error;
+    }
+    catch { }
+    return text.slice(0, 200);
+}
+
+// EXTERNAL MODULE: ./src/main.ts + 1 modules
+var main = __webpack_require__(24473);
+;// CONCATENATED MODULE: ./src/outputs.ts
+/** Every output of action.yml as strings (also the CLI's --json, parsed back). */
+function outputsFor(sources) {
+    const { results } = sources;
+    const outputs = {
+        'run-id': sources.runIds[0] ?? '',
+        'run-ids': sources.runIds.join(','),
+        'run-url': sources.runUrls[0] ?? '',
+        status: results?.status ?? 'triggered',
+    };
+    if (results) {
+        Object.assign(outputs, {
+            passed: String(results.stats.passed),
+            failed: String(results.stats.failed),
+            skipped: String(results.stats.skipped),
+            total: String(results.stats.total),
+            'duration-ms': String(results.durationMs),
+            results: JSON.stringify({
+                status: results.status,
+                stats: results.stats,
+                durationMs: results.durationMs,
+                runs: results.runs,
+                tests: results.tests,
+            }),
+        });
+    }
+    if (sources.reportPath)
+        outputs['report-path'] = sources.reportPath;
+    if (sources.junitPath)
+        outputs['junit-path'] = sources.junitPath;
+    if (sources.artifactsPath)
+        outputs['artifacts-path'] = sources.artifactsPath;
+    if (sources.uploaded?.id !== undefined)
+        outputs['artifact-id'] = String(sources.uploaded.id);
+    return outputs;
+}
+
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+
+const maxAnnotations = 50;
+/** One error annotation per failed test (at most 50), placed at its error location when it is file:line[:col]. */
+function annotationsFor(results) {
+    return results.tests
+        .filter(isFailedTest)
+        .slice(0, maxAnnotations)
+        .map((test) => {
+        const annotation = {
+            title: `Stepdeck: ${test.name} ${test.status}`,
+            message: [
+                test.errorMessage ?? `Test ${test.status}`,
+                test.errorLocation && `at ${test.errorLocation}`,
+            ]
+                .filter(Boolean)
+                .join('\n'),
+        };
+        const match = test.errorLocation?.match(/^(.+?):(\d+)(?::(\d+))?$/);
+        if (match?.[1] && !/\s/.test(match[1])) {
+            annotation.file = match[1];
+            annotation.startLine = Number(match[2]);
+            if (match[3])
+                annotation.startColumn = Number(match[3]);
+        }
+        return annotation;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+
+/** The pull request of a pull_request(_target) event, read from GITHUB_EVENT_PATH; undefined otherwise. */
+function pullRequestFromEnv(env = process.env) {
+    const eventName = env.GITHUB_EVENT_NAME ?? '';
+    if (!eventName.startsWith('pull_request') || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY)
+        return undefined;
+    let event;
+    try {
+        event = JSON.parse(external_node_fs_default().readFileSync(env.GITHUB_EVENT_PATH, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    const pr = event.pull_request;
+    if (!pr)
+        return undefined;
+    const [owner, repo] = env.GITHUB_REPOSITORY.split('/');
+    const head = pr.head?.repo?.full_name;
+    const base = pr.base?.repo?.full_name;
+    return { owner, repo, number: pr.number, fork: Boolean(head && base && head !== base) };
+}
+const commentMarker = (key) => `<!-- stepdeck-comment: ${key.replace(/--+>?/g, '-')} -->`;
+/**
+ * Posts the results on the PR: `update` edits the comment carrying this key's hidden marker
+ * (found through every page of comments) or creates it; `new` always creates one. When the
+ * token cannot write (a fork PR), returns a fallback instead of failing.
+ */
+async function upsertComment(options) {
+    const { getOctokit } = await __webpack_require__.e(/* import() */ 351).then(__webpack_require__.bind(__webpack_require__, 61351));
+    const octokit = getOctokit(options.token);
+    const { owner, repo, number } = options.pr;
+    const marker = commentMarker(options.key);
+    const body = `${marker}\n${options.markdown}`;
+    try {
+        if (options.mode === 'update') {
+            const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+                owner,
+                repo,
+                issue_number: number,
+                per_page: 100,
+            });
+            const existing = comments.find((comment) => comment.body?.includes(marker));
+            if (existing) {
+                const { data } = await octokit.rest.issues.updateComment({
+                    owner,
+                    repo,
+                    comment_id: existing.id,
+                    body,
+                });
+                return { kind: 'updated', id: data.id, url: data.html_url };
+            }
+        }
+        const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+        return { kind: 'created', id: data.id, url: data.html_url };
+    }
+    catch (error) {
+        const status = error.status;
+        if (status === 403 || status === 404 || (options.pr.fork && status !== undefined && status < 500))
+            return {
+                kind: 'fallback',
+                reason: `the token cannot comment on this pull request (${status}${options.pr.fork ? ', fork PR' : ''})`,
+            };
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+const xml = (value) => value
+    .split('')
+    .filter((char) => char >= ' ' || char === '\n' || char === '\r' || char === '\t')
+    .join('')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+/** JUnit XML of the results, one testsuite per run, for test-report actions. */
+function junitXml(results) {
+    const seconds = (ms) => (ms / 1000).toFixed(3);
+    const suites = results.runs.map((run) => {
+        const tests = results.tests.filter((test) => test.runId === run.runId);
+        const failures = tests.filter(isFailedTest).length;
+        const skipped = tests.filter((test) => test.status === 'skipped').length;
+        const cases = tests.map((test) => {
+            const open = `    <testcase classname="stepdeck" name="${xml(test.name)}" time="${seconds(test.durationMs)}"`;
+            if (test.status === 'skipped')
+                return `${open}>\n      <skipped/>\n    </testcase>`;
+            if (!isFailedTest(test))
+                return `${open}/>`;
+            const message = test.errorMessage ?? test.status;
+            const body = [test.errorMessage, test.errorLocation && `at ${test.errorLocation}`]
+                .filter(Boolean)
+                .join('\n');
+            return `${open}>\n      <failure message="${xml(message)}" type="${xml(test.status)}">${xml(body)}</failure>\n    </testcase>`;
+        });
+        const time = seconds(tests.reduce((sum, test) => sum + test.durationMs, 0));
+        return [
+            `  <testsuite name="stepdeck run ${xml(run.runId)}" tests="${tests.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
+            ...cases,
+            '  </testsuite>',
+        ].join('\n');
+    });
+    const failures = results.tests.filter(isFailedTest).length;
+    const skipped = results.tests.filter((test) => test.status === 'skipped').length;
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="stepdeck" tests="${results.tests.length}" failures="${failures}" skipped="${skipped}" time="${seconds(results.durationMs)}">`,
+        ...suites,
+        '</testsuites>',
+        '',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const formatDuration = (ms) => {
+    if (ms < 1000)
+        return `${ms} ms`;
+    const seconds = ms / 1000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+};
+/** Markdown-safe single table cell. */
+const cell = (value) => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>').replace(/</g, '&lt;');
+/** The one table used by the job summary and the PR comment: status, stats, links, tests (failed first). */
+function resultsMarkdown(results, context = {}) {
+    const { stats } = results;
+    const lines = [
+        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
+        '',
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · **${stats.total}** total · ${formatDuration(results.durationMs)}`,
+        '',
+        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
+            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
+    ];
+    for (const run of results.runs)
+        if (run.runnerError)
+            lines.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(run.runnerError)}`);
+    if (results.tests.length > 0) {
+        const maxRows = context.maxRows ?? 200;
+        lines.push('', '| Test | Status | Duration | Error | Location |', '|---|---|---|---|---|');
+        for (const test of results.tests.slice(0, maxRows)) {
+            const failed = isFailedTest(test);
+            lines.push(`| ${cell(test.name)} | ${failed ? '❌' : test.status === 'skipped' ? '⏭️' : '✅'} ${test.status} | ${formatDuration(test.durationMs)} | ${cell(test.errorMessage ?? '')} | ${test.errorLocation ? `\`${cell(test.errorLocation)}\`` : ''} |`);
+        }
+        if (results.tests.length > maxRows)
+            lines.push('', `…and ${results.tests.length - maxRows} more tests.`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/index.ts
+
+
+
+
+
+
+
+/** Writes the job summary, unless `$GITHUB_STEP_SUMMARY` is absent (local runs, other CIs). */
+async function writeJobSummary(markdown, env = process.env) {
+    if (!env.GITHUB_STEP_SUMMARY) {
+        core/* info */.pq('No $GITHUB_STEP_SUMMARY: skipping the job summary');
+        return false;
+    }
+    await core/* summary */.z.addRaw(markdown).write();
+    return true;
+}
+function writeJunit(results, dir) {
+    const file = external_node_path_default().join(dir, 'junit.xml');
+    external_node_fs_default().mkdirSync(dir, { recursive: true });
+    external_node_fs_default().writeFileSync(file, junitXml(results));
+    return file;
+}
+/** Job summary, annotations and PR comment: every report made from one markdown table. */
+async function report(results, inputs, links, env = process.env) {
+    const markdown = resultsMarkdown(results, {
+        artifactUrl: links.artifactUrl,
+        title: `Stepdeck ${inputs.commentKey}`,
+    });
+    if (inputs.summary)
+        await writeJobSummary(markdown, env);
+    if (inputs.annotations)
+        for (const { message, ...properties } of annotationsFor(results))
+            core/* error */.z3(message, properties);
+    if (inputs.prComment === 'off')
+        return;
+    const pr = pullRequestFromEnv(env);
+    if (!pr)
+        return;
+    if (!inputs.githubToken) {
+        core/* warning */.$e('No github-token: skipping the PR comment');
+        return;
+    }
+    try {
+        const result = await upsertComment({
+            token: inputs.githubToken,
+            pr,
+            key: inputs.commentKey,
+            markdown,
+            mode: inputs.prComment,
+        });
+        if (result.kind === 'fallback')
+            core/* warning */.$e(`Could not comment: ${result.reason}. The results:\n${markdown}`);
+        else
+            core/* info */.pq(`PR comment ${result.kind}: ${result.url}`);
+    }
+    catch (error) {
+        core/* warning */.$e(`Could not comment on the pull request: ${error.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/trigger.ts
+
+/** The spec's cap of active tests per remote run. */
+const maxTestsPerRun = 100;
+const overCap = (error) => error instanceof ApiError && error.status === 400 && /\b100\b/.test(error.message);
+function chunk(items, size) {
+    const chunks = [];
+    for (let i = 0; i < items.length; i += size)
+        chunks.push(items.slice(i, i + size));
+    return chunks;
+}
+/**
+ * Starts the run(s): one test → its own endpoint (409 attaches to the active run); several
+ * ids or a tag → the bulk endpoint, split into runs of at most 100 tests when the selection
+ * expands beyond the cap.
+ */
+async function trigger(client, target, log) {
+    const { testIds, tagId, config } = target;
+    if (tagId) {
+        try {
+            return { runs: [await client.triggerBulk({ tagId }, config)], attached: false };
+        }
+        catch (error) {
+            if (!overCap(error))
+                throw error;
+        }
+        const leaves = await client.activeLeafTests({ tagId });
+        log(`The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`);
+        return { runs: await triggerChunks(client, leaves, config, log), attached: false };
+    }
+    if (testIds.length === 1) {
+        const testId = testIds[0];
+        try {
+            return { runs: [await client.triggerTest(testId, config)], attached: false };
+        }
+        catch (error) {
+            if (!(error instanceof ApiError && error.status === 409))
+                throw error;
+            const active = await client.latestRun(testId);
+            if (!active)
+                throw error;
+            log(`Test ${testId} already has an active run: attaching to run ${active.id} instead of starting one`);
+            return { runs: [{ runId: active.id, status: active.status }], attached: true };
+        }
+    }
+    const runs = [];
+    const parts = chunk(testIds, maxTestsPerRun);
+    if (parts.length > 1)
+        log(`${testIds.length} test ids, more than ${maxTestsPerRun} per run: splitting into ${parts.length} runs`);
+    for (const part of parts) {
+        try {
+            runs.push(await client.triggerBulk({ testIds: part }, config));
+            continue;
+        }
+        catch (error) {
+            if (!overCap(error))
+                throw error;
+        }
+        // Directories expand beyond the cap: trigger their active leaves in runs of at most 100.
+        const leaves = [];
+        for (const id of part) {
+            const below = await client.activeLeafTests({ directoryId: id });
+            leaves.push(...(below.length > 0 ? below : [id]));
+        }
+        const unique = [...new Set(leaves)];
+        log(`The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`);
+        runs.push(...(await triggerChunks(client, unique, config, log)));
+    }
+    return { runs, attached: false };
+}
+async function triggerChunks(client, ids, config, log) {
+    const runs = [];
+    const parts = chunk(ids, maxTestsPerRun);
+    for (const [index, part] of parts.entries()) {
+        const run = await client.triggerBulk({ testIds: part }, config);
+        log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
+        runs.push(run);
+    }
+    return runs;
+}
+
+;// CONCATENATED MODULE: ./src/wait.ts
+
+const isTerminal = (status) => src/* terminalRunStatuses */.s$.includes(status);
+const wait_sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Polls every unfinished run once per interval (one GET per run and poll) until all are
+ * terminal or the wall-clock deadline passes; at the deadline the unfinished runs are cancelled.
+ */
+async function waitForRuns(client, runIds, options) {
+    const now = options.now ?? Date.now;
+    const sleep = options.sleep ?? wait_sleepReal;
+    const deadline = now() + options.timeoutMs;
+    const latest = new Map();
+    for (;;) {
+        for (const runId of runIds) {
+            const known = latest.get(runId);
+            if (known && isTerminal(known.status))
+                continue;
+            latest.set(runId, await client.getRun(runId));
+        }
+        const runs = runIds.map((id) => latest.get(id));
+        options.onPoll?.(runs);
+        if (runs.every((run) => isTerminal(run.status)))
+            return { runs, timedOut: false };
+        const left = deadline - now();
+        if (left <= 0)
+            break;
+        await sleep(Math.min(options.pollIntervalMs, left));
+    }
+    const unfinished = runIds.filter((id) => !isTerminal(latest.get(id)?.status ?? 'pending'));
+    for (const runId of unfinished) {
+        try {
+            const result = await client.cancel(runId);
+            options.log?.(`Deadline reached: cancelled run ${runId} (${result.message})`);
+        }
+        catch (error) {
+            // 400: it ended meanwhile; the refresh below reads its real state.
+            options.log?.(`Deadline reached: could not cancel run ${runId}: ${error.message}`);
+        }
+        latest.set(runId, await client.getRun(runId));
+    }
+    return { runs: runIds.map((id) => latest.get(id)), timedOut: true };
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
+
+
+
+
+
+
+
+
+
+
+
+const clientFor = (inputs) => new StepdeckClient({
+    baseUrl: inputs.baseUrl,
+    apiKey: inputs.apiKey,
+    projectId: inputs.projectId,
+    branchId: inputs.branchId,
+    log: core/* info */.pq,
+});
+/** The action once its inputs are valid: trigger → wait → collect → report → outputs. */
+async function execute(inputs, env = process.env) {
+    const { apiKey } = inputs;
+    try {
+        const client = clientFor(inputs);
+        const triggered = await trigger(client, inputs, core/* info */.pq);
+        const runIds = triggered.runs.map((run) => run.runId);
+        const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
+        core/* saveState */.LZ(main/* state */.w.runIds, runIds.join(','));
+        core/* info */.pq(`Started ${runIds.length === 1 ? 'run' : 'runs'} ${runUrls.join(', ')}`);
+        if (!inputs.wait) {
+            core/* saveState */.LZ(main/* state */.w.done, 'true');
+            setOutputs(outputsFor({ runIds, runUrls }));
+            return;
+        }
+        let lastLine = '';
+        const waited = await waitForRuns(client, runIds, {
+            timeoutMs: inputs.timeoutMs,
+            pollIntervalMs: inputs.pollIntervalMs,
+            log: core/* info */.pq,
+            onPoll: (runs) => {
+                const line = runs.map((run) => `${run.id.slice(0, 8)} ${run.status}`).join(', ');
+                if (line !== lastLine)
+                    core/* info */.pq(line);
+                lastLine = line;
+            },
+        });
+        core/* saveState */.LZ(main/* state */.w.done, 'true');
+        const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
+        const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
+        const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', name);
+        const collected = await collectArtifacts(client, waited.runs, results, {
+            dir,
+            mode: inputs.artifacts,
+            log: core/* warning */.$e,
+        });
+        const junitPath = writeJunit(results, dir);
+        const uploaded = inputs.artifacts === 'none'
+            ? undefined
+            : await uploadArtifact(collected, { name, retentionDays: inputs.artifactRetentionDays, env });
+        if (inputs.artifacts !== 'none' && !uploaded)
+            core/* info */.pq(`Artifacts kept in ${dir}`);
+        await report(results, inputs, { artifactUrl: uploaded?.url }, env);
+        setOutputs(outputsFor({
+            runIds,
+            runUrls,
+            results,
+            reportPath: collected.reportPath,
+            junitPath,
+            artifactsPath: dir,
+            uploaded,
+        }));
+        if (failsStep(results.status, inputs.failOn)) {
+            const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
+            core/* setFailed */.C1(`Stepdeck run ${results.status}` + (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''));
+        }
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        core/* setFailed */.C1(message.replaceAll(apiKey, '***'));
+    }
+}
+function setOutputs(outputs) {
+    for (const [name, value] of Object.entries(outputs))
+        core/* setOutput */.uH(name, value);
+}
+/** Unique per run: the job, the (first) service run id and the attempt. */
+function defaultArtifactName(runId, env = process.env) {
+    return `stepdeck-${env.GITHUB_JOB || 'run'}-${runId.slice(0, 8)}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
+}
+
+
+/***/ })
+
+};

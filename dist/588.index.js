@@ -1,0 +1,484 @@
+export const id = 588;
+export const ids = [588];
+export const modules = {
+
+/***/ 56588:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  fs: () => (/* reexport */ cancelRunResponse),
+  QF: () => (/* reexport */ latestRunResponse),
+  tz: () => (/* reexport */ remoteRunResponse),
+  c_: () => (/* reexport */ runArtifactsResponse),
+  runConfig: () => (/* reexport */ runConfig),
+  s$: () => (/* reexport */ terminalRunStatuses),
+  sv: () => (/* reexport */ testListBriefResponse),
+  uE: () => (/* reexport */ testRunDetailResponse)
+});
+
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, pagination, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testListItem, testListItemBrief, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./contract/src/common.ts
+
+const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
+const rateLimitBody = schemas/* object */.Ikc({ error: schemas/* literal */.euz('Too many requests') });
+const pagination = schemas/* object */.Ikc({
+    page: schemas/* number */.aig().int(),
+    limit: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+    totalPages: schemas/* number */.aig().int(),
+    hasMore: schemas/* boolean */.zMY(),
+});
+/** `{ data: T }`, the wrapper of almost every response. */
+const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
+const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
+const isoTimestamp = schemas/* string */.YjP();
+const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
+const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
+
+;// CONCATENATED MODULE: ./contract/src/run-config.ts
+
+/** The spec's "Run configuration": accepted by create, update and remote-run. */
+const runConfig = schemas/* object */.Ikc({
+    use: schemas/* object */.Ikc({
+        browserName: schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: schemas/* string */.YjP().optional(),
+        trace: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        headless: schemas/* boolean */.zMY().optional(),
+    })
+        .loose()
+        .optional(),
+    retries: schemas/* number */.aig().int().min(0).max(10).optional(),
+    timeout: schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
+    workers: schemas/* number */.aig().int().min(1).max(64).optional(),
+    repeatEach: schemas/* number */.aig().int().min(1).max(100).optional(),
+    viewport: schemas/* object */.Ikc({
+        width: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+        height: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+    })
+        .optional(),
+})
+    .loose();
+/** Layers configs left to right (test config, then run overrides); runs are always headless. */
+function resolveRunConfig(...layers) {
+    const merged = {};
+    for (const layer of layers) {
+        if (!layer)
+            continue;
+        Object.assign(merged, layer, {
+            use: { ...merged.use, ...layer.use },
+            viewport: { ...merged.viewport, ...layer.viewport },
+        });
+    }
+    const use = merged.use ?? {};
+    return {
+        use: {
+            browserName: use.browserName ?? 'chromium',
+            baseURL: use.baseURL,
+            trace: use.trace ?? 'retain-on-failure',
+            video: use.video ?? 'off',
+            screenshot: use.screenshot ?? 'only-on-failure',
+            actionTimeout: use.actionTimeout ?? 0,
+            navigationTimeout: use.navigationTimeout ?? 0,
+            headless: true,
+        },
+        retries: merged.retries ?? 0,
+        timeout: merged.timeout ?? 30_000,
+        workers: merged.workers ?? 1,
+        repeatEach: merged.repeatEach ?? 1,
+        viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+    };
+}
+
+;// CONCATENATED MODULE: ./contract/src/scopes.ts
+
+/** Every scope an API key can hold, from the spec's "Scopes" table. */
+const allScopes = [
+    'emailInbox:read',
+    'emailInbox:delete',
+    'tests:read',
+    'tests:create',
+    'tests:update',
+    'tests:delete',
+    'tests:run',
+    'tests:cancel',
+    'testRuns:read',
+    'schedules:read',
+    'schedules:run',
+    'schedules:pause',
+    'schedules:resume',
+];
+const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
+
+/**
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
+ */
+const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas/* string */.YjP().optional() };
+const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
+const stepActionSchemas = [
+    action('goto', { url: step_actions_text('url') }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
+    }),
+    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector }),
+    action('assertHidden', { selector }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional() }),
+    action('assertValue', { selector, value: step_actions_text('value') }),
+    action('assertUrl', { value: step_actions_text('value') }),
+    action('assertTitle', { value: step_actions_text('value') }),
+    action('assertCount', { selector, value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas/* string */.YjP().optional() }),
+    action('request', {
+        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: step_actions_text('url'),
+        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
+        body: schemas/* unknown */.L5J().optional(),
+        variable: schemas/* string */.YjP().optional(),
+    }),
+    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas/* string */.YjP().optional(),
+        from: schemas/* string */.YjP().optional(),
+        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
+]);
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
+var coerce = __webpack_require__(49567);
+;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
+const remoteRunSingleResponse = dataOf(remoteRunSingle);
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+const remoteRunMany = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int(),
+    message: schemas/* string */.YjP(),
+});
+const remoteRunManyResponse = dataOf(remoteRunMany);
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+const remoteRunResult = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+});
+const remoteRunResponse = dataOf(remoteRunResult);
+/** Body of `POST /v1/tests/remote-run`. */
+const bulkRemoteRunBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    tagId: schemas/* string */.YjP().optional(),
+    config: runConfig.optional(),
+});
+const runStats = schemas/* object */.Ikc({
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+});
+/** Item of `GET /v1/test-runs`. */
+const testRun = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    testId: schemas/* string */.YjP().nullable(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().nullable(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleType: schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    duration: schemas/* number */.aig().int().nullable(),
+});
+const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: pagination });
+/** One test's outcome in a run report. */
+const runTestResult = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    errorLocation: schemas/* string */.YjP().nullable(),
+    attempts: schemas/* number */.aig().int().optional(),
+});
+/** `report` of a `completed` or `failed` run (null otherwise). */
+const runReport = schemas/* object */.Ikc({
+    status: runStatus,
+    testName: schemas/* string */.YjP().nullable(),
+    runName: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    completedAt: isoTimestamp.nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleName: schemas/* string */.YjP().nullable(),
+    runTypeInfo: schemas/* object */.Ikc({
+        /** `test`, `directory` or `tag`. */
+        type: schemas/* string */.YjP(),
+        name: schemas/* string */.YjP(),
+        testResults: schemas/* array */.YOg(runTestResult),
+        stats: runStats,
+        runnerError: schemas/* string */.YjP().nullable().optional(),
+    }),
+});
+/** `GET /v1/test-runs/:runId`. */
+const testRunDetail = testRun.extend({
+    projectId: schemas/* string */.YjP(),
+    scheduleId: schemas/* string */.YjP().nullable(),
+    config: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    parameters: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    stats: runStats.nullable(),
+    cancelledAt: isoTimestamp.nullable(),
+    report: runReport.nullable(),
+});
+const testRunDetailResponse = dataOf(testRunDetail);
+/** `GET /v1/test-runs/latest`. */
+const runSummary = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    createdAt: isoTimestamp,
+});
+const latestRunResponse = dataOf(runSummary.nullable());
+/** `GET /v1/test-runs/stats`. */
+const runStatistics = schemas/* object */.Ikc({
+    totalRuns: schemas/* number */.aig().int(),
+    successRate: schemas/* number */.aig().int(),
+    avgDuration: schemas/* number */.aig().int(),
+    lastRun: isoTimestamp.nullable(),
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+});
+const runStatisticsResponse = dataOf(runStatistics);
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+const runArtifact = schemas/* object */.Ikc({
+    key: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP(),
+    type: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().optional(),
+});
+const runArtifactsResponse = dataOf(schemas/* array */.YOg(runArtifact));
+/** `GET /v1/test-runs/:runId/tests`. */
+const runTestsResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ testId: schemas/* string */.YjP(), testName: schemas/* string */.YjP() })));
+/** `POST /v1/test-runs/:runId/cancel`. */
+const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(), message: schemas/* string */.YjP() });
+const cancelRunResponse = dataOf(cancelRun);
+/** Query of `GET /v1/test-runs`. */
+const testRunListQuery = schemas/* object */.Ikc({
+    limit: coerce/* number */.ai().int().min(1).max(500).default(20),
+    page: coerce/* number */.ai().int().min(0).default(0),
+    status: runStatus.optional(),
+    name: schemas/* string */.YjP().optional(),
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+    startDate: schemas/* string */.YjP().optional(),
+    endDate: schemas/* string */.YjP().optional(),
+});
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+const testRunLatestQuery = schemas/* object */.Ikc({
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+});
+
+;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+
+
+/**
+ * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
+ * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ */
+const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
+    .loose();
+const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
+
+;// CONCATENATED MODULE: ./contract/src/tests.ts
+
+
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+const testType = schemas/* enum */.k5n(['ui', 'api']);
+const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
+const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+const pageNumber = coerce/* number */.ai({ error: 'page must be an integer' }).int().min(0).default(0);
+const pageLimit = coerce/* number */.ai({ error: 'limit must be an integer' }).int().min(1).default(50);
+const listTestsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    name: schemas/* string */.YjP().optional(),
+    status: oneOrMany(testStatus),
+    tagIds: oneOrMany(uuid),
+    type: testTypeFilter.default('all'),
+    testId: uuid.optional(),
+    branch: uuid.optional(),
+    sortBy: schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
+    sortOrder: schemas/* enum */.k5n(['asc', 'desc']).optional(),
+});
+const stepInputList = schemas/* array */.YOg(schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
+const testMetadataInput = schemas/* looseObject */._H3({
+    type: testType.optional(),
+    description: schemas/* string */.YjP().optional(),
+});
+const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
+const createTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    status: testStatus.default('draft'),
+    directory: schemas/* boolean */.zMY().default(false),
+    parentTestId: uuid.nullable().optional(),
+    config: runConfig.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+});
+const updateTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    status: testStatus.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    config: runConfig.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+    editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
+});
+const testIds = schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+const bulkUpdateStatusBody = schemas/* object */.Ikc({ testIds, status: testStatus });
+const bulkUpdateTagsBody = schemas/* object */.Ikc({
+    testIds,
+    tagIds: schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
+});
+const bulkDeleteBody = schemas/* object */.Ikc({ testIds });
+const duplicateTestBody = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: testStatus.optional(),
+})
+    .optional();
+const createRevisionBody = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+const exportTestsBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(uuid).optional(),
+    tagIds: schemas/* array */.YOg(uuid).optional(),
+    directoryId: uuid.optional(),
+    format: schemas/* enum */.k5n(['json', 'pw']).default('json'),
+});
+const listSharedStepsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    search: schemas/* string */.YjP().optional(),
+    type: testTypeFilter.default('all'),
+});
+const updateStepData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
+    action: schemas/* unknown */.L5J().optional(),
+    metadata: jsonObject.nullable().optional(),
+    condition: schemas/* unknown */.L5J().optional(),
+});
+/** The test item of `GET /v1/tests`. */
+const testListItem = schemas/* object */.Ikc({
+    id: uuid,
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: testStatus,
+    directory: schemas/* boolean */.zMY(),
+    config: jsonObject,
+    vars: jsonObject.nullable(),
+    parameters: jsonObject.nullable(),
+    metadata: jsonObject,
+    tags: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })),
+    childrenCount: schemas/* number */.aig().int(),
+    stepsCount: schemas/* number */.aig().int(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
+/** Version of the JSON export format written into `manifest.json`. */
+const testExportFormatVersion = 1;
+
+;// CONCATENATED MODULE: ./contract/src/index.ts
+/**
+ * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
+ * the action's client, so both sides agree on every field by construction.
+ */
+
+
+
+
+
+
+
+
+
+/***/ })
+
+};

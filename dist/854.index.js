@@ -1,0 +1,241 @@
+export const id = 854;
+export const ids = [854];
+export const modules = {
+
+/***/ 24473:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  K: () => (/* binding */ readInputs),
+  run: () => (/* binding */ run),
+  w: () => (/* binding */ state)
+});
+
+;// CONCATENATED MODULE: ./src/inputs.ts
+/** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
+const outcomes = (/* unused pure expression or super */ null && (['passed', 'failed', 'cancelled', 'timeout', 'error']));
+const failableOutcomes = ['failed', 'cancelled', 'timeout', 'error'];
+class InputError extends Error {
+    name = 'InputError';
+}
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function fail(input, problem) {
+    throw new InputError(`Input "${input}" ${problem}`);
+}
+function inputs_text(raw, name) {
+    const value = raw[name]?.trim();
+    return value ? value : undefined;
+}
+function required(raw, name) {
+    return inputs_text(raw, name) ?? fail(name, 'is required');
+}
+function bool(raw, name, fallback) {
+    const value = inputs_text(raw, name)?.toLowerCase();
+    if (value === undefined)
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    return fail(name, `must be true or false, got "${value}"`);
+}
+function number(raw, name, fallback, min, max) {
+    const value = inputs_text(raw, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || !/^\d+(\.\d+)?$/.test(value))
+        fail(name, `must be a number, got "${value}"`);
+    if (parsed < min || parsed > max)
+        fail(name, `must be between ${min} and ${max}, got ${value}`);
+    return parsed;
+}
+function choice(raw, name, allowed, fallback) {
+    const value = inputs_text(raw, name)?.toLowerCase();
+    if (value === undefined)
+        return fallback;
+    if (!allowed.includes(value))
+        fail(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+    return value;
+}
+function isHttpUrl(value) {
+    try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    }
+    catch {
+        return false;
+    }
+}
+function uuid(name, value) {
+    if (!uuidPattern.test(value))
+        fail(name, `must contain UUIDs, got "${value}"`);
+    return value.toLowerCase();
+}
+/** Splits a newline- or comma-separated list, dropping blanks. */
+function splitList(value) {
+    return (value ?? '')
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter(Boolean);
+}
+async function parseConfig(raw) {
+    const json = inputs_text(raw, 'config');
+    let config;
+    if (json !== undefined) {
+        let value;
+        try {
+            value = JSON.parse(json);
+        }
+        catch {
+            fail('config', 'must be a JSON object (it is not valid JSON)');
+        }
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            fail('config', 'must be a JSON object');
+        const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(588)]).then(__webpack_require__.bind(__webpack_require__, 56588));
+        const parsed = runConfig.safeParse(value);
+        if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            fail('config', `is not a valid run config: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
+        }
+        config = parsed.data;
+    }
+    const targetUrl = inputs_text(raw, 'target-url');
+    if (targetUrl !== undefined) {
+        if (!isHttpUrl(targetUrl))
+            fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
+        config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+    }
+    const browser = inputs_text(raw, 'browser');
+    if (browser !== undefined) {
+        const browserName = choice(raw, 'browser', ['chromium', 'firefox', 'webkit'], 'chromium');
+        config = { ...config, use: { ...config?.use, browserName } };
+    }
+    return config;
+}
+function parseFailOn(raw) {
+    const items = splitList(inputs_text(raw, 'fail-on')?.toLowerCase());
+    if (items.length === 0)
+        return [...failableOutcomes];
+    if (items.length === 1 && items[0] === 'none')
+        return [];
+    for (const item of items)
+        if (!failableOutcomes.includes(item))
+            fail('fail-on', `must list outcomes among ${failableOutcomes.join(', ')} (or be "none"), got "${item}"`);
+    return [...new Set(items)];
+}
+/** Parses and validates every input; throws InputError naming the input and the problem. */
+async function parseInputs(raw, defaults = {}) {
+    const apiKey = required(raw, 'api-key');
+    const baseUrlText = required(raw, 'base-url');
+    let baseUrl;
+    try {
+        baseUrl = new URL(baseUrlText);
+    }
+    catch {
+        fail('base-url', `must be a URL, got "${baseUrlText}"`);
+    }
+    if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+        fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
+    const projectId = uuid('project-id', required(raw, 'project-id'));
+    const branchText = inputs_text(raw, 'branch-id');
+    const testIds = [...new Set(splitList(inputs_text(raw, 'test-ids')).map((id) => uuid('test-ids', id)))];
+    const tagText = inputs_text(raw, 'tag-id');
+    if (testIds.length > 0 && tagText)
+        fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+    if (testIds.length === 0 && !tagText)
+        fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+    const config = await parseConfig(raw);
+    const browser = config?.use?.browserName;
+    const retention = inputs_text(raw, 'artifact-retention-days');
+    const artifactName = inputs_text(raw, 'artifact-name');
+    if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
+        fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
+    return {
+        apiKey,
+        baseUrl: baseUrl.toString().replace(/\/+$/, ''),
+        projectId,
+        branchId: branchText ? uuid('branch-id', branchText) : undefined,
+        testIds,
+        tagId: tagText ? uuid('tag-id', tagText) : undefined,
+        config,
+        wait: bool(raw, 'wait', true),
+        timeoutMs: Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
+        pollIntervalMs: Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
+        failOn: parseFailOn(raw),
+        artifacts: choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all'),
+        artifactName,
+        artifactRetentionDays: retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90),
+        summary: bool(raw, 'summary', true),
+        prComment: choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update'),
+        commentKey: inputs_text(raw, 'comment-key') ??
+            [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
+        githubToken: inputs_text(raw, 'github-token'),
+        annotations: bool(raw, 'annotations', true),
+    };
+}
+/** Every input name, as in action.yml. */
+const inputNames = [
+    'api-key',
+    'base-url',
+    'project-id',
+    'branch-id',
+    'test-ids',
+    'tag-id',
+    'config',
+    'target-url',
+    'browser',
+    'wait',
+    'timeout-minutes',
+    'poll-interval-seconds',
+    'fail-on',
+    'artifacts',
+    'artifact-name',
+    'artifact-retention-days',
+    'summary',
+    'pr-comment',
+    'comment-key',
+    'github-token',
+    'annotations',
+];
+
+// EXTERNAL MODULE: ./src/runner.ts
+var runner = __webpack_require__(74813);
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+/** Saved-state keys shared with the post step. */
+const state = { runIds: 'run-ids', done: 'done' };
+async function readInputs(env = process.env) {
+    const raw = Object.fromEntries(inputNames.map((name) => [name, (0,runner/* getInput */.V4)(name, env)]));
+    // Masked before validation, so even a rejected key never reaches the log.
+    if (raw['api-key'])
+        (0,runner/* setSecret */.Pq)(raw['api-key']);
+    return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB });
+}
+/**
+ * The action: inputs → trigger → wait → collect → report → outputs (src/action.ts). The
+ * inputs are checked first with light modules only; the rest (HTTP client, @actions/*) loads
+ * once they are valid.
+ */
+async function run(env = process.env) {
+    let inputs;
+    try {
+        inputs = await readInputs(env);
+    }
+    catch (error) {
+        const apiKey = (0,runner/* getInput */.V4)('api-key', env);
+        const message = error instanceof Error ? error.message : String(error);
+        (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
+        return;
+    }
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(523), __webpack_require__.e(311)]).then(__webpack_require__.bind(__webpack_require__, 79311));
+    await execute(inputs, env);
+}
+
+
+/***/ })
+
+};
