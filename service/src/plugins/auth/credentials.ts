@@ -210,7 +210,7 @@ function toLookup(row: LookupRow | undefined): ApiKeyLookup {
 /**
  * The same lookup on embedded SQLite: primary-key and unique-index reads on statements prepared
  * once, run synchronously without the query builder. Under HTTP load this costs a fraction of
- * one joined query through Kysely (see docs/readme/foundation.md, benchmark). PostgreSQL keeps
+ * one joined query through Kysely (see docs/foundation.md, benchmark). PostgreSQL keeps
  * the single joined query: there a round trip costs more than a join.
  */
 /**

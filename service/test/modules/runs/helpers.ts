@@ -76,6 +76,35 @@ export async function waitForStatus(
   }
 }
 
+/**
+ * Starts a run of an API test that calls the site once (at `/status?code=200&<marker>=1`)
+ * and then waits two minutes; resolves once the site has seen that call, so the run is
+ * surely executing.
+ */
+export async function startLongApiRun(t: TestApp, site: Site, marker: string): Promise<string> {
+  const path = `/status?code=200&${marker}=1`;
+  const testId = await createTest(t, {
+    name: `long wait (${marker})`,
+    metadata: { type: 'api' },
+    steps: [
+      { name: 'call', action: { name: 'request', method: 'GET', url: `${site.url}${path}` } },
+      { name: 'wait', action: { name: 'wait', ms: 120000 } },
+    ],
+  });
+  const response = await t.api({
+    method: 'POST',
+    url: `/v1/tests/${testId}/remote-run`,
+    payload: { config: { timeout: 300000 } },
+  });
+  const runId = response.json().data.runId as string;
+  await waitForStatus(t, runId, ['running']);
+  const deadline = Date.now() + 60_000;
+  while (!site.hits.get(path) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!site.hits.get(path)) throw new Error(`run ${runId} never called ${path}`);
+  return runId;
+}
+
 export interface Site {
   url: string;
   hits: Map<string, number>;

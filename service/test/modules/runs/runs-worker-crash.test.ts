@@ -5,10 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { staleHeartbeatMs } from '../../../src/modules/runs/dispatcher.ts';
 import { createTestApp, type TestApp } from '../../helper.ts';
-import { apiTest, createTest, runOf, type Site, startSite, waitForStatus } from './helpers.ts';
+import {
+  apiTest,
+  createTest,
+  runOf,
+  type Site,
+  startLongApiRun,
+  startSite,
+  waitForStatus,
+} from './helpers.ts';
 
 const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
-const runsReadme = path.resolve(import.meta.dirname, '../../../../docs/readme/runs.md');
+const runsReadme = path.resolve(import.meta.dirname, '../../../../docs/runs.md');
 const staleMs = 3000;
 
 /** The process group of the `playwright test` child of `parent`. */
@@ -77,28 +85,7 @@ describe('worker crash recovery (PostgreSQL)', () => {
 
   it('fails the run of a SIGKILLed worker after the heartbeat timeout; a new worker then runs normally', async () => {
     const first = await startWorker();
-    const waiting = await createTest(t, {
-      name: 'long wait',
-      metadata: { type: 'api' },
-      steps: [
-        {
-          name: 'call',
-          action: { name: 'request', method: 'GET', url: `${site.url}/status?code=200&crash=1` },
-        },
-        { name: 'wait', action: { name: 'wait', ms: 120000 } },
-      ],
-    });
-    const runId = (
-      await t.api({
-        method: 'POST',
-        url: `/v1/tests/${waiting}/remote-run`,
-        payload: { config: { timeout: 300000 } },
-      })
-    ).json().data.runId as string;
-    await waitForStatus(t, runId, ['running']);
-    const deadline = Date.now() + 60_000;
-    while (!site.hits.get('/status?code=200&crash=1') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const runId = await startLongApiRun(t, site, 'crash');
     expect(site.hits.get('/status?code=200&crash=1')).toBe(1);
     // A live worker's heartbeats keep the run alive past the threshold.
     await new Promise((resolve) => setTimeout(resolve, staleMs + 1500));

@@ -2,7 +2,15 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helper.ts';
-import { apiTest, createTest, type Site, setCap, startSite, waitForStatus } from './helpers.ts';
+import {
+  apiTest,
+  createTest,
+  type Site,
+  setCap,
+  startLongApiRun,
+  startSite,
+  waitForStatus,
+} from './helpers.ts';
 
 const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
 
@@ -74,28 +82,7 @@ describe('PostgreSQL with two worker processes', () => {
   });
 
   it('cancels from the API process a run executing in a worker', async () => {
-    const testId = await createTest(t, {
-      name: 'waits',
-      metadata: { type: 'api' },
-      steps: [
-        {
-          name: 'call',
-          action: { name: 'request', method: 'GET', url: `${site.url}/status?code=200&cancel=1` },
-        },
-        { name: 'wait', action: { name: 'wait', ms: 120000 } },
-      ],
-    });
-    const runId = (
-      await t.api({
-        method: 'POST',
-        url: `/v1/tests/${testId}/remote-run`,
-        payload: { config: { timeout: 300000 } },
-      })
-    ).json().data.runId;
-    await waitForStatus(t, runId, ['running']);
-    const deadline = Date.now() + 60_000;
-    while (!site.hits.get('/status?code=200&cancel=1') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    const runId = await startLongApiRun(t, site, 'cancel');
     const group = playwrightGroupOf(workers.map((child) => child.pid as number));
     expect(group).toBeDefined();
     const response = await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` });
