@@ -41,6 +41,17 @@ const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'comple
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
 
+;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+
+
+/**
+ * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
+ * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ */
+const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
+    .loose();
+const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
+
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
@@ -97,102 +108,6 @@ function resolveRunConfig(...layers) {
         repeatEach: merged.repeatEach ?? 1,
         viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
     };
-}
-
-;// CONCATENATED MODULE: ./contract/src/scopes.ts
-
-/** Every scope an API key can hold, from the spec's "Scopes" table. */
-const allScopes = [
-    'emailInbox:read',
-    'emailInbox:delete',
-    'tests:read',
-    'tests:create',
-    'tests:update',
-    'tests:delete',
-    'tests:run',
-    'tests:cancel',
-    'testRuns:read',
-    'schedules:read',
-    'schedules:run',
-    'schedules:pause',
-    'schedules:resume',
-];
-const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
-
-;// CONCATENATED MODULE: ./contract/src/step-actions.ts
-
-/**
- * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
- * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
- */
-const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
-const selector = step_actions_text('selector').min(1, 'selector must not be empty');
-const base = { description: schemas/* string */.YjP().optional() };
-const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
-const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
-    action('click', { selector }),
-    action('dblclick', { selector }),
-    action('hover', { selector }),
-    action('fill', { selector, value: step_actions_text('value') }),
-    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
-    action('check', { selector }),
-    action('uncheck', { selector }),
-    action('selectOption', { selector, value: step_actions_text('value') }),
-    action('setInputFiles', {
-        selector,
-        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
-    }),
-    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
-    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
-    action('assertVisible', { selector }),
-    action('assertHidden', { selector }),
-    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional() }),
-    action('assertValue', { selector, value: step_actions_text('value') }),
-    action('assertUrl', { value: step_actions_text('value') }),
-    action('assertTitle', { value: step_actions_text('value') }),
-    action('assertCount', { selector, value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
-    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
-    // The action's own `name` is its type, so the screenshot's file name is `label`.
-    action('screenshot', { label: schemas/* string */.YjP().optional() }),
-    action('request', {
-        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
-            error: 'method must be an HTTP method',
-        }),
-        url: step_actions_text('url'),
-        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
-        body: schemas/* unknown */.L5J().optional(),
-        variable: schemas/* string */.YjP().optional(),
-    }),
-    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
-    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
-    action('waitForEmail', {
-        inbox: step_actions_text('inbox'),
-        subjectContains: schemas/* string */.YjP().optional(),
-        from: schemas/* string */.YjP().optional(),
-        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
-        variable: step_actions_text('variable'),
-    }),
-    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
-    action('group', {}),
-];
-const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
-const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
-    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
-});
-const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
-]);
-/**
- * Validates one action and names the step and field on failure, e.g.
- * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
- */
-function describeActionError(stepLabel, error) {
-    const issue = error.issues[0];
-    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
-    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
@@ -344,16 +259,101 @@ const testRunLatestQuery = schemas/* object */.Ikc({
     branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
 });
 
-;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+;// CONCATENATED MODULE: ./contract/src/scopes.ts
 
+/** Every scope an API key can hold, from the spec's "Scopes" table. */
+const allScopes = [
+    'emailInbox:read',
+    'emailInbox:delete',
+    'tests:read',
+    'tests:create',
+    'tests:update',
+    'tests:delete',
+    'tests:run',
+    'tests:cancel',
+    'testRuns:read',
+    'schedules:read',
+    'schedules:run',
+    'schedules:pause',
+    'schedules:resume',
+];
+const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
 
 /**
- * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
- * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
  */
-const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
-    .loose();
-const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
+const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas/* string */.YjP().optional() };
+const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
+const stepActionSchemas = [
+    action('goto', { url: step_actions_text('url') }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
+    }),
+    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector }),
+    action('assertHidden', { selector }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional() }),
+    action('assertValue', { selector, value: step_actions_text('value') }),
+    action('assertUrl', { value: step_actions_text('value') }),
+    action('assertTitle', { value: step_actions_text('value') }),
+    action('assertCount', { selector, value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas/* string */.YjP().optional() }),
+    action('request', {
+        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: step_actions_text('url'),
+        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
+        body: schemas/* unknown */.L5J().optional(),
+        variable: schemas/* string */.YjP().optional(),
+    }),
+    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas/* string */.YjP().optional(),
+        from: schemas/* string */.YjP().optional(),
+        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
+]);
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
+}
 
 ;// CONCATENATED MODULE: ./contract/src/tests.ts
 

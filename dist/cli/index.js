@@ -83155,6 +83155,17 @@ const runStatus = schemas_enum(['pending', 'queued', 'running', 'completed', 'fa
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas_enum(['draft', 'active', 'archived']);
 
+;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+
+
+/**
+ * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
+ * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ */
+const testListItemBrief = object({ id: schemas_string(), directory: schemas_boolean(), status: testStatus })
+    .loose();
+const testListBriefResponse = object({ children: array(testListItemBrief), pagination: pagination });
+
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
@@ -83211,102 +83222,6 @@ function resolveRunConfig(...layers) {
         repeatEach: merged.repeatEach ?? 1,
         viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
     };
-}
-
-;// CONCATENATED MODULE: ./contract/src/scopes.ts
-
-/** Every scope an API key can hold, from the spec's "Scopes" table. */
-const allScopes = [
-    'emailInbox:read',
-    'emailInbox:delete',
-    'tests:read',
-    'tests:create',
-    'tests:update',
-    'tests:delete',
-    'tests:run',
-    'tests:cancel',
-    'testRuns:read',
-    'schedules:read',
-    'schedules:run',
-    'schedules:pause',
-    'schedules:resume',
-];
-const scope = schemas_enum(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
-
-;// CONCATENATED MODULE: ./contract/src/step-actions.ts
-
-/**
- * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
- * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
- */
-const step_actions_text = (field) => schemas_string({ error: `${field} is required and must be a string` });
-const selector = step_actions_text('selector').min(1, 'selector must not be empty');
-const base = { description: schemas_string().optional() };
-const action = (name, shape) => object({ name: literal(name), ...base, ...shape }).loose();
-const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
-    action('click', { selector }),
-    action('dblclick', { selector }),
-    action('hover', { selector }),
-    action('fill', { selector, value: step_actions_text('value') }),
-    action('press', { selector: schemas_string().optional(), key: step_actions_text('key') }),
-    action('check', { selector }),
-    action('uncheck', { selector }),
-    action('selectOption', { selector, value: step_actions_text('value') }),
-    action('setInputFiles', {
-        selector,
-        files: array(schemas_string(), { error: 'files must be an array of filenames' }),
-    }),
-    action('wait', { ms: schemas_number({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
-    action('waitFor', { selector, state: schemas_enum(['attached', 'detached', 'visible', 'hidden']).optional() }),
-    action('assertVisible', { selector }),
-    action('assertHidden', { selector }),
-    action('assertText', { selector, value: step_actions_text('value'), exact: schemas_boolean().optional() }),
-    action('assertValue', { selector, value: step_actions_text('value') }),
-    action('assertUrl', { value: step_actions_text('value') }),
-    action('assertTitle', { value: step_actions_text('value') }),
-    action('assertCount', { selector, value: schemas_number({ error: 'value must be a number' }).int().min(0) }),
-    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas_string().optional() }),
-    // The action's own `name` is its type, so the screenshot's file name is `label`.
-    action('screenshot', { label: schemas_string().optional() }),
-    action('request', {
-        method: schemas_enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
-            error: 'method must be an HTTP method',
-        }),
-        url: step_actions_text('url'),
-        headers: record(schemas_string(), schemas_string()).optional(),
-        body: unknown().optional(),
-        variable: schemas_string().optional(),
-    }),
-    action('assertStatus', { value: schemas_number({ error: 'value must be a number' }).int() }),
-    action('assertJson', { path: step_actions_text('path'), value: unknown() }),
-    action('waitForEmail', {
-        inbox: step_actions_text('inbox'),
-        subjectContains: schemas_string().optional(),
-        from: schemas_string().optional(),
-        timeoutMs: schemas_number().int().min(0).max(600_000).optional(),
-        variable: step_actions_text('variable'),
-    }),
-    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas_string().optional() }),
-    action('group', {}),
-];
-const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
-const stepAction = discriminatedUnion('name', stepActionSchemas, {
-    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
-});
-const stepCondition = discriminatedUnion('type', [
-    object({ type: literal('skip') }),
-    object({ type: literal('alwaysRun') }),
-    object({ type: literal('if'), variable: schemas_string(), equals: unknown() }),
-]);
-/**
- * Validates one action and names the step and field on failure, e.g.
- * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
- */
-function describeActionError(stepLabel, error) {
-    const issue = error.issues[0];
-    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
-    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
@@ -83475,16 +83390,101 @@ const testRunLatestQuery = object({
     branchId: schemas_uuid({ error: 'branchId must be a UUID' }).optional(),
 });
 
-;// CONCATENATED MODULE: ./contract/src/client-extra.ts
+;// CONCATENATED MODULE: ./contract/src/scopes.ts
 
+/** Every scope an API key can hold, from the spec's "Scopes" table. */
+const allScopes = [
+    'emailInbox:read',
+    'emailInbox:delete',
+    'tests:read',
+    'tests:create',
+    'tests:update',
+    'tests:delete',
+    'tests:run',
+    'tests:cancel',
+    'testRuns:read',
+    'schedules:read',
+    'schedules:run',
+    'schedules:pause',
+    'schedules:resume',
+];
+const scope = schemas_enum(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
 
 /**
- * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
- * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
  */
-const testListItemBrief = object({ id: schemas_string(), directory: schemas_boolean(), status: testStatus })
-    .loose();
-const testListBriefResponse = object({ children: array(testListItemBrief), pagination: pagination });
+const step_actions_text = (field) => schemas_string({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas_string().optional() };
+const action = (name, shape) => object({ name: literal(name), ...base, ...shape }).loose();
+const stepActionSchemas = [
+    action('goto', { url: step_actions_text('url') }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    action('press', { selector: schemas_string().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: array(schemas_string(), { error: 'files must be an array of filenames' }),
+    }),
+    action('wait', { ms: schemas_number({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas_enum(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector }),
+    action('assertHidden', { selector }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas_boolean().optional() }),
+    action('assertValue', { selector, value: step_actions_text('value') }),
+    action('assertUrl', { value: step_actions_text('value') }),
+    action('assertTitle', { value: step_actions_text('value') }),
+    action('assertCount', { selector, value: schemas_number({ error: 'value must be a number' }).int().min(0) }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas_string().optional() }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas_string().optional() }),
+    action('request', {
+        method: schemas_enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: step_actions_text('url'),
+        headers: record(schemas_string(), schemas_string()).optional(),
+        body: unknown().optional(),
+        variable: schemas_string().optional(),
+    }),
+    action('assertStatus', { value: schemas_number({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: unknown() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas_string().optional(),
+        from: schemas_string().optional(),
+        timeoutMs: schemas_number().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas_string().optional() }),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = discriminatedUnion('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = discriminatedUnion('type', [
+    object({ type: literal('skip') }),
+    object({ type: literal('alwaysRun') }),
+    object({ type: literal('if'), variable: schemas_string(), equals: unknown() }),
+]);
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
+}
 
 ;// CONCATENATED MODULE: ./contract/src/tests.ts
 
