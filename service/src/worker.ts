@@ -13,10 +13,11 @@ import { installSecret } from './settings.ts';
 /**
  * `npm run worker`: the runner without HTTP. With DATABASE_URL, any number of workers (and
  * API processes) share the runs in PostgreSQL: each claims pending runs under the org's
- * concurrency cap, executes them and reports. Also delivers the webhooks of the runs it ends.
+ * concurrency cap, executes them and reports. Also delivers the webhooks of the runs it ends,
+ * and claims due schedule ticks and performs `schedules.fire` jobs (each tick fires once).
  * Blobs must be shared with the API: S3_* settings, or the same DATA_DIR.
  */
-const workerModules = new Set(['runs', 'webhooks']);
+const workerModules = new Set(['runs', 'webhooks', 'schedules']);
 
 function logger(level: string) {
   const quiet = level === 'silent' || level === 'fatal' || level === 'error';

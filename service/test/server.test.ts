@@ -77,7 +77,15 @@ describe('server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-server-'));
     tempDirs.push(dataDir);
     const port = await freePort();
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    // A free SMTP port too: the inbox listener would otherwise take the fixed default 2525.
+    const smtpPort = await freePort();
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      SMTP_PORT: String(smtpPort),
+    };
     const server = startServer({ ...env, ADMIN_PASSWORD: 'server-password' });
     await server.waitFor(/Server listening at/);
 

@@ -1,11 +1,15 @@
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertSafeKey, type BlobStore } from './index.ts';
@@ -19,7 +23,13 @@ export interface S3Options {
   secretAccessKey?: string;
   /** Key prefix inside the bucket. */
   prefix?: string;
+  /** Keys per ListObjectsV2 page (S3 caps it at 1000, the default). */
+  pageSize?: number;
+  /** Bytes per multipart part for streams (default 8 MiB; S3's minimum is 5 MiB). */
+  partSize?: number;
 }
+
+const defaultPartSize = 8 * 1024 * 1024;
 
 const notFound = (error: unknown) => {
   const name = (error as { name?: string }).name;
@@ -27,15 +37,45 @@ const notFound = (error: unknown) => {
   return name === 'NoSuchKey' || name === 'NotFound' || status === 404;
 };
 
-/** Blobs in an S3-compatible bucket; presigned GET URLs come straight from S3. */
+/** The type S3 serves a blob with when `put` was not told one: from the file name. */
+export function contentTypeFor(key: string): string {
+  const extension = key.split('/').pop()?.split('.').pop()?.toLowerCase() ?? '';
+  const types: Record<string, string> = {
+    json: 'application/json',
+    log: 'text/plain; charset=utf-8',
+    txt: 'text/plain; charset=utf-8',
+    html: 'text/html; charset=utf-8',
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    webm: 'video/webm',
+    mp4: 'video/mp4',
+    zip: 'application/zip',
+    tgz: 'application/gzip',
+    gz: 'application/gzip',
+  };
+  return types[extension] ?? 'application/octet-stream';
+}
+
+/**
+ * Blobs in an S3-compatible bucket; presigned GET URLs come straight from S3.
+ * `list` and `delete` treat their prefix as a folder, like the file backend: `runs/ab`
+ * covers `runs/ab/...` (and, for `delete`, the object `runs/ab` itself), never `runs/abc/...`.
+ */
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+  private readonly pageSize: number | undefined;
+  private readonly partSize: number;
 
   constructor(options: S3Options, client?: S3Client) {
     this.bucket = options.bucket;
     this.prefix = options.prefix ? `${options.prefix.replace(/\/+$/, '')}/` : '';
+    this.pageSize = options.pageSize;
+    this.partSize = Math.max(options.partSize ?? defaultPartSize, 5 * 1024 * 1024);
     this.client =
       client ??
       new S3Client({
@@ -53,16 +93,67 @@ export class S3BlobStore implements BlobStore {
     return `${this.prefix}${key}`;
   }
 
+  /**
+   * A Buffer is one PutObject. A stream (length unknown) is read a part at a time: one
+   * PutObject when it fits in a part, else a multipart upload, so memory stays bounded.
+   */
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<void> {
-    // A stream of unknown length is buffered: PutObject needs a content length.
-    const bytes = Buffer.isBuffer(body) ? body : await collect(body);
+    const objectKey = this.objectKey(key);
+    const type = contentType ?? contentTypeFor(key);
+    if (Buffer.isBuffer(body)) {
+      await this.putObject(objectKey, body, type);
+      return;
+    }
+    let uploadId: string | undefined;
+    const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+    try {
+      for await (const part of chunked(body, this.partSize)) {
+        if (!part.last || uploadId) {
+          if (!uploadId) {
+            const created = await this.client.send(
+              new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, ContentType: type }),
+            );
+            uploadId = created.UploadId;
+            if (!uploadId) throw new Error('S3 returned no multipart upload id');
+          }
+          const PartNumber = parts.length + 1;
+          const uploaded = await this.client.send(
+            new UploadPartCommand({
+              Bucket: this.bucket,
+              Key: objectKey,
+              UploadId: uploadId,
+              PartNumber,
+              Body: part.bytes,
+            }),
+          );
+          parts.push({ ETag: uploaded.ETag, PartNumber });
+        } else {
+          await this.putObject(objectKey, part.bytes, type);
+        }
+      }
+      if (uploadId) {
+        await this.client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: objectKey,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts },
+          }),
+        );
+      }
+    } catch (error) {
+      if (uploadId) {
+        await this.client
+          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId }))
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  private async putObject(objectKey: string, bytes: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: this.objectKey(key),
-        Body: bytes,
-        ContentType: contentType,
-      }),
+      new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: bytes, ContentType: contentType }),
     );
   }
 
@@ -101,34 +192,51 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /** Every key under the folder `prefix` (all keys for ''), sorted. */
   async list(prefix: string): Promise<string[]> {
+    return (await this.listObjects(folder(prefix))).map((key) => key.slice(this.prefix.length)).sort();
+  }
+
+  /** Full object keys starting with `this.prefix + start`, across every page. */
+  private async listObjects(start: string): Promise<string[]> {
     const keys: string[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(
         new ListObjectsV2Command({
           Bucket: this.bucket,
-          Prefix: `${this.prefix}${prefix}`,
+          Prefix: `${this.prefix}${start}`,
           ContinuationToken: token,
+          MaxKeys: this.pageSize,
         }),
       );
-      for (const object of page.Contents ?? [])
-        if (object.Key) keys.push(object.Key.slice(this.prefix.length));
+      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return keys.sort();
+    return keys;
   }
 
+  /** Deletes the object `prefix` and every key under the folder `prefix`. */
   async delete(prefix: string): Promise<void> {
-    const keys = await this.list(prefix);
+    const under = folder(prefix);
+    const keys = await this.listObjects(under);
+    const exact = prefix.replace(/\/+$/, '');
+    if (exact && (await this.exists(exact))) keys.push(this.objectKey(exact));
     for (let index = 0; index < keys.length; index += 1000) {
       const batch = keys.slice(index, index + 1000);
-      await this.client.send(
+      const result = await this.client.send(
         new DeleteObjectsCommand({
           Bucket: this.bucket,
-          Delete: { Objects: batch.map((key) => ({ Key: `${this.prefix}${key}` })) },
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
         }),
       );
+      const failed = result.Errors ?? [];
+      if (failed.length > 0) {
+        const first = failed[0];
+        throw new Error(
+          `S3 refused to delete ${failed.length} object(s), first ${first?.Key}: ${first?.Code} ${first?.Message}`,
+        );
+      }
     }
   }
 
@@ -144,8 +252,43 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-async function collect(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+/** '' stays '' (everything); otherwise the prefix as a folder, ending with one '/'. */
+function folder(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (trimmed) assertSafeKey(trimmed);
+  return trimmed ? `${trimmed}/` : '';
+}
+
+/** The stream's bytes in parts of `size` (the last one possibly shorter, or empty). */
+async function* chunked(stream: Readable, size: number): AsyncGenerator<{ bytes: Buffer; last: boolean }> {
+  let pending: Buffer[] = [];
+  let length = 0;
+  let ready: Buffer | undefined;
+  for await (const chunk of stream) {
+    let data: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    while (length + data.length >= size) {
+      const take = size - length;
+      pending.push(data.subarray(0, take));
+      data = data.subarray(take);
+      // Hold a full part back until more bytes arrive: only then is it surely not the last.
+      if (ready) yield { bytes: ready, last: false };
+      ready = Buffer.concat(pending);
+      pending = [];
+      length = 0;
+    }
+    if (data.length > 0) {
+      if (ready) {
+        yield { bytes: ready, last: false };
+        ready = undefined;
+      }
+      pending.push(data);
+      length += data.length;
+    }
+  }
+  if (ready && length === 0) {
+    yield { bytes: ready, last: true };
+    return;
+  }
+  if (ready) yield { bytes: ready, last: false };
+  yield { bytes: Buffer.concat(pending), last: true };
 }

@@ -105,6 +105,10 @@ function withStatementCache(file: SqliteDatabase.Database) {
 
 function openPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server ends (restart, failover, admin shutdown) is reported here;
+  // the pool drops it and the next query opens a new one. Queries in flight get their own
+  // error. Without a listener the event would crash the process.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

@@ -203,30 +203,72 @@ export async function listFirings(db: Db, scheduleId: string, limit = 50) {
     .execute();
 }
 
-/** Firings claimed before `beforeIso` whose instance never recorded an outcome (it died). */
+/**
+ * Firings without an outcome since before `beforeIso`: `claimed` (the job was lost, or the
+ * claiming instance died before sending it) or `firing` (the worker died mid-firing).
+ */
 export async function staleClaims(db: Db, beforeIso: string, limit: number) {
   return db
     .selectFrom('scheduleFirings')
     .innerJoin('schedules', 'schedules.id', 'scheduleFirings.scheduleId')
     .selectAll('schedules')
-    .select(['scheduleFirings.id as firingId', 'scheduleFirings.firedAt as firingFiredAt'])
-    .where('scheduleFirings.outcome', '=', 'claimed')
+    .select([
+      'scheduleFirings.id as firingId',
+      'scheduleFirings.tickAt as firingTickAt',
+      'scheduleFirings.firedAt as firingFiredAt',
+      'scheduleFirings.outcome as firingOutcome',
+    ])
+    .where('scheduleFirings.outcome', 'in', ['claimed', 'firing'])
     .where('scheduleFirings.firedAt', '<', beforeIso)
     .where('schedules.enabled', '=', 1)
     .limit(limit)
     .execute();
 }
 
-/** Takes over a stale claim; of several instances exactly one gets `true`. */
-export async function takeOverClaim(db: Db, firingId: string, firedAt: string, nowIso: string) {
+/**
+ * Takes over a stale firing: back to `claimed` with a fresh `firedAt`, only if nobody moved it
+ * since it was seen; of several instances exactly one gets `true`.
+ */
+export async function takeOverClaim(
+  db: Db,
+  firing: { id: string; outcome: 'claimed' | 'firing'; firedAt: string },
+  nowIso: string,
+) {
   const result = await db
     .updateTable('scheduleFirings')
-    .set({ firedAt: nowIso })
-    .where('id', '=', firingId)
-    .where('outcome', '=', 'claimed')
-    .where('firedAt', '=', firedAt)
+    .set({ outcome: 'claimed', firedAt: nowIso })
+    .where('id', '=', firing.id)
+    .where('outcome', '=', firing.outcome)
+    .where('firedAt', '=', firing.firedAt)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Starts performing a claimed firing (`claimed` → `firing`): of several deliveries of its job
+ * exactly one gets `true`; a firing already firing or with an outcome is not fired again.
+ */
+export async function beginFiring(db: Db, firingId: string, nowIso: string) {
+  const result = await db
+    .updateTable('scheduleFirings')
+    .set({ outcome: 'firing', firedAt: nowIso })
+    .where('id', '=', firingId)
+    .where('outcome', '=', 'claimed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findSchedulesRow(db: Db, id: string) {
+  return db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Closes a firing without touching the schedule's counters (it was disabled meanwhile). */
+export async function recordDropped(db: Db, firingId: string, message: string) {
+  await db
+    .updateTable('scheduleFirings')
+    .set({ outcome: 'skipped', message })
+    .where('id', '=', firingId)
+    .execute();
 }
 
 /** A run of this schedule created at or after `sinceIso` (a crashed firing may have made one). */

@@ -1,15 +1,12 @@
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError } from '../../errors.ts';
 import { nextTick } from './cron.ts';
+import type { FiringDispatch, FiringOutcome } from './firing.ts';
 import {
   claimTick,
   dueSchedules,
   earliestNextRun,
-  hasActiveRun,
   pruneFirings,
-  recordFailed,
-  recordSkipped,
   recordStarted,
   runCreatedSince,
   type ScheduleRow,
@@ -17,18 +14,19 @@ import {
   takeOverClaim,
 } from './repository.ts';
 
-/** A claim without an outcome after this long belongs to an instance that died mid-firing. */
+export type { FiringOutcome } from './firing.ts';
+
+/** A firing without an outcome after this long belongs to an instance that died (or a lost job). */
 export const staleClaimMs = 2 * 60 * 1000;
 /** Firing history kept per schedule (an every-second cron records 86,400 a day). */
 export const firingRetentionMs = 7 * 24 * 60 * 60 * 1000;
 const pruneEveryMs = 60 * 60 * 1000;
 
-import { type StartScheduledRun, scheduledRunRequest } from './service.ts';
-
 export interface SchedulerOptions {
   db: Db;
   clock: Clock;
-  startRun: StartScheduledRun;
+  /** Performs or enqueues each claimed firing (`queueDispatch` in the service). */
+  dispatch: FiringDispatch;
   log: { warn(obj: object | string, msg?: string): void; error(obj: object | string, msg?: string): void };
   /** Longest sleep between two looks at the table (other instances may add schedules). */
   pollMs?: number;
@@ -37,13 +35,16 @@ export interface SchedulerOptions {
 /** The running scheduler of each app (keyed by its AppContext); routes wake it after changes. */
 export const schedulers = new WeakMap<object, Scheduler>();
 
-export type FiringOutcome = 'started' | 'skipped' | 'failed';
+/** What a pass did per schedule: the outcome when fired inline, `queued` when sent as a job. */
+export type PassOutcome = FiringOutcome | 'queued';
 
 /**
- * Fires due schedules. State lives in the database only: each schedule's `nextRunAt` is the
- * tick to fire, and firing claims it with a conditional UPDATE (`... WHERE nextRunAt =
- * <tick seen>`) that also moves it to the next tick after *now*. So a restart after missed
- * ticks fires once, and of several instances on one PostgreSQL database one fires each tick.
+ * Claims due ticks. State lives in the database only: each schedule's `nextRunAt` is the
+ * tick to fire, and claiming it is a conditional UPDATE (`... WHERE nextRunAt = <tick seen>`)
+ * that also moves it to the next tick after *now* and records a `claimed` firing. So a restart
+ * after missed ticks fires once, and of several instances on one database one claims each
+ * tick. The claimed firing is then handed to `dispatch`: in the service, a `schedules.fire`
+ * job that any worker of the queue performs (see firing.ts).
  */
 export class Scheduler {
   private readonly options: SchedulerOptions;
@@ -81,44 +82,47 @@ export class Scheduler {
     this.arm(0);
   }
 
-  /** One pass: fires every schedule due at the clock's now. Exposed for tests and tools. */
-  async fireDue(): Promise<Array<{ scheduleId: string; outcome: FiringOutcome }>> {
+  /** One pass: claims every schedule due at the clock's now. Exposed for tests and tools. */
+  async fireDue(): Promise<Array<{ scheduleId: string; outcome: PassOutcome }>> {
+    const { db } = this.options;
     const now = this.options.clock.now();
-    const results: Array<{ scheduleId: string; outcome: FiringOutcome }> = [];
-    const stale = await staleClaims(
-      this.options.db,
-      new Date(now.getTime() - staleClaimMs).toISOString(),
-      100,
-    );
+    const nowIso = now.toISOString();
+    const results: Array<{ scheduleId: string; outcome: PassOutcome }> = [];
+    const stale = await staleClaims(db, new Date(now.getTime() - staleClaimMs).toISOString(), 100);
     for (const claim of stale) {
-      if (!(await takeOverClaim(this.options.db, claim.firingId, claim.firingFiredAt, now.toISOString())))
-        continue;
+      const outcome = claim.firingOutcome;
+      if (outcome !== 'claimed' && outcome !== 'firing') continue;
+      const firing = { id: claim.firingId, outcome, firedAt: claim.firingFiredAt };
+      if (!(await takeOverClaim(db, firing, nowIso))) continue;
       // The dead instance may have created the run before dying: adopt it rather than start another.
-      const made = await runCreatedSince(this.options.db, claim.id, claim.firingFiredAt);
+      const made = await runCreatedSince(db, claim.id, claim.firingFiredAt);
       if (made) {
-        await recordStarted(this.options.db, claim.id, claim.firingId, made.id, now.toISOString());
+        await recordStarted(db, claim.id, claim.firingId, made.id, nowIso);
         results.push({ scheduleId: claim.id, outcome: 'started' });
-      } else {
-        results.push({ scheduleId: claim.id, outcome: await this.run(claim, claim.firingId, now) });
+        continue;
       }
+      const sent = await this.dispatch({
+        scheduleId: claim.id,
+        tickAt: claim.firingTickAt,
+        firingId: claim.firingId,
+      });
+      if (sent) results.push({ scheduleId: claim.id, outcome: sent });
     }
-    const due = await dueSchedules(this.options.db, now.toISOString(), 100);
+    const due = await dueSchedules(db, nowIso, 100);
     for (const schedule of due) {
-      const outcome = await this.fire(schedule, now);
+      const outcome = await this.claim(schedule, now);
       if (outcome) results.push({ scheduleId: schedule.id, outcome });
     }
     if (now.getTime() - this.lastPrune >= pruneEveryMs) {
       this.lastPrune = now.getTime();
-      await pruneFirings(this.options.db, new Date(now.getTime() - firingRetentionMs).toISOString());
+      await pruneFirings(db, new Date(now.getTime() - firingRetentionMs).toISOString());
     }
     return results;
   }
 
-  private async fire(schedule: ScheduleRow, now: Date): Promise<FiringOutcome | undefined> {
-    const { db } = this.options;
+  private async claim(schedule: ScheduleRow, now: Date): Promise<PassOutcome | undefined> {
     const tickAt = schedule.nextRunAt;
     if (!tickAt) return undefined;
-    const nowIso = now.toISOString();
     let next: string | null;
     try {
       next = nextTick(schedule.cron, schedule.timezone, now);
@@ -126,41 +130,21 @@ export class Scheduler {
       next = null;
       this.options.log.error({ err: error, scheduleId: schedule.id }, 'schedule cron no longer valid');
     }
-    const firingId = await claimTick(db, { id: schedule.id, tickAt }, next, nowIso);
+    const firingId = await claimTick(this.options.db, { id: schedule.id, tickAt }, next, now.toISOString());
     if (!firingId) return undefined;
-    return this.run(schedule, firingId, now);
+    return this.dispatch({ scheduleId: schedule.id, tickAt, firingId });
   }
 
-  /** Runs a claimed firing: skipped while a run of the schedule is active, else starts one. */
-  private async run(schedule: ScheduleRow, firingId: string, now: Date): Promise<FiringOutcome> {
-    const { db } = this.options;
-    const nowIso = now.toISOString();
-    if (await hasActiveRun(db, schedule.id)) {
-      await recordSkipped(
-        db,
-        schedule.id,
-        firingId,
-        'The previous run of this schedule is still active',
-        nowIso,
-      );
-      return 'skipped';
-    }
+  /** A claimed firing whose job cannot be sent stays `claimed`: the stale-claim takeover re-sends it. */
+  private async dispatch(job: { scheduleId: string; tickAt: string; firingId: string }) {
     try {
-      const started = await this.options.startRun(scheduledRunRequest(schedule));
-      await recordStarted(db, schedule.id, firingId, started.runId, nowIso);
-      return 'started';
+      return await this.options.dispatch(job);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      // A run of these tests started elsewhere (409) also means "still busy": skip, not fail.
-      if (error instanceof AppError && error.statusCode === 409) {
-        await recordSkipped(db, schedule.id, firingId, message, nowIso);
-        return 'skipped';
-      }
-      if (!(error instanceof AppError)) {
-        this.options.log.error({ err: error, scheduleId: schedule.id }, 'scheduled run failed to start');
-      }
-      await recordFailed(db, schedule.id, firingId, message, nowIso);
-      return 'failed';
+      this.options.log.warn(
+        { err: error, scheduleId: job.scheduleId },
+        'could not dispatch a schedule firing',
+      );
+      return undefined;
     }
   }
 

@@ -2,18 +2,31 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openQueue } from '../../../src/adapters/queue/index.ts';
 import { systemClock } from '../../../src/clock.ts';
+import {
+  type FiringJob,
+  fireJob,
+  queueDispatch,
+  workFirings,
+} from '../../../src/modules/schedules/firing.ts';
+import { runStarter } from '../../../src/modules/schedules/runs-port.ts';
+import { Scheduler } from '../../../src/modules/schedules/scheduler.ts';
 import { createPostgresDatabase, createTestApp } from '../../helper.ts';
 import {
   createActiveTest,
   createSchedule,
   eventually,
   finishRuns,
+  firerFor,
   firingsOf,
   manualClock,
   runsOf,
   schedulerFor,
 } from './fixtures.ts';
+
+/** A firing with its outcome recorded (not waiting for, or in the middle of, its job). */
+const settled = (row: { outcome: string }) => row.outcome !== 'claimed' && row.outcome !== 'firing';
 
 // Background work of other modules listens on SMTP; a free port keeps parallel files apart.
 const backgroundEnv = { SMTP_PORT: '0' };
@@ -49,7 +62,7 @@ describe('schedule durability', () => {
     const restarted = await open({ dataDir, clock: after, background: true, env: backgroundEnv });
     const firings = await eventually(async () => {
       const rows = await firingsOf(restarted, schedule.id);
-      return rows.length > 0 && rows.every((row) => row.outcome !== 'claimed') ? rows : undefined;
+      return rows.length > 0 && rows.every(settled) ? rows : undefined;
     });
     expect(firings.map((row) => [row.tickAt, row.outcome])).toEqual([
       ['2030-06-01T09:00:00.000Z', 'started'],
@@ -116,6 +129,102 @@ describe('schedule durability', () => {
       );
     });
 
+    it('sends a claimed tick through the queue to the instance that works it, firing it once', async () => {
+      const clock = manualClock('2030-06-01T08:00:00.500Z');
+      const [a, b] = await twoInstances({ background: false, clock });
+      const testId = await createActiveTest(a, 'queued test');
+      const schedule = await createSchedule(a, { name: 'queued', testIds: [testId] });
+
+      // Instance A: a timer pass that claims ticks and sends them, and no schedules.fire worker.
+      const queueA = await openQueue(a.config, { listen: false });
+      cleanups.push(() => queueA.stop());
+      const sentByA: FiringJob[] = [];
+      const sendA = queueDispatch(queueA);
+      const schedulerA = new Scheduler({
+        db: a.ctx.db,
+        clock,
+        log: a.ctx.log,
+        dispatch: async (job) => {
+          sentByA.push(job);
+          return sendA(job);
+        },
+      });
+      // Instance B: claims too, and is the only process working schedules.fire.
+      const queueB = await openQueue(b.config);
+      const firerB = firerFor(b, clock, runStarter(b.ctx));
+      const performedByB: Array<{ firingId: string; outcome: string | undefined }> = [];
+      const stopB = await workFirings(
+        queueB,
+        {
+          perform: async (job) => {
+            const outcome = await firerB.perform(job);
+            performedByB.push({ firingId: job.firingId, outcome });
+            return outcome;
+          },
+        },
+        b.ctx.log,
+      );
+      cleanups.push(async () => {
+        await queueB.stop();
+        await stopB();
+      });
+      const schedulerB = new Scheduler({
+        db: b.ctx.db,
+        clock,
+        log: b.ctx.log,
+        dispatch: queueDispatch(queueB),
+      });
+      const settledFirings = (count: number) =>
+        eventually(async () => {
+          const rows = await firingsOf(a, schedule.id);
+          return rows.length === count && rows.every(settled) ? rows : undefined;
+        });
+
+      // Ticks 1-3: only A's timer passes. A claims and enqueues; B's worker fires.
+      for (let tick = 1; tick <= 3; tick++) {
+        clock.advance(1000);
+        expect(await schedulerA.fireDue(), `tick ${tick}`).toEqual([
+          { scheduleId: schedule.id, outcome: 'queued' },
+        ]);
+        const firings = await settledFirings(tick);
+        expect(firings[tick - 1]).toMatchObject({ outcome: 'started', runId: expect.any(String) });
+        await finishRuns(a, schedule.id);
+      }
+      const claimedByA = (await firingsOf(a, schedule.id)).map((row) => row.id);
+      expect(sentByA.map((job) => job.firingId)).toEqual(claimedByA);
+      expect(performedByB).toEqual(claimedByA.map((firingId) => ({ firingId, outcome: 'started' })));
+
+      // Ticks 4-6: both pass at the same instant; one claims, the queue brings it to B, once.
+      for (let tick = 4; tick <= 6; tick++) {
+        clock.advance(1000);
+        const results = await Promise.all([schedulerA.fireDue(), schedulerB.fireDue()]);
+        expect(results.flat(), `tick ${tick}`).toEqual([{ scheduleId: schedule.id, outcome: 'queued' }]);
+        await settledFirings(tick);
+        await finishRuns(a, schedule.id);
+      }
+
+      // A redelivered job (a pg-boss retry, a takeover re-sending) is harmless: the firing has
+      // its outcome, so B's worker takes it and does nothing.
+      const redelivered = sentByA[0] as FiringJob;
+      await queueA.send(fireJob, { ...redelivered });
+      await eventually(async () => (performedByB.length === 7 ? true : undefined));
+      expect(performedByB[6]).toEqual({ firingId: redelivered.firingId, outcome: undefined });
+
+      const firings = await firingsOf(b, schedule.id);
+      const runs = await runsOf(b, schedule.id);
+      expect(firings).toHaveLength(6);
+      expect(new Set(firings.map((row) => row.tickAt)).size).toBe(6);
+      expect(firings.every((row) => row.outcome === 'started')).toBe(true);
+      expect(runs).toHaveLength(6);
+      expect(firings.map((row) => row.runId).sort()).toEqual(runs.map((run) => run.id).sort());
+      expect(
+        performedByB
+          .filter((entry) => entry.outcome === 'started')
+          .map((entry) => entry.firingId)
+          .sort(),
+      ).toEqual(firings.map((row) => row.id).sort());
+    });
+
     it('fires each tick once with both background timers running', async () => {
       const [a, b] = await twoInstances({ background: true });
       expect(a.ctx.clock).toBe(systemClock);
@@ -133,7 +242,7 @@ describe('schedule durability', () => {
       // Disabled: no new claims; wait for a firing in flight to record its outcome.
       const firings = await eventually(async () => {
         const rows = await firingsOf(a, schedule.id);
-        return rows.every((row) => row.outcome !== 'claimed') ? rows : undefined;
+        return rows.every(settled) ? rows : undefined;
       });
       const runs = await runsOf(a, schedule.id);
       const started = firings.filter((row) => row.outcome === 'started');

@@ -5,6 +5,7 @@ import {
   createActiveTest,
   createSchedule,
   finishRuns,
+  firerFor,
   firingsOf,
   manualClock,
   runsOf,
@@ -246,6 +247,52 @@ describe.each(databaseKinds)('schedule firing on %s', (database) => {
     expect(adopted).toMatchObject({ tickAt: '2030-01-02T00:00:00.000Z', outcome: 'started' });
     expect(adopted?.runId).toBe(made.json().data.runId);
     await finishRuns(t, schedule.id);
+    await t.ctx.db.deleteFrom('schedules').where('id', '=', schedule.id).execute();
+  });
+  it('fires a claimed firing once however often its job is delivered, and re-sends stale ones', async () => {
+    const testId = await createActiveTest(t, 'redelivered test');
+    const schedule = await createSchedule(t, { name: 'redelivered', testIds: [testId], cron: '0 0 1 1 *' });
+    const firer = firerFor(t, clock);
+    const insertFiring = async (tickAt: string, outcome: 'claimed' | 'firing', firedAt: string) => {
+      const id = randomUUID();
+      await t.ctx.db
+        .insertInto('scheduleFirings')
+        .values({ id, scheduleId: schedule.id, tickAt, firedAt, outcome, runId: null, message: null })
+        .execute();
+      return { scheduleId: schedule.id, tickAt, firingId: id };
+    };
+
+    // Two deliveries of one job: the first fires, the second finds the outcome and does nothing.
+    const job = await insertFiring('2031-01-01T00:00:00.000Z', 'claimed', clock.now().toISOString());
+    const deliveries = await Promise.all([firer.perform(job), firer.perform(job)]);
+    expect(deliveries.sort()).toEqual(['started', undefined]);
+    expect(await firer.perform(job)).toBeUndefined();
+    expect(await runsOf(t, schedule.id)).toHaveLength(1);
+    await finishRuns(t, schedule.id);
+
+    // A worker died while firing (no run made): after 2 minutes a pass takes it over and
+    // hands it to its dispatch again (inline here), which fires it once.
+    clock.advance(1000);
+    const stale = await insertFiring('2032-01-01T00:00:00.000Z', 'firing', clock.now().toISOString());
+    const scheduler = schedulerFor(t, clock);
+    expect(await scheduler.fireDue()).toEqual([]);
+    clock.advance(2 * 60 * 1000 + 1000);
+    expect(await scheduler.fireDue()).toEqual([{ scheduleId: schedule.id, outcome: 'started' }]);
+    expect(await scheduler.fireDue()).toEqual([]);
+    const firing = (await firingsOf(t, schedule.id)).find((row) => row.id === stale.firingId);
+    expect(firing).toMatchObject({ outcome: 'started', runId: expect.any(String) });
+    expect(await runsOf(t, schedule.id)).toHaveLength(2);
+    await finishRuns(t, schedule.id);
+
+    // Disabled between the claim and the job: the firing is closed without a run.
+    const late = await insertFiring('2033-01-01T00:00:00.000Z', 'claimed', clock.now().toISOString());
+    await t.ctx.db.updateTable('schedules').set({ enabled: 0 }).where('id', '=', schedule.id).execute();
+    expect(await firer.perform(late)).toBe('skipped');
+    expect(await runsOf(t, schedule.id)).toHaveLength(2);
+    const dropped = (await firingsOf(t, schedule.id)).find((row) => row.id === late.firingId);
+    expect(dropped).toMatchObject({ outcome: 'skipped', message: expect.stringMatching(/disabled/) });
+    const stored = (await t.api({ method: 'GET', url: `/v1/schedules/${schedule.id}` })).json().data;
+    expect(stored.skippedCount).toBe(0);
     await t.ctx.db.deleteFrom('schedules').where('id', '=', schedule.id).execute();
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Clock } from '../../../src/clock.ts';
+import { Firer, inlineDispatch } from '../../../src/modules/schedules/firing.ts';
 import { runStarter } from '../../../src/modules/schedules/runs-port.ts';
 import { Scheduler } from '../../../src/modules/schedules/scheduler.ts';
 import { consoleCall, type TestApp } from '../../helper.ts';
@@ -46,9 +47,14 @@ export async function createSchedule(t: TestApp, body: Record<string, unknown>) 
   return response.json().data as { id: string; nextRunAt: string | null; name: string };
 }
 
-/** A scheduler over the app's own database and the real runs module, not started. */
+/** A firer over the app's own database and the real runs module. */
+export function firerFor(t: TestApp, clock: Clock, startRun = runStarter(t.ctx)) {
+  return new Firer({ db: t.ctx.db, clock, startRun, log: t.ctx.log });
+}
+
+/** A scheduler (not started) that performs its firings inline, so a pass returns their outcomes. */
 export function schedulerFor(t: TestApp, clock: Clock) {
-  return new Scheduler({ db: t.ctx.db, clock, startRun: runStarter(t.ctx), log: t.ctx.log });
+  return new Scheduler({ db: t.ctx.db, clock, dispatch: inlineDispatch(firerFor(t, clock)), log: t.ctx.log });
 }
 
 export async function runsOf(t: TestApp, scheduleId: string) {

@@ -33,7 +33,7 @@ export interface SchedulesTables {
     scheduleId: string;
     tickAt: string;
     firedAt: string;
-    outcome: 'claimed' | 'started' | 'skipped' | 'failed';
+    outcome: 'claimed' | 'firing' | 'started' | 'skipped' | 'failed';
     runId: string | null;
     message: string | null;
   };
