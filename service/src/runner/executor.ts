@@ -225,7 +225,22 @@ async function killTree(child: ChildProcess, exited: Promise<unknown>): Promise<
   const timer = new Promise((resolve) => setTimeout(resolve, KILL_GRACE_MS));
   await Promise.race([exited, timer]);
   const late = await descendants(pid).catch(() => [] as number[]);
-  signalAll([...new Set([...known, ...late])], pid, 'SIGKILL');
+  const tree = [...new Set([pid, ...known, ...late])];
+  signalAll(tree, pid, 'SIGKILL');
+  // A cancel is reported once the browser is really gone, not while it is still dying.
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (tree.some(isRunning) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** True while a process exists and is not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 interface MapContext {
@@ -429,6 +444,9 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
       child.once('error', (error) => resolve({ code: null, signal: null, error }));
     },
   );
+  // Subscribed now: 'close' (all output read) often comes right after 'exit', before the
+  // clean-up below would get to listen for it.
+  const closed = new Promise((resolve) => child.once('close', resolve));
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
     stream?.setEncoding('utf8');
@@ -467,10 +485,14 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     if (leftovers.length > 0) signalAll(leftovers, child.pid, 'SIGKILL');
   }
   // Let the pipes drain.
+  let drainTimer: NodeJS.Timeout | undefined;
   await Promise.race([
-    new Promise((resolve) => child.once('close', resolve)),
-    new Promise((resolve) => setTimeout(resolve, 500)),
+    closed,
+    new Promise((resolve) => {
+      drainTimer = setTimeout(resolve, 500);
+    }),
   ]);
+  clearTimeout(drainTimer);
 
   if (state.stopReason === 'cancelled') return runnerError('the run was cancelled', { cancelled: true });
   // Traces record action parameters (fill values, request headers) and the HTML report embeds
