@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +30,8 @@ export class FileBlobStore implements BlobStore {
   async put(key: string, body: Buffer | Readable): Promise<void> {
     const target = this.pathOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.${Date.now()}.part`;
+    // Unique per write: two writes of one key may overlap; the last rename wins, whole.
+    const temporary = `${target}.${randomUUID()}.part`;
     if (Buffer.isBuffer(body)) await fsp.writeFile(temporary, body);
     else await pipeline(body, fs.createWriteStream(temporary));
     await fsp.rename(temporary, target);

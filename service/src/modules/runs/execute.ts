@@ -127,8 +127,20 @@ async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, 
     await fsp.writeFile(target, content);
   }
   const bundleFile = path.join(workDir, 'bundle.tgz');
-  await tar.c({ gzip: true, cwd: bundleDir, file: bundleFile, portable: true }, await fsp.readdir(bundleDir));
-  await ctx.blobs.put(artifactKey(run.id, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
+  // Packed and stored while the browser runs: the run does not wait for it to start.
+  const bundleStored = (async () => {
+    await tar.c(
+      { gzip: true, cwd: bundleDir, file: bundleFile, portable: true },
+      await fsp.readdir(bundleDir),
+    );
+    await ctx.blobs.put(
+      artifactKey(run.id, 'bundle.tgz'),
+      fs.createReadStream(bundleFile),
+      'application/gzip',
+    );
+  })();
+  // Settled below; a rejection must not go unhandled while the run executes.
+  bundleStored.catch(() => {});
 
   // The service URL reaches email steps through the environment, like the secrets, so the
   // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
@@ -154,6 +166,7 @@ async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, 
     signal,
     timeoutMs,
   }).finally(() => inbox.release());
+  await bundleStored;
   const inboxKey = inbox.env.STEPDECK_API_KEY;
   return { result, secrets: inboxKey ? { ...secrets, STEPDECK_API_KEY: inboxKey } : secrets };
 }
@@ -191,22 +204,36 @@ async function uploadArtifacts(
     if (fs.existsSync(file) && fs.statSync(file).isFile())
       await ctx.blobs.put(artifactKey(run.id, name), fs.createReadStream(file));
   };
-  await ctx.blobs.put(artifactKey(run.id, 'test-run.log'), Buffer.from(redactor.text(result.log ?? '')));
-  if (result.jsonReportPath && fs.existsSync(result.jsonReportPath)) {
-    const json = await fsp.readFile(result.jsonReportPath, 'utf8');
-    await ctx.blobs.put(artifactKey(run.id, 'test-results.json'), Buffer.from(redactor.text(json)));
+  // Independent uploads, done side by side.
+  const uploads: Array<Promise<void>> = [
+    ctx.blobs.put(artifactKey(run.id, 'test-run.log'), Buffer.from(redactor.text(result.log ?? ''))),
+  ];
+  const jsonReportPath = result.jsonReportPath;
+  if (jsonReportPath && fs.existsSync(jsonReportPath)) {
+    uploads.push(
+      (async () => {
+        const json = await fsp.readFile(jsonReportPath, 'utf8');
+        await ctx.blobs.put(artifactKey(run.id, 'test-results.json'), Buffer.from(redactor.text(json)));
+      })(),
+    );
   }
-  if (result.htmlReportDir && fs.existsSync(result.htmlReportDir)) {
-    const archive = path.join(path.dirname(result.htmlReportDir), 'playwright-report.tar.gz');
-    await tar.c({ gzip: true, cwd: result.htmlReportDir, file: archive, portable: true }, ['.']);
-    await put('playwright-report.tar.gz', archive);
+  const htmlReportDir = result.htmlReportDir;
+  if (htmlReportDir && fs.existsSync(htmlReportDir)) {
+    uploads.push(
+      (async () => {
+        const archive = path.join(path.dirname(htmlReportDir), 'playwright-report.tar.gz');
+        await tar.c({ gzip: true, cwd: htmlReportDir, file: archive, portable: true }, ['.']);
+        await put('playwright-report.tar.gz', archive);
+      })(),
+    );
   }
   for (const test of result.tests) {
     for (const artifact of test.artifacts) {
       const file = path.basename(artifact.file || artifact.path);
-      await put(`tests/${testFolder(test.name)}/${file}`, artifact.path);
+      uploads.push(put(`tests/${testFolder(test.name)}/${file}`, artifact.path));
     }
   }
+  await Promise.all(uploads);
 }
 
 function buildReport(
