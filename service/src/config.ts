@@ -104,7 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: value.PORT,
     host: value.HOST,
-    dataDir: path.resolve(value.DATA_DIR),
+    // Relative to where the user ran the command: npm runs workspace scripts inside service/.
+    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), value.DATA_DIR),
     publicUrl: (value.PUBLIC_URL ?? `http://${hostForUrl}:${value.PORT}`).replace(/\/+$/, ''),
     databaseUrl: value.DATABASE_URL,
     adminPassword: value.ADMIN_PASSWORD,

@@ -23,6 +23,15 @@ describe('configuration', () => {
     });
   });
 
+  it('resolves a relative DATA_DIR against the directory npm was run from', () => {
+    // `npm start` at the root runs the service's script inside service/; npm sets INIT_CWD.
+    expect(loadConfig({ INIT_CWD: '/srv/stepdeck' }).dataDir).toBe('/srv/stepdeck/data');
+    expect(loadConfig({ INIT_CWD: '/srv/stepdeck', DATA_DIR: 'state' }).dataDir).toBe('/srv/stepdeck/state');
+    expect(loadConfig({ INIT_CWD: '/srv/stepdeck', DATA_DIR: '/var/lib/stepdeck' }).dataDir).toBe(
+      '/var/lib/stepdeck',
+    );
+  });
+
   it('derives PUBLIC_URL from HOST and PORT, and honours an explicit one without its trailing slash', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
     expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
