@@ -1,8 +1,8 @@
 export const id = 311;
-export const ids = [311,588];
+export const ids = [311,125];
 export const modules = {
 
-/***/ 56588:
+/***/ 61125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -10,15 +10,16 @@ export const modules = {
 __webpack_require__.d(__webpack_exports__, {
   fs: () => (/* reexport */ cancelRunResponse),
   QF: () => (/* reexport */ latestRunResponse),
+  X$: () => (/* reexport */ pagination),
   tz: () => (/* reexport */ remoteRunResponse),
   c_: () => (/* reexport */ runArtifactsResponse),
   runConfig: () => (/* reexport */ runConfig),
   s$: () => (/* reexport */ terminalRunStatuses),
-  sv: () => (/* reexport */ testListBriefResponse),
+  up: () => (/* reexport */ testListItem),
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, pagination, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testListItem, testListItemBrief, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
@@ -40,17 +41,6 @@ const isoTimestamp = schemas/* string */.YjP();
 const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
-
-;// CONCATENATED MODULE: ./contract/src/client-extra.ts
-
-
-/**
- * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
- * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
- */
-const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
-    .loose();
-const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -478,7 +468,6 @@ const testExportFormatVersion = 1;
 
 
 
-
 /***/ }),
 
 /***/ 79311:
@@ -644,13 +633,24 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 7 modules
-var src = __webpack_require__(56588);
+// EXTERNAL MODULE: ./contract/src/index.ts + 6 modules
+var src = __webpack_require__(61125);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(46752);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
 
 
+
+/**
+ * The fields of `GET /v1/tests` items the trigger reads to expand tags and directories past
+ * the 100-tests cap: the contract's item, narrowed (other fields pass through unchecked).
+ */
+const testListBriefResponse = schemas/* object */.Ikc({
+    children: schemas/* array */.YOg(src/* testListItem */.up.pick({ id: true, directory: true, status: true }).loose()),
+    pagination: src/* pagination */.X$,
+});
 class ApiError extends Error {
     name = 'ApiError';
     status;
@@ -712,7 +712,7 @@ class StepdeckClient {
         const leaves = [];
         if (filter.directoryId) {
             const query = `testId=${encodeURIComponent(filter.directoryId)}`;
-            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
+            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
             for (const child of page.children) {
                 if (child.directory)
                     leaves.push(...(await this.activeLeafTests({ directoryId: child.id })));
@@ -723,7 +723,7 @@ class StepdeckClient {
         }
         for (let pageIndex = 0;; pageIndex++) {
             const query = `tagIds=${encodeURIComponent(filter.tagId ?? '')}&status=active&limit=500&page=${pageIndex}`;
-            const page = this.#parse(src/* testListBriefResponse */.sv, await this.#call('GET', `/v1/tests?${query}`));
+            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
             for (const child of page.children)
                 if (!child.directory)
                     leaves.push(child.id);

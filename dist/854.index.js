@@ -94,7 +94,7 @@ async function parseConfig(raw) {
         }
         if (typeof value !== 'object' || value === null || Array.isArray(value))
             fail('config', 'must be a JSON object');
-        const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(588)]).then(__webpack_require__.bind(__webpack_require__, 56588));
+        const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(125)]).then(__webpack_require__.bind(__webpack_require__, 61125));
         const parsed = runConfig.safeParse(value);
         if (!parsed.success) {
             const issue = parsed.error.issues[0];

@@ -1,16 +1,26 @@
 import {
   cancelRunResponse,
   latestRunResponse,
+  pagination,
   type RunArtifact,
   type RunConfig,
   remoteRunResponse,
   runArtifactsResponse,
   type TestRunDetail,
-  testListBriefResponse,
+  testListItem,
   testRunDetailResponse,
 } from '@stepdeck/contract';
 import { request } from 'undici';
-import type { z } from 'zod';
+import { z } from 'zod';
+
+/**
+ * The fields of `GET /v1/tests` items the trigger reads to expand tags and directories past
+ * the 100-tests cap: the contract's item, narrowed (other fields pass through unchecked).
+ */
+const testListBriefResponse = z.object({
+  children: z.array(testListItem.pick({ id: true, directory: true, status: true }).loose()),
+  pagination,
+});
 
 /** The only code that knows the Stepdeck HTTP API. */
 export interface ClientOptions {

@@ -3,7 +3,6 @@
  * the action's client, so both sides agree on every field by construction.
  */
 
-export * from './client-extra.ts';
 export * from './common.ts';
 export * from './run-config.ts';
 export * from './runs.ts';

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
-import type { BlobStore } from './adapters/blobs/index.ts';
+import { type BlobStore, contentTypeOf } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
 import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
@@ -148,22 +148,4 @@ function registerSignedBlobRoute(app: FastifyInstance, blobs: FileBlobStore) {
       return reply.type(contentTypeOf(filename)).send(stream);
     },
   );
-}
-
-export function contentTypeOf(filename: string): string {
-  const extension = filename.split('.').pop()?.toLowerCase() ?? '';
-  const types: Record<string, string> = {
-    json: 'application/json',
-    log: 'text/plain; charset=utf-8',
-    txt: 'text/plain; charset=utf-8',
-    html: 'text/html; charset=utf-8',
-    png: 'image/png',
-    jpg: 'image/jpeg',
-    jpeg: 'image/jpeg',
-    webm: 'video/webm',
-    zip: 'application/zip',
-    tgz: 'application/gzip',
-    gz: 'application/gzip',
-  };
-  return types[extension] ?? 'application/octet-stream';
 }

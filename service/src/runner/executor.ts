@@ -183,8 +183,7 @@ async function descendants(pid: number): Promise<number[]> {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
     if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
+    const ppid = Number(statFields(stat)[1]);
     const list = children.get(ppid) ?? [];
     list.push(Number(entry));
     children.set(ppid, list);
@@ -233,11 +232,13 @@ async function killTree(child: ChildProcess, exited: Promise<unknown>): Promise<
     await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/** The fields of /proc/<pid>/stat after the command name: state, ppid, ... */
+const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
 /** True while a process exists and is not a zombie waiting to be reaped. */
 function isRunning(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    return statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[0] !== 'Z';
   } catch {
     return false;
   }

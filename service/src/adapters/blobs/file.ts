@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type BlobStore } from './index.ts';
 
@@ -107,5 +107,3 @@ export class FileBlobStore implements BlobStore {
     return createHmac('sha256', this.signingKey).update(`${key}\n${expires}`).digest('hex');
   }
 }
-
-export const readableFrom = (buffer: Buffer) => Readable.from(buffer);

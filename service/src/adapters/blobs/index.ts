@@ -24,3 +24,27 @@ export function assertSafeKey(key: string): void {
     throw new Error(`Unsafe blob key: ${key}`);
   }
 }
+
+/** The type a blob is served with, from its file name (both backends and the signed-URL route). */
+export function contentTypeOf(key: string): string {
+  const extension = key.split('/').pop()?.split('.').pop()?.toLowerCase() ?? '';
+  return contentTypes[extension] ?? 'application/octet-stream';
+}
+
+const contentTypes: Record<string, string> = {
+  json: 'application/json',
+  log: 'text/plain; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  webm: 'video/webm',
+  mp4: 'video/mp4',
+  zip: 'application/zip',
+  tgz: 'application/gzip',
+  gz: 'application/gzip',
+};

@@ -12,7 +12,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertSafeKey, type BlobStore } from './index.ts';
+import { assertSafeKey, type BlobStore, contentTypeOf } from './index.ts';
 
 export interface S3Options {
   bucket: string;
@@ -36,28 +36,6 @@ const notFound = (error: unknown) => {
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   return name === 'NoSuchKey' || name === 'NotFound' || status === 404;
 };
-
-/** The type S3 serves a blob with when `put` was not told one: from the file name. */
-export function contentTypeFor(key: string): string {
-  const extension = key.split('/').pop()?.split('.').pop()?.toLowerCase() ?? '';
-  const types: Record<string, string> = {
-    json: 'application/json',
-    log: 'text/plain; charset=utf-8',
-    txt: 'text/plain; charset=utf-8',
-    html: 'text/html; charset=utf-8',
-    png: 'image/png',
-    jpg: 'image/jpeg',
-    jpeg: 'image/jpeg',
-    gif: 'image/gif',
-    webp: 'image/webp',
-    webm: 'video/webm',
-    mp4: 'video/mp4',
-    zip: 'application/zip',
-    tgz: 'application/gzip',
-    gz: 'application/gzip',
-  };
-  return types[extension] ?? 'application/octet-stream';
-}
 
 /**
  * Blobs in an S3-compatible bucket; presigned GET URLs come straight from S3.
@@ -99,7 +77,7 @@ export class S3BlobStore implements BlobStore {
    */
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<void> {
     const objectKey = this.objectKey(key);
-    const type = contentType ?? contentTypeFor(key);
+    const type = contentType ?? contentTypeOf(key);
     if (Buffer.isBuffer(body)) {
       await this.putObject(objectKey, body, type);
       return;

@@ -1,8 +1,8 @@
-export const id = 588;
-export const ids = [588];
+export const id = 125;
+export const ids = [125];
 export const modules = {
 
-/***/ 56588:
+/***/ 61125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -10,15 +10,16 @@ export const modules = {
 __webpack_require__.d(__webpack_exports__, {
   fs: () => (/* reexport */ cancelRunResponse),
   QF: () => (/* reexport */ latestRunResponse),
+  X$: () => (/* reexport */ pagination),
   tz: () => (/* reexport */ remoteRunResponse),
   c_: () => (/* reexport */ runArtifactsResponse),
   runConfig: () => (/* reexport */ runConfig),
   s$: () => (/* reexport */ terminalRunStatuses),
-  sv: () => (/* reexport */ testListBriefResponse),
+  up: () => (/* reexport */ testListItem),
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, pagination, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testListItem, testListItemBrief, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
@@ -40,17 +41,6 @@ const isoTimestamp = schemas/* string */.YjP();
 const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
-
-;// CONCATENATED MODULE: ./contract/src/client-extra.ts
-
-
-/**
- * Fields of `GET /v1/tests` the action's client reads to expand directories and tags
- * beyond the 100-tests-per-run cap (loose: the full test item has more fields).
- */
-const testListItemBrief = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), directory: schemas/* boolean */.zMY(), status: testStatus })
-    .loose();
-const testListBriefResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItemBrief), pagination: pagination });
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -470,7 +460,6 @@ const testExportFormatVersion = 1;
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
-
 
 
 
