@@ -59,7 +59,42 @@ export const testRun = z.object({
 export type TestRun = z.infer<typeof testRun>;
 export const testRunListResponse = z.object({ data: z.array(testRun), pagination });
 
-/** One test's outcome in a run report. */
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+export const stepOutcome = z.enum(['passed', 'failed', 'skipped', 'notRun']);
+export type StepOutcome = z.infer<typeof stepOutcome>;
+
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+export const runStepResult = z.object({
+  stepId: z.string().nullable(),
+  name: z.string(),
+  /** The action in the user's words, e.g. `assertText #out` or `group`. */
+  action: z.string().nullable(),
+  path: z.array(z.string()),
+  depth: z.number().int(),
+  status: stepOutcome,
+  duration: z.number().int(),
+  error: z.string().nullable(),
+});
+export type RunStepResult = z.infer<typeof runStepResult>;
+
+/** The step that failed a test, as the user wrote it. */
+export const failedStep = z.object({
+  stepId: z.string().nullable(),
+  name: z.string(),
+  action: z.string().nullable(),
+  path: z.array(z.string()),
+});
+export type FailedStep = z.infer<typeof failedStep>;
+
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
 export const runTestResult = z.object({
   testId: z.string(),
   name: z.string(),
@@ -68,6 +103,13 @@ export const runTestResult = z.object({
   errorMessage: z.string().nullable(),
   errorLocation: z.string().nullable(),
   attempts: z.number().int().optional(),
+  failedStep: failedStep.nullable().optional(),
+  expected: z.string().nullable().optional(),
+  received: z.string().nullable().optional(),
+  errorDetail: z.string().nullable().optional(),
+  /** Failed at least once, then passed on a retry. */
+  flaky: z.boolean().optional(),
+  steps: z.array(runStepResult).optional(),
 });
 export type RunTestResult = z.infer<typeof runTestResult>;
 
