@@ -19,7 +19,7 @@ __webpack_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, failedStep, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, stepOutcome, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
@@ -154,7 +154,36 @@ const testRun = schemas/* object */.Ikc({
     duration: schemas/* number */.aig().int().nullable(),
 });
 const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: pagination });
-/** One test's outcome in a run report. */
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+const stepOutcome = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+const runStepResult = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    /** The action in the user's words, e.g. `assertText #out` or `group`. */
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+    depth: schemas/* number */.aig().int(),
+    status: stepOutcome,
+    duration: schemas/* number */.aig().int(),
+    error: schemas/* string */.YjP().nullable(),
+});
+/** The step that failed a test, as the user wrote it. */
+const failedStep = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+});
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
 const runTestResult = schemas/* object */.Ikc({
     testId: schemas/* string */.YjP(),
     name: schemas/* string */.YjP(),
@@ -163,6 +192,13 @@ const runTestResult = schemas/* object */.Ikc({
     errorMessage: schemas/* string */.YjP().nullable(),
     errorLocation: schemas/* string */.YjP().nullable(),
     attempts: schemas/* number */.aig().int().optional(),
+    failedStep: failedStep.nullable().optional(),
+    expected: schemas/* string */.YjP().nullable().optional(),
+    received: schemas/* string */.YjP().nullable().optional(),
+    errorDetail: schemas/* string */.YjP().nullable().optional(),
+    /** Failed at least once, then passed on a retry. */
+    flaky: schemas/* boolean */.zMY().optional(),
+    steps: schemas/* array */.YOg(runStepResult).optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({

@@ -73600,7 +73600,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, failedStep, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, stepOutcome, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
@@ -73754,7 +73754,36 @@ const testRun = classic_schemas/* object */.Ikc({
     duration: classic_schemas/* number */.aig().int().nullable(),
 });
 const testRunListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(testRun), pagination: pagination });
-/** One test's outcome in a run report. */
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+const stepOutcome = classic_schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+const runStepResult = classic_schemas/* object */.Ikc({
+    stepId: classic_schemas/* string */.YjP().nullable(),
+    name: classic_schemas/* string */.YjP(),
+    /** The action in the user's words, e.g. `assertText #out` or `group`. */
+    action: classic_schemas/* string */.YjP().nullable(),
+    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    depth: classic_schemas/* number */.aig().int(),
+    status: stepOutcome,
+    duration: classic_schemas/* number */.aig().int(),
+    error: classic_schemas/* string */.YjP().nullable(),
+});
+/** The step that failed a test, as the user wrote it. */
+const failedStep = classic_schemas/* object */.Ikc({
+    stepId: classic_schemas/* string */.YjP().nullable(),
+    name: classic_schemas/* string */.YjP(),
+    action: classic_schemas/* string */.YjP().nullable(),
+    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+});
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
 const runTestResult = classic_schemas/* object */.Ikc({
     testId: classic_schemas/* string */.YjP(),
     name: classic_schemas/* string */.YjP(),
@@ -73763,6 +73792,13 @@ const runTestResult = classic_schemas/* object */.Ikc({
     errorMessage: classic_schemas/* string */.YjP().nullable(),
     errorLocation: classic_schemas/* string */.YjP().nullable(),
     attempts: classic_schemas/* number */.aig().int().optional(),
+    failedStep: failedStep.nullable().optional(),
+    expected: classic_schemas/* string */.YjP().nullable().optional(),
+    received: classic_schemas/* string */.YjP().nullable().optional(),
+    errorDetail: classic_schemas/* string */.YjP().nullable().optional(),
+    /** Failed at least once, then passed on a retry. */
+    flaky: classic_schemas/* boolean */.zMY().optional(),
+    steps: classic_schemas/* array */.YOg(runStepResult).optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = classic_schemas/* object */.Ikc({
