@@ -2,9 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import {
+  defaultBrowsersPath,
+  ffmpegProblem,
+  findFfmpeg,
+  prepareBrowsersPath,
+  resolveChromium,
+} from './browser.ts';
 import { TEST_ID_ANNOTATION } from './compiler/index.ts';
 import type { CompiledProject } from './compiler/types.ts';
 import { createRedactor, redactDirectory, redactFile } from './redact.ts';
@@ -96,68 +102,7 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
   };
 }
 
-function browserRevisions(playwrightCore: string): Map<string, string> {
-  const json = JSON.parse(readFileSync(path.join(playwrightCore, 'browsers.json'), 'utf8')) as {
-    browsers: Array<{ name: string; revision: string }>;
-  };
-  return new Map(json.browsers.map((browser) => [browser.name, browser.revision]));
-}
-
-/** The ffmpeg revision directory Playwright expects, e.g. `ffmpeg-1013`. */
-export function ffmpegDirName(): string {
-  const revision = browserRevisions(playwrightPaths().playwrightCore).get('ffmpeg');
-  if (!revision) throw new Error('playwright-core/browsers.json names no ffmpeg revision');
-  return `ffmpeg-${revision}`;
-}
-
-function defaultPlaywrightRegistry(): string {
-  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cache, 'ms-playwright');
-}
-
-/**
- * Prepares a Playwright browsers directory: Playwright's own downloaded browsers (if any) are
- * linked in, and `ffmpeg-<rev>/ffmpeg-linux` points to the system ffmpeg. Returns the ffmpeg
- * that will be used, or null when there is none.
- */
-export async function prepareBrowsersPath(browsersPath: string, ffmpegPath: string): Promise<string | null> {
-  await fs.mkdir(browsersPath, { recursive: true });
-  const registry = defaultPlaywrightRegistry();
-  if (path.resolve(registry) !== path.resolve(browsersPath)) {
-    const entries = await fs.readdir(registry).catch(() => [] as string[]);
-    for (const entry of entries) {
-      const link = path.join(browsersPath, entry);
-      if (!existsSync(link)) await fs.symlink(path.join(registry, entry), link).catch(() => {});
-    }
-  }
-  const target = path.join(browsersPath, ffmpegDirName(), 'ffmpeg-linux');
-  if (existsSync(target)) return target;
-  if (!existsSync(ffmpegPath)) return null;
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  await fs.rm(target, { force: true });
-  await fs.symlink(ffmpegPath, target).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  return target;
-}
-
-/** The Chromium the compiled config will launch, or an explanation why there is none. */
-function chromiumCheck(env: Record<string, string | undefined>, browsersPath: string): string | null {
-  const configured = env.CHROMIUM_PATH;
-  if (configured) {
-    return existsSync(configured)
-      ? null
-      : `Chromium is not installed: CHROMIUM_PATH points to ${configured}, which does not exist`;
-  }
-  if (existsSync('/usr/bin/chromium')) return null;
-  const revision = browserRevisions(playwrightPaths().playwrightCore).get('chromium');
-  const own = ['chromium', 'chromium_headless_shell'].some((dir) =>
-    existsSync(path.join(browsersPath, `${dir}-${revision}`)),
-  );
-  return own
-    ? null
-    : 'Chromium is not installed: set CHROMIUM_PATH, install the Debian package chromium (/usr/bin/chromium), or run `npx playwright install chromium`';
-}
+export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -400,12 +345,8 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     return runnerError(`could not prepare the project directory: ${(error as Error).message}`);
   }
 
-  const browsersPath = path.resolve(
-    options.browsersPath ??
-      process.env.PLAYWRIGHT_BROWSERS_PATH ??
-      path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright'),
-  );
-  const ffmpegSource = options.ffmpegPath ?? process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
+  const browsersPath = path.resolve(options.browsersPath ?? defaultBrowsersPath());
+  const ffmpegSource = options.ffmpegPath ?? findFfmpeg({ ...process.env, ...options.env });
   let ffmpeg: string | null;
   try {
     ffmpeg = await prepareBrowsersPath(browsersPath, ffmpegSource);
@@ -414,13 +355,13 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   }
   const requirements = options.project.requirements;
   if (requirements?.video && !ffmpeg) {
-    return runnerError(
-      `video recording needs ffmpeg: none at ${ffmpegSource} (install the Debian package ffmpeg or set FFMPEG_PATH), or set use.video to "off"`,
-    );
+    return runnerError(ffmpegProblem({ ...process.env, ...options.env }));
   }
   if (requirements?.browser) {
-    const problem = chromiumCheck(childEnv, browsersPath);
-    if (problem) return runnerError(problem);
+    const chromium = await resolveChromium({ env: { ...process.env, ...childEnv }, browsersPath });
+    if (!chromium.ok) return runnerError(chromium.problem);
+    // The compiled config launches CHROMIUM_PATH when set, so the order above decides.
+    childEnv.CHROMIUM_PATH = chromium.browser.executablePath;
   }
 
   Object.assign(childEnv, {

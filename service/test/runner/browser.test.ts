@@ -1,0 +1,139 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBrowser, findFfmpeg, resolveChromium } from '../../src/runner/browser.ts';
+import { compileProject, type ExecutionResult, executeProject } from '../../src/runner/index.ts';
+import { removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
+
+/**
+ * A fresh machine has no Debian chromium or ffmpeg; this one has both, so the test hides them
+ * with STEPDECK_SKIP_SYSTEM_BINARIES=1 and unsets CHROMIUM_PATH/FFMPEG_PATH: runs must then use
+ * the binaries shipped in the npm packages.
+ */
+const NPM_ONLY = { STEPDECK_SKIP_SYSTEM_BINARIES: '1' };
+const HIDDEN = ['CHROMIUM_PATH', 'FFMPEG_PATH', 'PLAYWRIGHT_BROWSERS_PATH', 'STEPDECK_SKIP_SYSTEM_BINARIES'];
+
+describe('browser and ffmpeg from npm packages when the system has none', () => {
+  const saved = new Map<string, string | undefined>();
+  let cacheDir: string;
+  let site: Site;
+
+  beforeAll(async () => {
+    for (const key of HIDDEN) {
+      saved.set(key, process.env[key]);
+      delete process.env[key];
+    }
+    cacheDir = await tempDir('browser-cache');
+    process.env.STEPDECK_CACHE_DIR = cacheDir;
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+    delete process.env.STEPDECK_CACHE_DIR;
+    for (const [key, value] of saved) if (value !== undefined) process.env[key] = value;
+    await removeTempDirs();
+  });
+
+  it('resolves CHROMIUM_PATH first, then the system Chromium, and names a missing CHROMIUM_PATH', async () => {
+    const configured = await resolveChromium({ env: { CHROMIUM_PATH: '/bin/sh' }, cacheDir });
+    expect(configured).toMatchObject({
+      ok: true,
+      browser: { source: 'CHROMIUM_PATH', executablePath: '/bin/sh' },
+    });
+    const missing = await resolveChromium({ env: { CHROMIUM_PATH: '/nonexistent/chromium' }, cacheDir });
+    expect(missing).toEqual({
+      ok: false,
+      problem:
+        'Chromium is not installed: CHROMIUM_PATH points to /nonexistent/chromium, which does not exist',
+    });
+    if (existsSync('/usr/bin/chromium')) {
+      const system = await resolveChromium({ env: {}, cacheDir, browsersPath: path.join(cacheDir, 'none') });
+      expect(system).toMatchObject({
+        ok: true,
+        browser: { source: 'system', executablePath: '/usr/bin/chromium' },
+      });
+    }
+  });
+
+  it('unpacks @sparticuz/chromium once into the cache and describes it as not the pinned revision', async () => {
+    const first = await resolveChromium({
+      env: NPM_ONLY,
+      cacheDir,
+      browsersPath: path.join(cacheDir, 'none'),
+    });
+    if (!first.ok) throw new Error(first.problem);
+    expect(first.browser.source).toBe('npm');
+    expect(first.browser.executablePath.startsWith(cacheDir)).toBe(true);
+    expect(first.browser.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(first.browser.pinned).toBe(false);
+    const repository = path.resolve(import.meta.dirname, '../../..');
+    expect(realpathSync(first.browser.executablePath).startsWith(repository)).toBe(false);
+
+    const again = await resolveChromium({
+      env: NPM_ONLY,
+      cacheDir,
+      browsersPath: path.join(cacheDir, 'none'),
+    });
+    expect(again).toEqual(first);
+
+    const description = await describeBrowser({
+      env: NPM_ONLY,
+      cacheDir,
+      browsersPath: path.join(cacheDir, 'none'),
+    });
+    expect(description.warn).toBe(true);
+    expect(description.line).toContain(
+      `Chromium ${first.browser.version} from the npm package @sparticuz/chromium`,
+    );
+    expect(description.line).toContain("not Playwright's pinned Chromium");
+  });
+
+  it('finds ffmpeg in FFMPEG_PATH, then the system, then @ffmpeg-installer/linux-x64', () => {
+    expect(findFfmpeg({ FFMPEG_PATH: '/bin/sh' })).toBe('/bin/sh');
+    expect(findFfmpeg({ FFMPEG_PATH: '/nonexistent/ffmpeg' })).toBeNull();
+    const shipped = findFfmpeg(NPM_ONLY);
+    expect(shipped).toMatch(/@ffmpeg-installer\/linux-x64\/ffmpeg$/);
+    if (existsSync('/usr/bin/ffmpeg')) expect(findFfmpeg({})).toBe('/usr/bin/ffmpeg');
+  });
+
+  it('runs a real UI test with video on the npm Chromium and the npm ffmpeg', async () => {
+    process.env.STEPDECK_SKIP_SYSTEM_BINARIES = '1';
+    let result: ExecutionResult;
+    const dir = await tempDir('browser-run');
+    try {
+      const project = compileProject({
+        tests: [
+          uiTest(
+            'eeeeeeee-0000-4000-8000-00000000000e',
+            'Opens the site',
+            [
+              step('Open', { name: 'goto', url: '/' }),
+              step('Viewport', { name: 'assertText', selector: '#viewport', value: '800x600', exact: true }),
+            ],
+            { config: { use: { baseURL: site.url, video: 'on' }, viewport: { width: 800, height: 600 } } },
+          ),
+        ],
+        config: null,
+        secretNames: [],
+      });
+      result = await executeProject({
+        dir,
+        project,
+        env: {},
+        signal: new AbortController().signal,
+        browsersPath: path.join(cacheDir, 'ms-playwright'),
+      });
+    } finally {
+      delete process.env.STEPDECK_SKIP_SYSTEM_BINARIES;
+    }
+    expect(result.runnerError).toBeUndefined();
+    expect(result.status).toBe('passed');
+    expect(result.tests.map((test) => test.status)).toEqual(['passed']);
+    const video = result.tests[0]?.artifacts.find((artifact) => artifact.kind === 'video');
+    expect(readFileSync(video?.path ?? '').subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+    expect(readFileSync(path.join(dir, 'playwright.config.ts'), 'utf8')).toContain(
+      'process.env.CHROMIUM_PATH',
+    );
+    expect(result.log).toContain('Opens the site');
+  });
+});
