@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { logBrowser } from './runner/browser.ts';
 
 /** `npm start`: the service on the embedded default (SQLite and files under DATA_DIR). */
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     );
   }
   await app.listen({ port: config.port, host: config.host });
+  void logBrowser(app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {

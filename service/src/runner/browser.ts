@@ -343,3 +343,17 @@ export async function describeBrowser(options: ResolveOptions = {}): Promise<Bro
         problem: null,
       };
 }
+
+/**
+ * Logs the start-up line naming the browser runs will use (a warning when it is not Playwright's
+ * pinned build, or when there is none). Call without awaiting: a first start unpacks the npm
+ * Chromium here, which warms the cache for the first run.
+ */
+export async function logBrowser(log: {
+  info: (message: string) => void;
+  warn: (message: string) => void;
+}): Promise<BrowserDescription> {
+  const description = await describeBrowser();
+  (description.warn ? log.warn : log.info).call(log, description.line);
+  return description;
+}
