@@ -98,7 +98,6 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       PORT: String(port),
       HOST: '127.0.0.1',
       SMTP_PORT: '0',
-      CHROMIUM_PATH: '/usr/bin/chromium',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000',
       ...env,

@@ -175,7 +175,7 @@ async function unpackBrotli(source: string, target: string): Promise<void> {
 }
 
 async function untarBrotli(source: string, cwd: string): Promise<void> {
-  await pipeline(createReadStream(source), createBrotliDecompress(), tar.x({ cwd }));
+  await pipeline(createReadStream(source), createBrotliDecompress(), tar.x({ cwd, preserveOwner: false }));
 }
 
 /**
