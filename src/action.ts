@@ -57,6 +57,7 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
       dir,
       mode: inputs.artifacts,
       log: core.warning,
+      debug: core.debug,
     });
     const junitPath = writeJunit(results, dir);
     const uploaded =

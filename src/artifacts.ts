@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { RunArtifact, TestRunDetail } from '@stepdeck/contract';
+import { request } from 'undici';
 import type { StepdeckClient } from './client.ts';
 import { isFailedTest, type Results } from './results.ts';
 
@@ -42,9 +44,14 @@ export async function collectArtifacts(
   client: StepdeckClient,
   runs: readonly TestRunDetail[],
   results: Results,
-  options: { dir: string; mode: 'all' | 'failed' | 'none'; log: (message: string) => void },
+  options: {
+    dir: string;
+    mode: 'all' | 'failed' | 'none';
+    log: (message: string) => void;
+    /** Debug lines: the artifact's key and size, never its (signed) address. */
+    debug?: (message: string) => void;
+  },
 ): Promise<Collected> {
-  const { downloadTool } = await import('@actions/tool-cache');
   const files: string[] = [];
   let reportPath: string | undefined;
   const failedNames = new Set(results.tests.filter(isFailedTest).map((test) => test.name));
@@ -68,15 +75,52 @@ export async function collectArtifacts(
       const file = path.join(runDir, safeRelativePath(artifact.key));
       fs.mkdirSync(path.dirname(file), { recursive: true });
       try {
-        await downloadTool(artifact.url, file);
+        const bytes = await downloadSigned(artifact.url, file);
         files.push(file);
+        options.debug?.(`Downloaded artifact ${artifact.key} (${bytes} bytes)`);
       } catch (error) {
-        // The URL is presigned: report the key only, never the signed address.
-        options.log(`Could not download artifact ${artifact.key}: ${(error as Error).name}`);
+        options.log(`Could not download artifact ${artifact.key}: ${(error as Error).message}`);
       }
     }
   }
   return { dir: options.dir, files, reportPath };
+}
+
+export class DownloadError extends Error {
+  override name = 'DownloadError';
+}
+
+/**
+ * Fetches a presigned URL into `file` (3 attempts on network errors and 5xx) and returns the
+ * byte count. A signed URL is a credential for its lifetime: no message, log line or error
+ * made here contains it (nor does anything else: no library that logs at debug level sees it).
+ */
+export async function downloadSigned(
+  url: string,
+  file: string,
+  options: { attempts?: number; backoffMs?: number } = {},
+): Promise<number> {
+  const attempts = options.attempts ?? 3;
+  let problem = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (attempt > 1)
+      await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 2)));
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, { method: 'GET' });
+    } catch (error) {
+      problem = `network error (${(error as { code?: string }).code ?? (error as Error).name})`;
+      continue;
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      await pipeline(response.body, fs.createWriteStream(file));
+      return fs.statSync(file).size;
+    }
+    await response.body.dump();
+    problem = `HTTP ${response.statusCode}`;
+    if (response.statusCode < 500) break;
+  }
+  throw new DownloadError(problem);
 }
 
 export interface Uploaded {

@@ -98,37 +98,50 @@ export function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-async function parseConfig(raw: RawInputs): Promise<RunConfig | undefined> {
+async function parseConfig(raw: RawInputs, problems: string[]): Promise<RunConfig | undefined> {
   const json = text(raw, 'config');
   let config: RunConfig | undefined;
-  if (json !== undefined) {
-    let value: unknown;
+  if (json !== undefined)
     try {
-      value = JSON.parse(json);
-    } catch {
-      fail('config', 'must be a JSON object (it is not valid JSON)');
+      config = await parseConfigJson(json);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(error.message);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      fail('config', 'must be a JSON object');
-    const { runConfig } = await import('@stepdeck/contract');
-    const parsed = runConfig.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      fail('config', `is not a valid run config: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
-    }
-    config = parsed.data;
-  }
   const targetUrl = text(raw, 'target-url');
   if (targetUrl !== undefined) {
-    if (!isHttpUrl(targetUrl)) fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
-    config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+    if (isHttpUrl(targetUrl)) config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+    else problems.push(`Input "target-url" must be an http(s) URL, got "${targetUrl}"`);
   }
   const browser = text(raw, 'browser');
   if (browser !== undefined) {
-    const browserName = choice(raw, 'browser', ['chromium', 'firefox', 'webkit'] as const, 'chromium');
-    config = { ...config, use: { ...config?.use, browserName } };
+    const browsers = ['chromium', 'firefox', 'webkit'] as const;
+    const browserName = browser.toLowerCase() as (typeof browsers)[number];
+    if (browsers.includes(browserName)) config = { ...config, use: { ...config?.use, browserName } };
+    else problems.push(`Input "browser" must be one of ${browsers.join(', ')}, got "${browserName}"`);
   }
   return config;
+}
+
+async function parseConfigJson(json: string): Promise<RunConfig> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    fail('config', 'must be a JSON object (it is not valid JSON)');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail('config', 'must be a JSON object');
+  const { runConfig } = await import('@stepdeck/contract');
+  const parsed = runConfig.safeParse(value);
+  if (!parsed.success)
+    fail(
+      'config',
+      `is not a valid run config: ${parsed.error.issues
+        .map((issue) => `${['config', ...issue.path.map(String)].join('.')}: ${issue.message}`)
+        .join('; ')}`,
+    );
+  return parsed.data;
 }
 
 function parseFailOn(raw: RawInputs): Outcome[] {
@@ -150,54 +163,87 @@ export interface InputDefaults {
   job?: string | undefined;
 }
 
-/** Parses and validates every input; throws InputError naming the input and the problem. */
+/**
+ * Parses and validates every input. Every problem is found in one pass: the InputError lists
+ * them all (`Input "wait" must be…; Input "config" is not a valid run config: config.retries: …`),
+ * so fixing three mistakes takes one run, not three.
+ */
 export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Promise<Inputs> {
-  const apiKey = required(raw, 'api-key');
-  const baseUrlText = required(raw, 'base-url');
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(baseUrlText);
-  } catch {
-    fail('base-url', `must be a URL, got "${baseUrlText}"`);
-  }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
-    fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
-  const projectId = uuid('project-id', required(raw, 'project-id'));
+  const problems: string[] = [];
+  /** The value, or undefined with the problem recorded. */
+  const check = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
+  };
+  const apiKey = check(() => required(raw, 'api-key'));
+  const baseUrl = check(() => {
+    const baseUrlText = required(raw, 'base-url');
+    let url: URL;
+    try {
+      url = new URL(baseUrlText);
+    } catch {
+      fail('base-url', `must be a URL, got "${baseUrlText}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
+    return url.toString().replace(/\/+$/, '');
+  });
+  const projectId = check(() => uuid('project-id', required(raw, 'project-id')));
   const branchText = text(raw, 'branch-id');
-  const testIds = [...new Set(splitList(text(raw, 'test-ids')).map((id) => uuid('test-ids', id)))];
+  const branchId = check(() => (branchText ? uuid('branch-id', branchText) : undefined));
+  const testIdTexts = splitList(text(raw, 'test-ids'));
+  const testIds = [
+    ...new Set(testIdTexts.map((id) => check(() => uuid('test-ids', id))).filter((id) => id !== undefined)),
+  ];
   const tagText = text(raw, 'tag-id');
-  if (testIds.length > 0 && tagText) fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
-  if (testIds.length === 0 && !tagText) fail('test-ids', 'or "tag-id" is required: set exactly one of them');
-  const config = await parseConfig(raw);
+  check(() => {
+    if (testIdTexts.length > 0 && tagText)
+      fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+    if (testIdTexts.length === 0 && !tagText)
+      fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+  });
+  const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
+  const config = await parseConfig(raw, problems);
   const browser = config?.use?.browserName;
   const retention = text(raw, 'artifact-retention-days');
   const artifactName = text(raw, 'artifact-name');
-  if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
-    fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
-  return {
+  check(() => {
+    if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
+      fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
+  });
+  const inputs = {
     apiKey,
-    baseUrl: baseUrl.toString().replace(/\/+$/, ''),
+    baseUrl,
     projectId,
-    branchId: branchText ? uuid('branch-id', branchText) : undefined,
+    branchId,
     testIds,
-    tagId: tagText ? uuid('tag-id', tagText) : undefined,
+    tagId,
     config,
-    wait: bool(raw, 'wait', true),
-    timeoutMs: Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
-    pollIntervalMs: Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
-    failOn: parseFailOn(raw),
-    artifacts: choice(raw, 'artifacts', ['all', 'failed', 'none'] as const, 'all'),
+    wait: check(() => bool(raw, 'wait', true)),
+    timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
+    pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
+    failOn: check(() => parseFailOn(raw)),
+    artifacts: check(() => choice(raw, 'artifacts', ['all', 'failed', 'none'] as const, 'all')),
     artifactName,
-    artifactRetentionDays:
+    artifactRetentionDays: check(() =>
       retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90),
-    summary: bool(raw, 'summary', true),
-    prComment: choice(raw, 'pr-comment', ['update', 'new', 'off'] as const, 'update'),
+    ),
+    summary: check(() => bool(raw, 'summary', true)),
+    prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'] as const, 'update')),
     commentKey:
       text(raw, 'comment-key') ??
       [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
     githubToken: text(raw, 'github-token'),
-    annotations: bool(raw, 'annotations', true),
+    annotations: check(() => bool(raw, 'annotations', true)),
   };
+  if (problems.length > 0) throw new InputError(problems.join('; '));
+  // No problem recorded: every checked value is set.
+  return inputs as Inputs;
 }
 
 /** Every input name, as in action.yml. */

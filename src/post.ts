@@ -6,7 +6,7 @@ import { readInputs, state } from './main.ts';
  * The post step (`post-if: cancelled()`): cancels the remote runs the main step started and
  * did not see to the end. Nothing to do when the wait finished or nothing was triggered.
  */
-export async function runPost(): Promise<void> {
+export async function run(): Promise<void> {
   const runIds = core.getState(state.runIds).split(',').filter(Boolean);
   if (runIds.length === 0 || core.getState(state.done) === 'true') return;
   try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/main.ts';
-import { runPost } from '../src/post.ts';
+import { run as runPost } from '../src/post.ts';
 import { commentMarker } from '../src/report/comment.ts';
 import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
 

@@ -67,6 +67,52 @@ describe('cli', () => {
     expect(fs.existsSync(json['junit-path'])).toBe(true);
   });
 
+  it('--json: one JSON document on stdout with artifacts downloaded, progress on stderr, no workflow commands, no signed URL', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-cli-'));
+    const signed = (key: string) => `${base}/blobs/runs/${uuid(11)}/${key}?expires=4102444800&signature=s3cr3tsig${key.length}`;
+    nock(base, { reqheaders: { 'x-api-key': apiKey } })
+      .post(`/v1/tests/${uuid(1)}/remote-run`)
+      .reply(200, { data: { runId: uuid(11), status: 'pending', totalTests: 1, message: 'ok' } })
+      .get(`/v1/test-runs/${uuid(11)}`)
+      .reply(200, runDetail(uuid(11), 'completed', [{ name: 'home', status: 'passed' }]))
+      .get(`/v1/test-runs/${uuid(11)}/report`)
+      .reply(200, '<html>report</html>')
+      .get(`/v1/test-runs/${uuid(11)}/artifacts`)
+      .reply(200, {
+        data: [
+          { key: 'bundle.tgz', label: 'bundle', type: 'bundle', url: signed('bundle.tgz') },
+          { key: 'home/trace.zip', label: 'trace', type: 'trace', url: signed('home/trace.zip'), testName: 'home' },
+        ],
+      });
+    // The blob downloads carry no API key (the URL is its own credential).
+    nock(base, { badheaders: ['x-api-key'] })
+      .get(`/blobs/runs/${uuid(11)}/bundle.tgz`)
+      .query(true)
+      .reply(200, 'tgz bytes')
+      .get(`/blobs/runs/${uuid(11)}/home/trace.zip`)
+      .query(true)
+      .reply(200, 'zip bytes');
+    capture();
+    const code = await main(['run', '--test-ids', uuid(1), '--json', '--artifacts-dir', dir], {
+      ...env,
+      RUNNER_DEBUG: '1',
+    });
+    expect(code, err.join('')).toBe(0);
+    const stdout = out.join('');
+    // Exactly one JSON document: the whole of stdout parses.
+    const json = JSON.parse(stdout);
+    expect(json).toMatchObject({ status: 'passed', passed: '1', total: '1', 'artifacts-path': dir });
+    expect(json.results.tests).toEqual([expect.objectContaining({ name: 'home', status: 'passed' })]);
+    expect(fs.readFileSync(path.join(dir, uuid(11), 'bundle.tgz'), 'utf8')).toBe('tgz bytes');
+    expect(fs.readFileSync(path.join(dir, uuid(11), 'home', 'trace.zip'), 'utf8')).toBe('zip bytes');
+    expect(fs.readFileSync(json['report-path'], 'utf8')).toBe('<html>report</html>');
+    const everything = `${stdout}${err.join('')}`;
+    expect(everything).not.toMatch(/^::/m);
+    expect(everything).not.toContain('signature=');
+    expect(everything).not.toContain('s3cr3tsig');
+    expect(err.join('')).toContain('Started ');
+  });
+
   it('exits 2 with the input problem and usage', async () => {
     capture();
     expect(await main(['run', '--test-ids', 'x'], env)).toBe(2);

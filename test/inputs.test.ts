@@ -97,8 +97,8 @@ describe('inputs', () => {
     [{ 'test-ids': '', 'tag-id': 'x' }, /"tag-id" must contain UUIDs/],
     [{ config: '{' }, /"config" must be a JSON object \(it is not valid JSON\)/],
     [{ config: '[1]' }, /"config" must be a JSON object/],
-    [{ config: '{"retries":-1}' }, /"config" is not a valid run config: retries/],
-    [{ config: '{"use":{"browserName":"ie"}}' }, /"config" is not a valid run config: use.browserName/],
+    [{ config: '{"retries":-1}' }, /"config" is not a valid run config: config\.retries: /],
+    [{ config: '{"use":{"browserName":"ie"}}' }, /"config" is not a valid run config: config\.use\.browserName: /],
     [{ 'target-url': 'preview' }, /"target-url" must be an http\(s\) URL/],
     [{ browser: 'edge' }, /"browser" must be one of chromium, firefox, webkit, got "edge"/],
     [{ wait: 'yes' }, /"wait" must be true or false, got "yes"/],
@@ -117,4 +117,28 @@ describe('inputs', () => {
     [{ 'pr-comment': 'always' }, /"pr-comment" must be one of update, new, off/],
     [{ annotations: 'on' }, /"annotations" must be true or false/],
   ])('rejects %j', (extra, message) => rejects(extra, message));
+
+  it('lists every problem at once, each with its path', async () => {
+    const error = await parse({
+      'api-key': '',
+      wait: 'maybe',
+      'test-ids': `${uuid(1)},nope`,
+      config: JSON.stringify({ retries: -1, use: { browserName: 'ie' } }),
+      'target-url': 'preview',
+      'timeout-minutes': '0',
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    const problems = (error as Error).message.split('; ');
+    expect(problems).toEqual([
+      'Input "api-key" is required',
+      'Input "test-ids" must contain UUIDs, got "nope"',
+      expect.stringMatching(/^Input "config" is not a valid run config: config\.(retries|use\.browserName): /),
+      expect.stringMatching(/^config\.(retries|use\.browserName): /),
+      'Input "target-url" must be an http(s) URL, got "preview"',
+      'Input "wait" must be true or false, got "maybe"',
+      'Input "timeout-minutes" must be between 1 and 360, got 0',
+    ]);
+    expect((error as Error).message).toContain('config.retries: ');
+    expect((error as Error).message).toContain('config.use.browserName: ');
+  });
 });
