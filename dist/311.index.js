@@ -524,11 +524,15 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(33838);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __webpack_require__(91659);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
+// EXTERNAL MODULE: external "node:stream/promises"
+var promises_ = __webpack_require__(46466);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __webpack_require__(46752);
 ;// CONCATENATED MODULE: ./src/results.ts
 const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
 const isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
@@ -596,6 +600,8 @@ const failsStep = (status, failOn) => failOn.includes(status);
 
 
 
+
+
 /** A storage key as a relative path that cannot escape its directory. */
 function safeRelativePath(key) {
     const parts = key
@@ -617,7 +623,6 @@ function selectArtifacts(artifacts, mode, failedNames) {
  * reports into `dir`.
  */
 async function collectArtifacts(client, runs, results, options) {
-    const { downloadTool } = await __webpack_require__.e(/* import() */ 805).then(__webpack_require__.bind(__webpack_require__, 59805));
     const files = [];
     let reportPath;
     const failedNames = new Set(results.tests.filter(isFailedTest).map((test) => test.name));
@@ -643,16 +648,49 @@ async function collectArtifacts(client, runs, results, options) {
             const file = external_node_path_default().join(runDir, safeRelativePath(artifact.key));
             external_node_fs_default().mkdirSync(external_node_path_default().dirname(file), { recursive: true });
             try {
-                await downloadTool(artifact.url, file);
+                const bytes = await downloadSigned(artifact.url, file);
                 files.push(file);
+                options.debug?.(`Downloaded artifact ${artifact.key} (${bytes} bytes)`);
             }
             catch (error) {
-                // The URL is presigned: report the key only, never the signed address.
-                options.log(`Could not download artifact ${artifact.key}: ${error.name}`);
+                options.log(`Could not download artifact ${artifact.key}: ${error.message}`);
             }
         }
     }
     return { dir: options.dir, files, reportPath };
+}
+class DownloadError extends Error {
+    name = 'DownloadError';
+}
+/**
+ * Fetches a presigned URL into `file` (3 attempts on network errors and 5xx) and returns the
+ * byte count. A signed URL is a credential for its lifetime: no message, log line or error
+ * made here contains it (nor does anything else: no library that logs at debug level sees it).
+ */
+async function downloadSigned(url, file, options = {}) {
+    const attempts = options.attempts ?? 3;
+    let problem = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+        if (attempt > 1)
+            await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 2)));
+        let response;
+        try {
+            response = await (0,undici/* request */.Em)(url, { method: 'GET' });
+        }
+        catch (error) {
+            problem = `network error (${error.code ?? error.name})`;
+            continue;
+        }
+        if (response.statusCode >= 200 && response.statusCode < 300) {
+            await (0,promises_.pipeline)(response.body, external_node_fs_default().createWriteStream(file));
+            return external_node_fs_default().statSync(file).size;
+        }
+        await response.body.dump();
+        problem = `HTTP ${response.statusCode}`;
+        if (response.statusCode < 500)
+            break;
+    }
+    throw new DownloadError(problem);
 }
 /** Uploads the collected files as one workflow artifact when the Actions runtime is present. */
 async function uploadArtifact(collected, options) {
@@ -671,8 +709,6 @@ async function uploadArtifact(collected, options) {
 
 // EXTERNAL MODULE: ./contract/src/index.ts + 6 modules
 var src = __webpack_require__(61125);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __webpack_require__(46752);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -1324,6 +1360,7 @@ async function execute(inputs, env = process.env) {
             dir,
             mode: inputs.artifacts,
             log: core/* warning */.$e,
+            debug: core/* debug */.Yz,
         });
         const junitPath = writeJunit(results, dir);
         const uploaded = inputs.artifacts === 'none'

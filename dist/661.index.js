@@ -81,39 +81,53 @@ function splitList(value) {
         .map((item) => item.trim())
         .filter(Boolean);
 }
-async function parseConfig(raw) {
+async function parseConfig(raw, problems) {
     const json = inputs_text(raw, 'config');
     let config;
-    if (json !== undefined) {
-        let value;
+    if (json !== undefined)
         try {
-            value = JSON.parse(json);
+            config = await parseConfigJson(json);
         }
-        catch {
-            fail('config', 'must be a JSON object (it is not valid JSON)');
+        catch (error) {
+            if (!(error instanceof InputError))
+                throw error;
+            problems.push(error.message);
         }
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            fail('config', 'must be a JSON object');
-        const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(125)]).then(__webpack_require__.bind(__webpack_require__, 61125));
-        const parsed = runConfig.safeParse(value);
-        if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            fail('config', `is not a valid run config: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
-        }
-        config = parsed.data;
-    }
     const targetUrl = inputs_text(raw, 'target-url');
     if (targetUrl !== undefined) {
-        if (!isHttpUrl(targetUrl))
-            fail('target-url', `must be an http(s) URL, got "${targetUrl}"`);
-        config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+        if (isHttpUrl(targetUrl))
+            config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+        else
+            problems.push(`Input "target-url" must be an http(s) URL, got "${targetUrl}"`);
     }
     const browser = inputs_text(raw, 'browser');
     if (browser !== undefined) {
-        const browserName = choice(raw, 'browser', ['chromium', 'firefox', 'webkit'], 'chromium');
-        config = { ...config, use: { ...config?.use, browserName } };
+        const browsers = ['chromium', 'firefox', 'webkit'];
+        const browserName = browser.toLowerCase();
+        if (browsers.includes(browserName))
+            config = { ...config, use: { ...config?.use, browserName } };
+        else
+            problems.push(`Input "browser" must be one of ${browsers.join(', ')}, got "${browserName}"`);
     }
     return config;
+}
+async function parseConfigJson(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        fail('config', 'must be a JSON object (it is not valid JSON)');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        fail('config', 'must be a JSON object');
+    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(125)]).then(__webpack_require__.bind(__webpack_require__, 61125));
+    const parsed = runConfig.safeParse(value);
+    if (!parsed.success)
+        fail('config', `is not a valid run config: ${parsed.error.issues
+            .map((issue) => `${['config', ...issue.path.map(String)].join('.')}: ${issue.message}`)
+            .join('; ')}`);
+    return parsed.data;
 }
 function parseFailOn(raw) {
     const items = splitList(inputs_text(raw, 'fail-on')?.toLowerCase());
@@ -126,55 +140,88 @@ function parseFailOn(raw) {
             fail('fail-on', `must list outcomes among ${failableOutcomes.join(', ')} (or be "none"), got "${item}"`);
     return [...new Set(items)];
 }
-/** Parses and validates every input; throws InputError naming the input and the problem. */
+/**
+ * Parses and validates every input. Every problem is found in one pass: the InputError lists
+ * them all (`Input "wait" must be…; Input "config" is not a valid run config: config.retries: …`),
+ * so fixing three mistakes takes one run, not three.
+ */
 async function parseInputs(raw, defaults = {}) {
-    const apiKey = required(raw, 'api-key');
-    const baseUrlText = required(raw, 'base-url');
-    let baseUrl;
-    try {
-        baseUrl = new URL(baseUrlText);
-    }
-    catch {
-        fail('base-url', `must be a URL, got "${baseUrlText}"`);
-    }
-    if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
-        fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
-    const projectId = uuid('project-id', required(raw, 'project-id'));
+    const problems = [];
+    /** The value, or undefined with the problem recorded. */
+    const check = (parse) => {
+        try {
+            return parse();
+        }
+        catch (error) {
+            if (!(error instanceof InputError))
+                throw error;
+            problems.push(error.message);
+            return undefined;
+        }
+    };
+    const apiKey = check(() => required(raw, 'api-key'));
+    const baseUrl = check(() => {
+        const baseUrlText = required(raw, 'base-url');
+        let url;
+        try {
+            url = new URL(baseUrlText);
+        }
+        catch {
+            fail('base-url', `must be a URL, got "${baseUrlText}"`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+            fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
+        return url.toString().replace(/\/+$/, '');
+    });
+    const projectId = check(() => uuid('project-id', required(raw, 'project-id')));
     const branchText = inputs_text(raw, 'branch-id');
-    const testIds = [...new Set(splitList(inputs_text(raw, 'test-ids')).map((id) => uuid('test-ids', id)))];
+    const branchId = check(() => (branchText ? uuid('branch-id', branchText) : undefined));
+    const testIdTexts = splitList(inputs_text(raw, 'test-ids'));
+    const testIds = [
+        ...new Set(testIdTexts.map((id) => check(() => uuid('test-ids', id))).filter((id) => id !== undefined)),
+    ];
     const tagText = inputs_text(raw, 'tag-id');
-    if (testIds.length > 0 && tagText)
-        fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
-    if (testIds.length === 0 && !tagText)
-        fail('test-ids', 'or "tag-id" is required: set exactly one of them');
-    const config = await parseConfig(raw);
+    check(() => {
+        if (testIdTexts.length > 0 && tagText)
+            fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+        if (testIdTexts.length === 0 && !tagText)
+            fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+    });
+    const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
+    const config = await parseConfig(raw, problems);
     const browser = config?.use?.browserName;
     const retention = inputs_text(raw, 'artifact-retention-days');
     const artifactName = inputs_text(raw, 'artifact-name');
-    if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
-        fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
-    return {
+    check(() => {
+        if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
+            fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
+    });
+    const inputs = {
         apiKey,
-        baseUrl: baseUrl.toString().replace(/\/+$/, ''),
+        baseUrl,
         projectId,
-        branchId: branchText ? uuid('branch-id', branchText) : undefined,
+        branchId,
         testIds,
-        tagId: tagText ? uuid('tag-id', tagText) : undefined,
+        tagId,
         config,
-        wait: bool(raw, 'wait', true),
-        timeoutMs: Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000),
-        pollIntervalMs: Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000),
-        failOn: parseFailOn(raw),
-        artifacts: choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all'),
+        wait: check(() => bool(raw, 'wait', true)),
+        timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
+        pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
+        failOn: check(() => parseFailOn(raw)),
+        artifacts: check(() => choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all')),
         artifactName,
-        artifactRetentionDays: retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90),
-        summary: bool(raw, 'summary', true),
-        prComment: choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update'),
+        artifactRetentionDays: check(() => retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90)),
+        summary: check(() => bool(raw, 'summary', true)),
+        prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update')),
         commentKey: inputs_text(raw, 'comment-key') ??
             [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
         githubToken: inputs_text(raw, 'github-token'),
-        annotations: bool(raw, 'annotations', true),
+        annotations: check(() => bool(raw, 'annotations', true)),
     };
+    if (problems.length > 0)
+        throw new InputError(problems.join('; '));
+    // No problem recorded: every checked value is set.
+    return inputs;
 }
 /** Every input name, as in action.yml. */
 const inputNames = [
@@ -231,7 +278,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(523), __webpack_require__.e(311)]).then(__webpack_require__.bind(__webpack_require__, 79311));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(311)]).then(__webpack_require__.bind(__webpack_require__, 79311));
     await execute(inputs, env);
 }
 
@@ -242,9 +289,9 @@ async function run(env = process.env) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   runPost: () => (/* binding */ runPost)
+/* harmony export */   run: () => (/* binding */ run)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(33838);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91659);
 /* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(79311);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(24473);
 
@@ -254,7 +301,7 @@ async function run(env = process.env) {
  * The post step (`post-if: cancelled()`): cancels the remote runs the main step started and
  * did not see to the end. Nothing to do when the wait finished or nothing was triggered.
  */
-async function runPost() {
+async function run() {
     const runIds = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_main_js__WEBPACK_IMPORTED_MODULE_2__/* .state */ .w.runIds).split(',').filter(Boolean);
     if (runIds.length === 0 || _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_main_js__WEBPACK_IMPORTED_MODULE_2__/* .state */ .w.done) === 'true')
         return;

@@ -7,11 +7,13 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(74813);
 
-// One bundle for both steps: the main step marks the saved state, the post step finds it.
+// The thin entrypoint of the one bundle (actions/typescript-action layout: the logic is
+// src/main.ts's and src/post.ts's run(), which @github/local-action calls directly). The main
+// step marks the saved state, so the post step, running the same file, finds it.
 // Only the light modules load up front; the rest is imported once the inputs are valid.
 if ((0,_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu)('is-post') === 'true') {
-    const { runPost } = await Promise.all(/* import() */[__nccwpck_require__.e(567), __nccwpck_require__.e(523), __nccwpck_require__.e(311), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
-    await runPost();
+    const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(567), __nccwpck_require__.e(242), __nccwpck_require__.e(311), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
+    await run();
 }
 else {
     (0,_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ)('is-post', 'true');
@@ -299,6 +301,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 46466:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 
 /***/ }),
 

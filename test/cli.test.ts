@@ -69,7 +69,8 @@ describe('cli', () => {
 
   it('--json: one JSON document on stdout with artifacts downloaded, progress on stderr, no workflow commands, no signed URL', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-cli-'));
-    const signed = (key: string) => `${base}/blobs/runs/${uuid(11)}/${key}?expires=4102444800&signature=s3cr3tsig${key.length}`;
+    const signed = (key: string) =>
+      `${base}/blobs/runs/${uuid(11)}/${key}?expires=4102444800&signature=s3cr3tsig${key.length}`;
     nock(base, { reqheaders: { 'x-api-key': apiKey } })
       .post(`/v1/tests/${uuid(1)}/remote-run`)
       .reply(200, { data: { runId: uuid(11), status: 'pending', totalTests: 1, message: 'ok' } })
@@ -81,7 +82,13 @@ describe('cli', () => {
       .reply(200, {
         data: [
           { key: 'bundle.tgz', label: 'bundle', type: 'bundle', url: signed('bundle.tgz') },
-          { key: 'home/trace.zip', label: 'trace', type: 'trace', url: signed('home/trace.zip'), testName: 'home' },
+          {
+            key: 'home/trace.zip',
+            label: 'trace',
+            type: 'trace',
+            url: signed('home/trace.zip'),
+            testName: 'home',
+          },
         ],
       });
     // The blob downloads carry no API key (the URL is its own credential).

@@ -195,7 +195,11 @@ describe('action end to end (dist/index.js, real service)', () => {
   }, 240_000);
 
   it('failing run: non-zero exit naming the failed test in the log, annotation and summary', async () => {
-    const result = await runAction(inputs(tests.failing), github_env());
+    // Step debug logging on, as anyone re-running the job can switch it: still no signed URL.
+    const result = await runAction(inputs(tests.failing), { ...github_env(), RUNNER_DEBUG: '1' });
+    expect(result.stdout).toMatch(/::debug::Downloaded artifact \S+ \(\d+ bytes\)/);
+    for (const text of [result.stdout, result.summary, ...Object.values(result.outputs)])
+      expect(text).not.toMatch(/signature=|expires=/);
     expect(result.code, result.stdout).not.toBe(0);
     expect(result.outputs).toMatchObject({ status: 'failed', passed: '0', failed: '1', total: '1' });
     expect(result.stdout).toMatch(/::error::Stepdeck run failed: e2e fails on purpose/);

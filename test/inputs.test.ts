@@ -98,7 +98,10 @@ describe('inputs', () => {
     [{ config: '{' }, /"config" must be a JSON object \(it is not valid JSON\)/],
     [{ config: '[1]' }, /"config" must be a JSON object/],
     [{ config: '{"retries":-1}' }, /"config" is not a valid run config: config\.retries: /],
-    [{ config: '{"use":{"browserName":"ie"}}' }, /"config" is not a valid run config: config\.use\.browserName: /],
+    [
+      { config: '{"use":{"browserName":"ie"}}' },
+      /"config" is not a valid run config: config\.use\.browserName: /,
+    ],
     [{ 'target-url': 'preview' }, /"target-url" must be an http\(s\) URL/],
     [{ browser: 'edge' }, /"browser" must be one of chromium, firefox, webkit, got "edge"/],
     [{ wait: 'yes' }, /"wait" must be true or false, got "yes"/],
@@ -132,7 +135,9 @@ describe('inputs', () => {
     expect(problems).toEqual([
       'Input "api-key" is required',
       'Input "test-ids" must contain UUIDs, got "nope"',
-      expect.stringMatching(/^Input "config" is not a valid run config: config\.(retries|use\.browserName): /),
+      expect.stringMatching(
+        /^Input "config" is not a valid run config: config\.(retries|use\.browserName): /,
+      ),
       expect.stringMatching(/^config\.(retries|use\.browserName): /),
       'Input "target-url" must be an http(s) URL, got "preview"',
       'Input "wait" must be true or false, got "maybe"',
