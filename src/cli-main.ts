@@ -4,9 +4,10 @@ import { collectArtifacts } from './artifacts.ts';
 import { StepdeckClient } from './client.ts';
 import { InputError, inputNames, parseInputs } from './inputs.ts';
 import { outputsFor } from './outputs.ts';
+import { cut, failingStepText, reason } from './report/failure.ts';
 import { writeJunit } from './report/index.ts';
 import { formatDuration } from './report/markdown.ts';
-import { failsStep, isFailedTest, mergeRuns, runUrl } from './results.ts';
+import { failsStep, isFailedTest, isFlakyTest, mergeRuns, runUrl } from './results.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
 
@@ -110,14 +111,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     else {
       const { stats } = results;
       const lines = [
-        `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ${stats.total} total, ${formatDuration(results.durationMs)})`,
-        ...results.tests.map(
-          (test) =>
-            `  ${isFailedTest(test) ? '✗' : test.status === 'skipped' ? '-' : '✓'} ${test.name}` +
-            (isFailedTest(test)
-              ? `\n      ${test.errorMessage ?? test.status}${test.errorLocation ? ` at ${test.errorLocation}` : ''}`
-              : ''),
-        ),
+        `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ` +
+          (stats.flaky > 0 ? `${stats.flaky} flaky, ` : '') +
+          `${stats.total} total, ${formatDuration(results.durationMs)})`,
+        ...results.tests.map((test) => {
+          if (isFlakyTest(test)) return `  ~ ${test.name} (flaky: passed on a retry)`;
+          if (!isFailedTest(test)) return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
+          const step = failingStepText(test);
+          const indent = (text: string) => text.replace(/\n/g, '\n        ');
+          return [
+            `  ✗ ${test.name}`,
+            step && `      step: ${step}`,
+            `      ${reason(test, 300)}`,
+            test.errorMessage && `      ${indent(cut(test.errorMessage, 2000))}`,
+          ]
+            .filter(Boolean)
+            .join('\n');
+        }),
+        `Run: ${runUrls.join(', ')}`,
         `Artifacts: ${dir}`,
         `JUnit: ${junitPath}`,
       ];

@@ -25,6 +25,7 @@ export function outputsFor(sources: OutputSources): Record<string, string> {
       passed: String(results.stats.passed),
       failed: String(results.stats.failed),
       skipped: String(results.stats.skipped),
+      flaky: String(results.stats.flaky),
       total: String(results.stats.total),
       'duration-ms': String(results.durationMs),
       results: JSON.stringify({
@@ -32,7 +33,8 @@ export function outputsFor(sources: OutputSources): Record<string, string> {
         stats: results.stats,
         durationMs: results.durationMs,
         runs: results.runs,
-        tests: results.tests,
+        // errorDetail (Playwright's raw text) stays in the JUnit file: outputs are size-limited.
+        tests: results.tests.map(({ errorDetail: _detail, ...test }) => test),
       }),
     });
   }

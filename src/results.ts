@@ -1,4 +1,4 @@
-import type { RunStats, TestRunDetail } from '@stepdeck/contract';
+import type { FailedStep, RunStats, TestRunDetail } from '@stepdeck/contract';
 import type { Outcome } from './inputs.ts';
 
 export interface TestOutcome {
@@ -10,6 +10,17 @@ export interface TestOutcome {
   durationMs: number;
   errorMessage: string | null;
   errorLocation: string | null;
+  /**
+   * Step-level detail (contract fields that older services do not send: every report falls
+   * back to errorMessage/errorLocation without them).
+   */
+  failedStep: FailedStep | null;
+  expected: string | null;
+  received: string | null;
+  /** Playwright's own text, for JUnit bodies; not in the `results` output (size). */
+  errorDetail: string | null;
+  /** Failed, then passed on a retry: counts as passed, listed as flaky. */
+  flaky: boolean;
 }
 
 export interface RunSummary {
@@ -23,7 +34,8 @@ export interface RunSummary {
 export interface Results {
   status: Outcome;
   runs: RunSummary[];
-  stats: RunStats;
+  /** The service's counts, plus the passed tests that were flaky. */
+  stats: RunStats & { flaky: number };
   durationMs: number;
   /** Failed first, then the rest in report order. */
   tests: TestOutcome[];
@@ -32,8 +44,12 @@ export interface Results {
 export const runUrl = (baseUrl: string, projectId: string, runId: string) =>
   `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
 
+/** Anything but passed, skipped or flaky (Playwright's word for passed on a retry) failed. */
 export const isFailedTest = (test: Pick<TestOutcome, 'status'>) =>
-  test.status !== 'passed' && test.status !== 'skipped';
+  test.status !== 'passed' && test.status !== 'skipped' && test.status !== 'flaky';
+
+export const isFlakyTest = (test: Pick<TestOutcome, 'status' | 'flaky'>) =>
+  !isFailedTest(test) && test.status !== 'skipped' && (test.flaky || test.status === 'flaky');
 
 /** Merges runs (several when a big selection was split) into one result. */
 export function mergeRuns(
@@ -41,7 +57,7 @@ export function mergeRuns(
   context: { baseUrl: string; projectId: string; timedOut: boolean },
 ): Results {
   const tests: TestOutcome[] = [];
-  const stats: RunStats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+  const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
   let durationMs = 0;
   const summaries: RunSummary[] = [];
   for (const run of runs) {
@@ -55,6 +71,11 @@ export function mergeRuns(
         durationMs: result.duration,
         errorMessage: result.errorMessage,
         errorLocation: result.errorLocation,
+        failedStep: result.failedStep ?? null,
+        expected: result.expected ?? null,
+        received: result.received ?? null,
+        errorDetail: result.errorDetail ?? null,
+        flaky: result.flaky === true || result.status === 'flaky',
       });
     const runStats = info?.stats ?? run.stats;
     if (runStats) {
@@ -72,7 +93,10 @@ export function mergeRuns(
       runnerError: info?.runnerError ?? null,
     });
   }
-  tests.sort((a, b) => Number(isFailedTest(b)) - Number(isFailedTest(a)));
+  stats.flaky = tests.filter(isFlakyTest).length;
+  // Failed first, then flaky, then the rest (stable: report order within each group).
+  const rank = (test: TestOutcome) => (isFailedTest(test) ? 0 : isFlakyTest(test) ? 1 : 2);
+  tests.sort((a, b) => rank(a) - rank(b));
   return {
     status: outcomeOf(runs, summaries, stats, context.timedOut),
     runs: summaries,

@@ -6,7 +6,7 @@ import type { Results } from '../results.ts';
 import { annotationsFor } from './annotations.ts';
 import { pullRequestFromEnv, upsertComment } from './comment.ts';
 import { junitXml } from './junit.ts';
-import { resultsMarkdown } from './markdown.ts';
+import { commentMaxChars, resultsMarkdown, summaryMaxChars } from './markdown.ts';
 
 /** Writes the job summary, unless `$GITHUB_STEP_SUMMARY` is absent (local runs, other CIs). */
 export async function writeJobSummary(
@@ -28,18 +28,18 @@ export function writeJunit(results: Results, dir: string): string {
   return file;
 }
 
-/** Job summary, annotations and PR comment: every report made from one markdown table. */
+/** Job summary, annotations and PR comment: every report made from one markdown document. */
 export async function report(
   results: Results,
   inputs: Inputs,
   links: { artifactUrl?: string | undefined },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const markdown = resultsMarkdown(results, {
-    artifactUrl: links.artifactUrl,
-    title: `Stepdeck ${inputs.commentKey}`,
-  });
-  if (inputs.summary) await writeJobSummary(markdown, env);
+  const context = { artifactUrl: links.artifactUrl, title: `Stepdeck ${inputs.commentKey}` };
+  // Same content, two budgets: 1 MiB per job summary, 65536 characters per comment.
+  const markdown = resultsMarkdown(results, { ...context, maxChars: commentMaxChars });
+  if (inputs.summary)
+    await writeJobSummary(resultsMarkdown(results, { ...context, maxChars: summaryMaxChars }), env);
   if (inputs.annotations)
     for (const { message, ...properties } of annotationsFor(results)) core.error(message, properties);
   if (inputs.prComment === 'off') return;

@@ -1,4 +1,5 @@
-import { isFailedTest, type Results } from '../results.ts';
+import { isFailedTest, isFlakyTest, type Results } from '../results.ts';
+import { cut, failureTitle, fullMessage, reason } from './failure.ts';
 
 const xml = (value: string) =>
   value
@@ -20,9 +21,16 @@ export function junitXml(results: Results): string {
     const cases = tests.map((test) => {
       const open = `    <testcase classname="stepdeck" name="${xml(test.name)}" time="${seconds(test.durationMs)}"`;
       if (test.status === 'skipped') return `${open}>\n      <skipped/>\n    </testcase>`;
+      if (isFlakyTest(test))
+        return `${open}>\n      <system-out>${xml(`flaky: passed on a retry. ${reason(test)}`)}</system-out>\n    </testcase>`;
       if (!isFailedTest(test)) return `${open}/>`;
-      const message = test.errorMessage ?? test.status;
-      const body = [test.errorMessage, test.errorLocation && `at ${test.errorLocation}`]
+      // The attribute is the short reason (one line, what CI report viewers list); the body
+      // holds the full user-facing message, then Playwright's own text when the service sent it.
+      const message = `${failureTitle(test)}: ${reason(test)}`;
+      const body = [
+        fullMessage(test),
+        test.errorDetail ? `\n--- Playwright output ---\n${cut(test.errorDetail, 20_000)}` : '',
+      ]
         .filter(Boolean)
         .join('\n');
       return `${open}>\n      <failure message="${xml(message)}" type="${xml(test.status)}">${xml(body)}</failure>\n    </testcase>`;

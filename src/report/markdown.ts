@@ -1,4 +1,5 @@
-import { isFailedTest, type Results } from '../results.ts';
+import { isFailedTest, isFlakyTest, type Results, type TestOutcome } from '../results.ts';
+import { cut, failingStepText, failureTitle, fullMessage, reason } from './failure.ts';
 
 const icons: Record<string, string> = {
   passed: '✅',
@@ -15,41 +16,139 @@ export const formatDuration = (ms: number) => {
   return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 };
 
-/** Markdown-safe single table cell. */
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
 export const cell = (value: string) =>
-  value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>').replace(/</g, '&lt;');
+  value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
 
 export interface MarkdownContext {
   title?: string;
   artifactUrl?: string | undefined;
-  /** Rows shown at most (the comment stays below GitHub's size limit). */
-  maxRows?: number;
+  /**
+   * Size budget: GitHub takes 65536 characters per PR comment and 1 MiB per job summary.
+   * Past it, rows and details are left out with a line saying how many.
+   */
+  maxChars?: number;
+  /** Characters of one failure's full message in its <details> block. */
+  maxDetailChars?: number;
 }
 
-/** The one table used by the job summary and the PR comment: status, stats, links, tests (failed first). */
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+export const commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+export const summaryMaxChars = 250_000;
+
+const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
+
+function row(test: TestOutcome, runUrl: string | undefined): string {
+  const failed = isFailedTest(test);
+  const flaky = isFlakyTest(test);
+  const status = failed
+    ? `❌ ${cell(test.status)}`
+    : flaky
+      ? '⚠️ flaky'
+      : test.status === 'skipped'
+        ? '⏭️ skipped'
+        : `✅ ${cell(test.status)}`;
+  const step = failed ? failingStepText(test) : '';
+  const why = failed || flaky ? reason(test) : '';
+  return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+
+function details(test: TestOutcome, maxChars: number): string {
+  return [
+    '<details>',
+    `<summary>❌ ${html(failureTitle(test))}</summary>`,
+    '',
+    fenced(cut(fullMessage(test), maxChars)),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
 export function resultsMarkdown(results: Results, context: MarkdownContext = {}): string {
   const { stats } = results;
-  const lines = [
+  const maxChars = context.maxChars ?? commentMaxChars;
+  const head = [
     `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
     '',
-    `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · **${stats.total}** total · ${formatDuration(results.durationMs)}`,
+    `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+      (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+      `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
     '',
     results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
       (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
   ];
   for (const run of results.runs)
     if (run.runnerError)
-      lines.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(run.runnerError)}`);
-  if (results.tests.length > 0) {
-    const maxRows = context.maxRows ?? 200;
-    lines.push('', '| Test | Status | Duration | Error | Location |', '|---|---|---|---|---|');
-    for (const test of results.tests.slice(0, maxRows)) {
-      const failed = isFailedTest(test);
-      lines.push(
-        `| ${cell(test.name)} | ${failed ? '❌' : test.status === 'skipped' ? '⏭️' : '✅'} ${test.status} | ${formatDuration(test.durationMs)} | ${cell(test.errorMessage ?? '')} | ${test.errorLocation ? `\`${cell(test.errorLocation)}\`` : ''} |`,
-      );
-    }
-    if (results.tests.length > maxRows) lines.push('', `…and ${results.tests.length - maxRows} more tests.`);
+      head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
+  const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+  const failed = results.tests.filter(isFailedTest);
+  const others = results.tests.filter((test) => !isFailedTest(test));
+
+  // Room left once the head, the table's head and the omission lines are written.
+  let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+  const take = (text: string) => {
+    if (text.length + 1 > room) return false;
+    room -= text.length + 1;
+    return true;
+  };
+  const failedRows: string[] = [];
+  for (const test of failed) {
+    const line = row(test, urls.get(test.runId));
+    if (!take(line)) break;
+    failedRows.push(line);
   }
+  const blocks: string[] = [];
+  for (const test of failed.slice(0, failedRows.length)) {
+    const block = details(test, context.maxDetailChars ?? 4000);
+    if (!take(`\n${block}`)) break;
+    blocks.push(block);
+  }
+  const otherRows: string[] = [];
+  for (const test of others) {
+    const line = row(test, undefined);
+    if (!take(line)) break;
+    otherRows.push(line);
+  }
+
+  const lines = [...head];
+  if (results.tests.length > 0) lines.push('', ...tableHead, ...failedRows, ...otherRows);
+  const leftOut = results.tests.length - failedRows.length - otherRows.length;
+  if (leftOut > 0)
+    lines.push(
+      '',
+      `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`,
+    );
+  for (const block of blocks) lines.push('', block);
+  if (blocks.length < failedRows.length)
+    lines.push(
+      '',
+      `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`,
+    );
   return `${lines.join('\n')}\n`;
 }
