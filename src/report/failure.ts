@@ -74,16 +74,21 @@ export function failureTitle(test: TestOutcome): string {
   return step ? `${test.name} › ${step.path}` : test.name;
 }
 
-/** The full user-facing text of a failure: step, expectation, message. */
+/**
+ * The full user-facing text of a failure: the service's message, preceded by the failing step
+ * and the expectation when the message does not already say them.
+ */
 export function fullMessage(test: TestOutcome): string {
+  const message = test.errorMessage ?? '';
   const lines: string[] = [];
-  const step = failingStepText(test);
-  if (step) lines.push(`Step: ${step}`);
-  if (test.expected != null) {
+  const step = failingStep(test);
+  if (step && !message.includes(step.path))
+    lines.push(`Step: ${step.path}${step.action ? ` (${step.action})` : ''}`);
+  if (test.expected != null && !/^\s*Expected\b/m.test(message)) {
     lines.push(`Expected: ${test.expected}`);
     if (test.received != null) lines.push(`Received: ${test.received}`);
   }
-  if (test.errorMessage) lines.push(...(lines.length > 0 ? [''] : []), test.errorMessage);
+  if (message) lines.push(...(lines.length > 0 ? [''] : []), message);
   if (lines.length === 0) lines.push(`Test ${test.status}`);
   return lines.join('\n');
 }
