@@ -7,6 +7,13 @@ import type { Inputs } from './inputs.ts';
 import { state } from './main.ts';
 import { outputsFor } from './outputs.ts';
 import { report, writeJunit } from './report/index.ts';
+import {
+  type CommitState,
+  setCommitStatus,
+  stateOf,
+  statusDescription,
+  statusTarget,
+} from './report/status.ts';
 import { failsStep, mergeRuns, runUrl } from './results.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
@@ -31,6 +38,7 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
     core.saveState(state.runIds, runIds.join(','));
     core.info(`Started ${runIds.length === 1 ? 'run' : 'runs'} ${runUrls.join(', ')}`);
+    await commitStatus(inputs, env, 'pending', 'Stepdeck run started', runUrls[0]);
     if (!inputs.wait) {
       core.saveState(state.done, 'true');
       setOutputs(outputsFor({ runIds, runUrls }));
@@ -67,6 +75,7 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     if (inputs.artifacts !== 'none' && !uploaded) core.info(`Artifacts kept in ${dir}`);
 
     await report(results, inputs, { artifactUrl: uploaded?.url }, env);
+    await commitStatus(inputs, env, stateOf(results.status), statusDescription(results), runUrls[0]);
 
     setOutputs(
       outputsFor({
@@ -88,6 +97,35 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     core.setFailed(message.replaceAll(apiKey, '***'));
+  }
+}
+
+/** The commit status when `commit-status: true`; never fails the step. */
+async function commitStatus(
+  inputs: Inputs,
+  env: NodeJS.ProcessEnv,
+  state: CommitState,
+  description: string,
+  targetUrl: string | undefined,
+): Promise<void> {
+  if (!inputs.commitStatus || !targetUrl) return;
+  const target = statusTarget(env);
+  if (!inputs.githubToken || !target) {
+    core.warning('commit-status: no github-token or no repository/commit in the environment, skipped');
+    return;
+  }
+  try {
+    await setCommitStatus({
+      token: inputs.githubToken,
+      target,
+      context: inputs.commentKey,
+      state,
+      description,
+      targetUrl,
+      warn: core.warning,
+    });
+  } catch (error) {
+    core.warning(`Could not set the commit status: ${(error as Error).message}`);
   }
 }
 

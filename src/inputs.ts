@@ -26,6 +26,7 @@ export interface Inputs {
   commentKey: string;
   githubToken: string | undefined;
   annotations: boolean;
+  commitStatus: boolean;
 }
 
 /** Raw values by input name (kebab-case); empty or absent means unset. */
@@ -240,6 +241,7 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
       [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
     githubToken: text(raw, 'github-token'),
     annotations: check(() => bool(raw, 'annotations', true)),
+    commitStatus: check(() => bool(raw, 'commit-status', false)),
   };
   if (problems.length > 0) throw new InputError(problems.join('; '));
   // No problem recorded: every checked value is set.
@@ -269,4 +271,5 @@ export const inputNames = [
   'comment-key',
   'github-token',
   'annotations',
+  'commit-status',
 ] as const;

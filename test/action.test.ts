@@ -196,6 +196,62 @@ describe('action main', () => {
     expect(fs.existsSync(path.join(runDir, 'test-run.log'))).toBe(false);
   });
 
+  it('commit-status: pending with the run link, then failure with the counts, on the PR head SHA', async () => {
+    serviceRun('failed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    const file = path.join(dir, 'event.json');
+    fs.writeFileSync(file, JSON.stringify({ pull_request: { number: 7, head: { sha: 'a'.repeat(40) } } }));
+    Object.assign(process.env, {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: file,
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_SHA: 'b'.repeat(40),
+    });
+    setInputs({ 'commit-status': 'true', 'pr-comment': 'off', 'comment-key': 'chromium' });
+    const statuses: Array<Record<string, string>> = [];
+    nock(github, { reqheaders: { authorization: /ghs_token/ } })
+      .post(`/repos/acme/app/statuses/${'a'.repeat(40)}`, (body: Record<string, string>) => {
+        statuses.push(body);
+        return true;
+      })
+      .twice()
+      .reply(201, {});
+    await run();
+    expect(process.exitCode).toBe(1);
+    const runPage = `${base}/console/projects/${projectId}/runs/${uuid(10)}`;
+    expect(statuses).toEqual([
+      {
+        state: 'pending',
+        context: 'stepdeck/chromium',
+        description: 'Stepdeck run started',
+        target_url: runPage,
+      },
+      {
+        state: 'failure',
+        context: 'stepdeck/chromium',
+        description: 'failed: 1 failed, 1 passed of 2 in 4.0 s',
+        target_url: runPage,
+      },
+    ]);
+  });
+
+  it('commit-status with a read-only token: a warning, the step result unchanged', async () => {
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    Object.assign(process.env, { GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'c'.repeat(40) });
+    setInputs({ 'commit-status': 'true' });
+    nock(github)
+      .post(`/repos/acme/app/statuses/${'c'.repeat(40)}`)
+      .twice()
+      .reply(403, { message: 'Resource not accessible by integration' });
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stdout.join('')).toContain(
+      '::warning::Could not set the commit status (403): the token needs the statuses: write permission',
+    );
+    expect(outputs()).toMatchObject({ status: 'passed' });
+  });
+
   it('updates the comment carrying its marker, found on a later page', async () => {
     serviceRun('completed');
     nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
