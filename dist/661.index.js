@@ -217,6 +217,7 @@ async function parseInputs(raw, defaults = {}) {
             [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
         githubToken: inputs_text(raw, 'github-token'),
         annotations: check(() => bool(raw, 'annotations', true)),
+        commitStatus: check(() => bool(raw, 'commit-status', false)),
     };
     if (problems.length > 0)
         throw new InputError(problems.join('; '));
@@ -246,6 +247,7 @@ const inputNames = [
     'comment-key',
     'github-token',
     'annotations',
+    'commit-status',
 ];
 
 // EXTERNAL MODULE: ./src/runner.ts
@@ -278,7 +280,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(311)]).then(__webpack_require__.bind(__webpack_require__, 79311));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(624)]).then(__webpack_require__.bind(__webpack_require__, 75624));
     await execute(inputs, env);
 }
 
@@ -292,7 +294,7 @@ async function run(env = process.env) {
 /* harmony export */   run: () => (/* binding */ run)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91659);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(79311);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(75624);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(24473);
 
 

@@ -69,7 +69,11 @@ describe('the packed CLI installs and runs outside the repository', () => {
     });
     const result = spawnSync(
       bin,
-      ['run', '--test-ids', testId, '--target-url', site.url, '--poll-interval-seconds', '1', '--json'],
+      [
+        ...['run', '--test-ids', testId, '--target-url', site.url, '--poll-interval-seconds', '1'],
+        // Room for the assertion's own timeout on a loaded machine: the test fails, not times out.
+        ...['--config', '{"timeout":120000}', '--json'],
+      ],
       {
         cwd: work,
         encoding: 'utf8',

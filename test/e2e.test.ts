@@ -204,9 +204,17 @@ describe('action end to end (dist/index.js, real service)', () => {
     expect(result.outputs).toMatchObject({ status: 'failed', passed: '0', failed: '1', total: '1' });
     expect(result.stdout).toMatch(/::error::Stepdeck run failed: e2e fails on purpose/);
     // One error annotation for the failed test, with the assertion's message.
-    expect(result.stdout).toMatch(/::error [^\n]*title=Stepdeck%3A e2e fails on purpose failed[^\n]*::/);
+    // Titled test › failing step when the service reports the step, else as before.
+    expect(result.stdout).toMatch(
+      /::error [^\n]*title=(Stepdeck%3A e2e fails on purpose failed|e2e fails on purpose › title)[^\n]*::/,
+    );
     expect(result.summary).toContain('Stepdeck CI/e2e: failed');
-    expect(result.summary).toMatch(/\| e2e fails on purpose \| ❌ failed \| [^|]+ \| [^|]*Goodbye Stepdeck/);
+    // Row: test | status | failing step | reason (the expectation) | duration | run link.
+    expect(result.summary).toMatch(
+      /\| e2e fails on purpose \| ❌ failed \| [^|]* \| [^|]*Goodbye Stepdeck[^|]* \| [^|]+ \| \[run\]\(/,
+    );
+    expect(result.summary).toMatch(/<details>\n<summary>❌ e2e fails on purpose/);
+    expect(result.summary).not.toContain('&lt;br>');
     const run = await service.api('GET', `/v1/test-runs/${result.outputs['run-id']}`);
     expect(run.json.data.status).toBe('failed');
     // Still one comment, now showing the failure.

@@ -74106,7 +74106,7 @@ const testExportFormatVersion = 1;
 
 /***/ }),
 
-/***/ 36364:
+/***/ 62266:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -74129,11 +74129,13 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 var undici = __nccwpck_require__(46752);
 ;// CONCATENATED MODULE: ./src/results.ts
 const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
-const results_isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
+/** Anything but passed, skipped or flaky (Playwright's word for passed on a retry) failed. */
+const results_isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped' && test.status !== 'flaky';
+const results_isFlakyTest = (test) => !results_isFailedTest(test) && test.status !== 'skipped' && (test.flaky || test.status === 'flaky');
 /** Merges runs (several when a big selection was split) into one result. */
 function mergeRuns(runs, context) {
     const tests = [];
-    const stats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+    const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
     const summaries = [];
     for (const run of runs) {
@@ -74147,6 +74149,11 @@ function mergeRuns(runs, context) {
                 durationMs: result.duration,
                 errorMessage: result.errorMessage,
                 errorLocation: result.errorLocation,
+                failedStep: result.failedStep ?? null,
+                expected: result.expected ?? null,
+                received: result.received ?? null,
+                errorDetail: result.errorDetail ?? null,
+                flaky: result.flaky === true || result.status === 'flaky',
             });
         const runStats = info?.stats ?? run.stats;
         if (runStats) {
@@ -74164,7 +74171,10 @@ function mergeRuns(runs, context) {
             runnerError: info?.runnerError ?? null,
         });
     }
-    tests.sort((a, b) => Number(results_isFailedTest(b)) - Number(results_isFailedTest(a)));
+    stats.flaky = tests.filter(results_isFlakyTest).length;
+    // Failed first, then flaky, then the rest (stable: report order within each group).
+    const rank = (test) => (results_isFailedTest(test) ? 0 : results_isFlakyTest(test) ? 1 : 2);
+    tests.sort((a, b) => rank(a) - rank(b));
     return {
         status: outcomeOf(runs, summaries, stats, context.timedOut),
         runs: summaries,
@@ -74690,6 +74700,7 @@ async function parseInputs(raw, defaults = {}) {
             [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
         githubToken: inputs_text(raw, 'github-token'),
         annotations: check(() => bool(raw, 'annotations', true)),
+        commitStatus: check(() => bool(raw, 'commit-status', false)),
     };
     if (problems.length > 0)
         throw new InputError(problems.join('; '));
@@ -74719,6 +74730,7 @@ const inputNames = [
     'comment-key',
     'github-token',
     'annotations',
+    'commit-status',
 ];
 
 ;// CONCATENATED MODULE: ./src/outputs.ts
@@ -74736,6 +74748,7 @@ function outputsFor(sources) {
             passed: String(results.stats.passed),
             failed: String(results.stats.failed),
             skipped: String(results.stats.skipped),
+            flaky: String(results.stats.flaky),
             total: String(results.stats.total),
             'duration-ms': String(results.durationMs),
             results: JSON.stringify({
@@ -74743,7 +74756,8 @@ function outputsFor(sources) {
                 stats: results.stats,
                 durationMs: results.durationMs,
                 runs: results.runs,
-                tests: results.tests,
+                // errorDetail (Playwright's raw text) stays in the JUnit file: outputs are size-limited.
+                tests: results.tests.map(({ errorDetail: _detail, ...test }) => test),
             }),
         });
     }
@@ -74756,6 +74770,92 @@ function outputsFor(sources) {
     if (sources.uploaded?.id !== undefined)
         outputs['artifact-id'] = String(sources.uploaded.id);
     return outputs;
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/**
+ * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
+ * CLI): which step failed and why. Uses the service's step-level fields when it sends them and
+ * degrades to errorMessage/errorLocation when it does not (older services).
+ */
+/** Cuts `text` to `max` characters, saying how much was cut. */
+function failure_cut(text, max) {
+    if (text.length <= max)
+        return text;
+    const marker = `… [cut: ${text.length - max} more characters]`;
+    return `${text.slice(0, Math.max(0, max - marker.length))}${marker}`;
+}
+/** One line: whitespace runs (newlines included) become one space. */
+const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+/** A location that names a generated spec file, which the user never saw. */
+const generatedFile = /\.(spec|test)\.[cm]?[jt]s(:\d+)*$/;
+/** `Checkout › Pay` (`assertText #out`), or the service's errorLocation when it is a step path. */
+function failingStep(test) {
+    if (test.failedStep) {
+        const path = test.failedStep.path.length > 0 ? test.failedStep.path : [test.failedStep.name];
+        return { path: path.join(' › '), action: test.failedStep.action };
+    }
+    if (test.errorLocation && !generatedFile.test(test.errorLocation))
+        return { path: test.errorLocation, action: null };
+    return null;
+}
+const failure_failingStepText = (test) => {
+    const step = failingStep(test);
+    return step ? `${step.path}${step.action ? ` (${step.action})` : ''}` : '';
+};
+/**
+ * Expected and received values: the service's fields, else the `Expected…:`/`Received…:` lines
+ * of a Playwright assertion message.
+ */
+function expectation(test) {
+    if (test.expected != null)
+        return { expected: test.expected, received: test.received ?? null };
+    const message = test.errorMessage ?? '';
+    const expected = message.match(/^\s*Expected(?: [\w ]+)?: (.+)$/m)?.[1];
+    if (!expected)
+        return null;
+    const received = message.match(/^\s*Received(?: [\w ]+)?: (.+)$/m)?.[1];
+    return { expected: expected.trim(), received: received?.trim() ?? null };
+}
+/** The one-line reason: `expected "Bye Ada", received "Hello Ada"`, else the message's first line. */
+function failure_reason(test, max = 160) {
+    const values = expectation(test);
+    if (values)
+        return failure_cut(oneLine(`expected ${failure_cut(values.expected, 70)}${values.received !== null ? `, received ${failure_cut(values.received, 70)}` : ''}`), max);
+    const first = (test.errorMessage ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean);
+    if (first)
+        return failure_cut(oneLine(first.replace(/^Error:\s*/, '')), max);
+    return isFlaky(test) ? 'passed on a retry' : test.status;
+}
+const isFlaky = (test) => test.flaky || test.status === 'flaky';
+/** `test › step path`: the title of a failure everywhere. */
+function failure_failureTitle(test) {
+    const step = failingStep(test);
+    return step ? `${test.name} › ${step.path}` : test.name;
+}
+/**
+ * The full user-facing text of a failure: the service's message, preceded by the failing step
+ * and the expectation when the message does not already say them.
+ */
+function failure_fullMessage(test) {
+    const message = test.errorMessage ?? '';
+    const lines = [];
+    const step = failingStep(test);
+    if (step && !message.includes(step.path))
+        lines.push(`Step: ${step.path}${step.action ? ` (${step.action})` : ''}`);
+    if (test.expected != null && !/^\s*Expected\b/m.test(message)) {
+        lines.push(`Expected: ${test.expected}`);
+        if (test.received != null)
+            lines.push(`Received: ${test.received}`);
+    }
+    if (message)
+        lines.push(...(lines.length > 0 ? [''] : []), message);
+    if (lines.length === 0)
+        lines.push(`Test ${test.status}`);
+    return lines.join('\n');
 }
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
@@ -74829,6 +74929,7 @@ async function comment_upsertComment(options) {
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
 
+
 const xml = (value) => value
     .split('')
     .filter((char) => char >= ' ' || char === '\n' || char === '\r' || char === '\t')
@@ -74848,10 +74949,17 @@ function junitXml(results) {
             const open = `    <testcase classname="stepdeck" name="${xml(test.name)}" time="${seconds(test.durationMs)}"`;
             if (test.status === 'skipped')
                 return `${open}>\n      <skipped/>\n    </testcase>`;
+            if (results_isFlakyTest(test))
+                return `${open}>\n      <system-out>${xml(`flaky: passed on a retry. ${failure_reason(test)}`)}</system-out>\n    </testcase>`;
             if (!results_isFailedTest(test))
                 return `${open}/>`;
-            const message = test.errorMessage ?? test.status;
-            const body = [test.errorMessage, test.errorLocation && `at ${test.errorLocation}`]
+            // The attribute is the short reason (one line, what CI report viewers list); the body
+            // holds the full user-facing message, then Playwright's own text when the service sent it.
+            const message = `${failure_failureTitle(test)}: ${failure_reason(test)}`;
+            const body = [
+                failure_fullMessage(test),
+                test.errorDetail ? `\n--- Playwright output ---\n${failure_cut(test.errorDetail, 20_000)}` : '',
+            ]
                 .filter(Boolean)
                 .join('\n');
             return `${open}>\n      <failure message="${xml(message)}" type="${xml(test.status)}">${xml(body)}</failure>\n    </testcase>`;
@@ -74876,6 +74984,7 @@ function junitXml(results) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
+
 const icons = {
     passed: '✅',
     failed: '❌',
@@ -74891,32 +75000,117 @@ const formatDuration = (ms) => {
         return `${seconds.toFixed(1)} s`;
     return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 };
-/** Markdown-safe single table cell. */
-const cell = (value) => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>').replace(/</g, '&lt;');
-/** The one table used by the job summary and the PR comment: status, stats, links, tests (failed first). */
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
+const cell = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+const markdown_commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+const markdown_summaryMaxChars = 250_000;
+const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
+function row(test, runUrl) {
+    const failed = isFailedTest(test);
+    const flaky = isFlakyTest(test);
+    const status = failed
+        ? `❌ ${cell(test.status)}`
+        : flaky
+            ? '⚠️ flaky'
+            : test.status === 'skipped'
+                ? '⏭️ skipped'
+                : `✅ ${cell(test.status)}`;
+    const step = failed ? failingStepText(test) : '';
+    const why = failed || flaky ? reason(test) : '';
+    return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+function details(test, maxChars) {
+    return [
+        '<details>',
+        `<summary>❌ ${html(failureTitle(test))}</summary>`,
+        '',
+        fenced(cut(fullMessage(test), maxChars)),
+        '',
+        '</details>',
+    ].join('\n');
+}
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
 function markdown_resultsMarkdown(results, context = {}) {
     const { stats } = results;
-    const lines = [
+    const maxChars = context.maxChars ?? markdown_commentMaxChars;
+    const head = [
         `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
         '',
-        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · **${stats.total}** total · ${formatDuration(results.durationMs)}`,
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+            `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
     ];
     for (const run of results.runs)
         if (run.runnerError)
-            lines.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(run.runnerError)}`);
-    if (results.tests.length > 0) {
-        const maxRows = context.maxRows ?? 200;
-        lines.push('', '| Test | Status | Duration | Error | Location |', '|---|---|---|---|---|');
-        for (const test of results.tests.slice(0, maxRows)) {
-            const failed = isFailedTest(test);
-            lines.push(`| ${cell(test.name)} | ${failed ? '❌' : test.status === 'skipped' ? '⏭️' : '✅'} ${test.status} | ${formatDuration(test.durationMs)} | ${cell(test.errorMessage ?? '')} | ${test.errorLocation ? `\`${cell(test.errorLocation)}\`` : ''} |`);
-        }
-        if (results.tests.length > maxRows)
-            lines.push('', `…and ${results.tests.length - maxRows} more tests.`);
+            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
+    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+    const failed = results.tests.filter(isFailedTest);
+    const others = results.tests.filter((test) => !isFailedTest(test));
+    // Room left once the head, the table's head and the omission lines are written.
+    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+    const take = (text) => {
+        if (text.length + 1 > room)
+            return false;
+        room -= text.length + 1;
+        return true;
+    };
+    const failedRows = [];
+    for (const test of failed) {
+        const line = row(test, urls.get(test.runId));
+        if (!take(line))
+            break;
+        failedRows.push(line);
     }
+    const blocks = [];
+    for (const test of failed.slice(0, failedRows.length)) {
+        const block = details(test, context.maxDetailChars ?? 4000);
+        if (!take(`\n${block}`))
+            break;
+        blocks.push(block);
+    }
+    const otherRows = [];
+    for (const test of others) {
+        const line = row(test, undefined);
+        if (!take(line))
+            break;
+        otherRows.push(line);
+    }
+    const lines = [...head];
+    if (results.tests.length > 0)
+        lines.push('', ...tableHead, ...failedRows, ...otherRows);
+    const leftOut = results.tests.length - failedRows.length - otherRows.length;
+    if (leftOut > 0)
+        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
+    for (const block of blocks)
+        lines.push('', block);
+    if (blocks.length < failedRows.length)
+        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
     return `${lines.join('\n')}\n`;
 }
 
@@ -74943,14 +75137,13 @@ function writeJunit(results, dir) {
     external_node_fs_default().writeFileSync(file, junitXml(results));
     return file;
 }
-/** Job summary, annotations and PR comment: every report made from one markdown table. */
+/** Job summary, annotations and PR comment: every report made from one markdown document. */
 async function report(results, inputs, links, env = process.env) {
-    const markdown = resultsMarkdown(results, {
-        artifactUrl: links.artifactUrl,
-        title: `Stepdeck ${inputs.commentKey}`,
-    });
+    const context = { artifactUrl: links.artifactUrl, title: `Stepdeck ${inputs.commentKey}` };
+    // Same content, two budgets: 1 MiB per job summary, 65536 characters per comment.
+    const markdown = resultsMarkdown(results, { ...context, maxChars: commentMaxChars });
     if (inputs.summary)
-        await writeJobSummary(markdown, env);
+        await writeJobSummary(resultsMarkdown(results, { ...context, maxChars: summaryMaxChars }), env);
     if (inputs.annotations)
         for (const { message, ...properties } of annotationsFor(results))
             core.error(message, properties);
@@ -75118,6 +75311,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 const usage = `Usage: stepdeck run [options]
 
 Triggers a Stepdeck run, waits for it and exits non-zero per --fail-on.
@@ -75218,11 +75412,26 @@ async function main(argv, env = process.env) {
         else {
             const { stats } = results;
             const lines = [
-                `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ${stats.total} total, ${formatDuration(results.durationMs)})`,
-                ...results.tests.map((test) => `  ${results_isFailedTest(test) ? '✗' : test.status === 'skipped' ? '-' : '✓'} ${test.name}` +
-                    (results_isFailedTest(test)
-                        ? `\n      ${test.errorMessage ?? test.status}${test.errorLocation ? ` at ${test.errorLocation}` : ''}`
-                        : '')),
+                `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ` +
+                    (stats.flaky > 0 ? `${stats.flaky} flaky, ` : '') +
+                    `${stats.total} total, ${formatDuration(results.durationMs)})`,
+                ...results.tests.map((test) => {
+                    if (results_isFlakyTest(test))
+                        return `  ~ ${test.name} (flaky: passed on a retry)`;
+                    if (!results_isFailedTest(test))
+                        return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
+                    const step = failure_failingStepText(test);
+                    const indent = (text) => text.replace(/\n/g, '\n        ');
+                    return [
+                        `  ✗ ${test.name}`,
+                        step && `      step: ${step}`,
+                        `      ${failure_reason(test, 300)}`,
+                        test.errorMessage && `      ${indent(failure_cut(test.errorMessage, 2000))}`,
+                    ]
+                        .filter(Boolean)
+                        .join('\n');
+                }),
+                `Run: ${runUrls.join(', ')}`,
                 `Artifacts: ${dir}`,
                 `JUnit: ${junitPath}`,
             ];
@@ -75246,7 +75455,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(36364);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(62266);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 

@@ -1,5 +1,5 @@
-export const id = 311;
-export const ids = [311,125];
+export const id = 624;
+export const ids = [624,125];
 export const modules = {
 
 /***/ 61125:
@@ -506,7 +506,7 @@ const testExportFormatVersion = 1;
 
 /***/ }),
 
-/***/ 79311:
+/***/ 75624:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -535,11 +535,13 @@ var promises_ = __webpack_require__(46466);
 var undici = __webpack_require__(46752);
 ;// CONCATENATED MODULE: ./src/results.ts
 const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
-const isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped';
+/** Anything but passed, skipped or flaky (Playwright's word for passed on a retry) failed. */
+const isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped' && test.status !== 'flaky';
+const isFlakyTest = (test) => !isFailedTest(test) && test.status !== 'skipped' && (test.flaky || test.status === 'flaky');
 /** Merges runs (several when a big selection was split) into one result. */
 function mergeRuns(runs, context) {
     const tests = [];
-    const stats = { passed: 0, failed: 0, skipped: 0, total: 0 };
+    const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
     const summaries = [];
     for (const run of runs) {
@@ -553,6 +555,11 @@ function mergeRuns(runs, context) {
                 durationMs: result.duration,
                 errorMessage: result.errorMessage,
                 errorLocation: result.errorLocation,
+                failedStep: result.failedStep ?? null,
+                expected: result.expected ?? null,
+                received: result.received ?? null,
+                errorDetail: result.errorDetail ?? null,
+                flaky: result.flaky === true || result.status === 'flaky',
             });
         const runStats = info?.stats ?? run.stats;
         if (runStats) {
@@ -570,7 +577,10 @@ function mergeRuns(runs, context) {
             runnerError: info?.runnerError ?? null,
         });
     }
-    tests.sort((a, b) => Number(isFailedTest(b)) - Number(isFailedTest(a)));
+    stats.flaky = tests.filter(isFlakyTest).length;
+    // Failed first, then flaky, then the rest (stable: report order within each group).
+    const rank = (test) => (isFailedTest(test) ? 0 : isFlakyTest(test) ? 1 : 2);
+    tests.sort((a, b) => rank(a) - rank(b));
     return {
         status: outcomeOf(runs, summaries, stats, context.timedOut),
         runs: summaries,
@@ -909,6 +919,7 @@ function outputsFor(sources) {
             passed: String(results.stats.passed),
             failed: String(results.stats.failed),
             skipped: String(results.stats.skipped),
+            flaky: String(results.stats.flaky),
             total: String(results.stats.total),
             'duration-ms': String(results.durationMs),
             results: JSON.stringify({
@@ -916,7 +927,8 @@ function outputsFor(sources) {
                 stats: results.stats,
                 durationMs: results.durationMs,
                 runs: results.runs,
-                tests: results.tests,
+                // errorDetail (Playwright's raw text) stays in the JUnit file: outputs are size-limited.
+                tests: results.tests.map(({ errorDetail: _detail, ...test }) => test),
             }),
         });
     }
@@ -931,25 +943,115 @@ function outputsFor(sources) {
     return outputs;
 }
 
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/**
+ * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
+ * CLI): which step failed and why. Uses the service's step-level fields when it sends them and
+ * degrades to errorMessage/errorLocation when it does not (older services).
+ */
+/** Cuts `text` to `max` characters, saying how much was cut. */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    const marker = `… [cut: ${text.length - max} more characters]`;
+    return `${text.slice(0, Math.max(0, max - marker.length))}${marker}`;
+}
+/** One line: whitespace runs (newlines included) become one space. */
+const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+/** A location that names a generated spec file, which the user never saw. */
+const generatedFile = /\.(spec|test)\.[cm]?[jt]s(:\d+)*$/;
+/** `Checkout › Pay` (`assertText #out`), or the service's errorLocation when it is a step path. */
+function failingStep(test) {
+    if (test.failedStep) {
+        const path = test.failedStep.path.length > 0 ? test.failedStep.path : [test.failedStep.name];
+        return { path: path.join(' › '), action: test.failedStep.action };
+    }
+    if (test.errorLocation && !generatedFile.test(test.errorLocation))
+        return { path: test.errorLocation, action: null };
+    return null;
+}
+const failingStepText = (test) => {
+    const step = failingStep(test);
+    return step ? `${step.path}${step.action ? ` (${step.action})` : ''}` : '';
+};
+/**
+ * Expected and received values: the service's fields, else the `Expected…:`/`Received…:` lines
+ * of a Playwright assertion message.
+ */
+function expectation(test) {
+    if (test.expected != null)
+        return { expected: test.expected, received: test.received ?? null };
+    const message = test.errorMessage ?? '';
+    const expected = message.match(/^\s*Expected(?: [\w ]+)?: (.+)$/m)?.[1];
+    if (!expected)
+        return null;
+    const received = message.match(/^\s*Received(?: [\w ]+)?: (.+)$/m)?.[1];
+    return { expected: expected.trim(), received: received?.trim() ?? null };
+}
+/** The one-line reason: `expected "Bye Ada", received "Hello Ada"`, else the message's first line. */
+function reason(test, max = 160) {
+    const values = expectation(test);
+    if (values)
+        return cut(oneLine(`expected ${cut(values.expected, 70)}${values.received !== null ? `, received ${cut(values.received, 70)}` : ''}`), max);
+    const first = (test.errorMessage ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean);
+    if (first)
+        return cut(oneLine(first.replace(/^Error:\s*/, '')), max);
+    return isFlaky(test) ? 'passed on a retry' : test.status;
+}
+const isFlaky = (test) => test.flaky || test.status === 'flaky';
+/** `test › step path`: the title of a failure everywhere. */
+function failureTitle(test) {
+    const step = failingStep(test);
+    return step ? `${test.name} › ${step.path}` : test.name;
+}
+/**
+ * The full user-facing text of a failure: the service's message, preceded by the failing step
+ * and the expectation when the message does not already say them.
+ */
+function fullMessage(test) {
+    const message = test.errorMessage ?? '';
+    const lines = [];
+    const step = failingStep(test);
+    if (step && !message.includes(step.path))
+        lines.push(`Step: ${step.path}${step.action ? ` (${step.action})` : ''}`);
+    if (test.expected != null && !/^\s*Expected\b/m.test(message)) {
+        lines.push(`Expected: ${test.expected}`);
+        if (test.received != null)
+            lines.push(`Received: ${test.received}`);
+    }
+    if (message)
+        lines.push(...(lines.length > 0 ? [''] : []), message);
+    if (lines.length === 0)
+        lines.push(`Test ${test.status}`);
+    return lines.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 
+
 const maxAnnotations = 50;
-/** One error annotation per failed test (at most 50), placed at its error location when it is file:line[:col]. */
+/**
+ * One error annotation per failed test (at most 50): title = test › failing step, message =
+ * the expectation (expected vs received) then the full message. Placed at the error location
+ * only when an older service reports one as file:line[:col].
+ */
 function annotationsFor(results) {
     return results.tests
         .filter(isFailedTest)
         .slice(0, maxAnnotations)
         .map((test) => {
+        const step = failingStep(test);
+        const lines = expectation(test) ? [reason(test, 400), fullMessage(test)] : [fullMessage(test)];
         const annotation = {
-            title: `Stepdeck: ${test.name} ${test.status}`,
-            message: [
-                test.errorMessage ?? `Test ${test.status}`,
-                test.errorLocation && `at ${test.errorLocation}`,
-            ]
+            title: step ? failureTitle(test) : `Stepdeck: ${test.name} ${test.status}`,
+            message: cut([...lines, !step && test.errorLocation ? `at ${test.errorLocation}` : '']
                 .filter(Boolean)
-                .join('\n'),
+                .join('\n'), 4000),
         };
-        const match = test.errorLocation?.match(/^(.+?):(\d+)(?::(\d+))?$/);
+        const match = step ? null : test.errorLocation?.match(/^(.+?):(\d+)(?::(\d+))?$/);
         if (match?.[1] && !/\s/.test(match[1])) {
             annotation.file = match[1];
             annotation.startLine = Number(match[2]);
@@ -1029,6 +1131,7 @@ async function upsertComment(options) {
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
 
+
 const xml = (value) => value
     .split('')
     .filter((char) => char >= ' ' || char === '\n' || char === '\r' || char === '\t')
@@ -1048,10 +1151,17 @@ function junitXml(results) {
             const open = `    <testcase classname="stepdeck" name="${xml(test.name)}" time="${seconds(test.durationMs)}"`;
             if (test.status === 'skipped')
                 return `${open}>\n      <skipped/>\n    </testcase>`;
+            if (isFlakyTest(test))
+                return `${open}>\n      <system-out>${xml(`flaky: passed on a retry. ${reason(test)}`)}</system-out>\n    </testcase>`;
             if (!isFailedTest(test))
                 return `${open}/>`;
-            const message = test.errorMessage ?? test.status;
-            const body = [test.errorMessage, test.errorLocation && `at ${test.errorLocation}`]
+            // The attribute is the short reason (one line, what CI report viewers list); the body
+            // holds the full user-facing message, then Playwright's own text when the service sent it.
+            const message = `${failureTitle(test)}: ${reason(test)}`;
+            const body = [
+                fullMessage(test),
+                test.errorDetail ? `\n--- Playwright output ---\n${cut(test.errorDetail, 20_000)}` : '',
+            ]
                 .filter(Boolean)
                 .join('\n');
             return `${open}>\n      <failure message="${xml(message)}" type="${xml(test.status)}">${xml(body)}</failure>\n    </testcase>`;
@@ -1076,6 +1186,7 @@ function junitXml(results) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
+
 const icons = {
     passed: '✅',
     failed: '❌',
@@ -1091,32 +1202,117 @@ const formatDuration = (ms) => {
         return `${seconds.toFixed(1)} s`;
     return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 };
-/** Markdown-safe single table cell. */
-const cell = (value) => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>').replace(/</g, '&lt;');
-/** The one table used by the job summary and the PR comment: status, stats, links, tests (failed first). */
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
+const cell = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+const commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+const summaryMaxChars = 250_000;
+const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
+function row(test, runUrl) {
+    const failed = isFailedTest(test);
+    const flaky = isFlakyTest(test);
+    const status = failed
+        ? `❌ ${cell(test.status)}`
+        : flaky
+            ? '⚠️ flaky'
+            : test.status === 'skipped'
+                ? '⏭️ skipped'
+                : `✅ ${cell(test.status)}`;
+    const step = failed ? failingStepText(test) : '';
+    const why = failed || flaky ? reason(test) : '';
+    return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+function details(test, maxChars) {
+    return [
+        '<details>',
+        `<summary>❌ ${html(failureTitle(test))}</summary>`,
+        '',
+        fenced(cut(fullMessage(test), maxChars)),
+        '',
+        '</details>',
+    ].join('\n');
+}
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
 function resultsMarkdown(results, context = {}) {
     const { stats } = results;
-    const lines = [
+    const maxChars = context.maxChars ?? commentMaxChars;
+    const head = [
         `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
         '',
-        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · **${stats.total}** total · ${formatDuration(results.durationMs)}`,
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+            `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
     ];
     for (const run of results.runs)
         if (run.runnerError)
-            lines.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(run.runnerError)}`);
-    if (results.tests.length > 0) {
-        const maxRows = context.maxRows ?? 200;
-        lines.push('', '| Test | Status | Duration | Error | Location |', '|---|---|---|---|---|');
-        for (const test of results.tests.slice(0, maxRows)) {
-            const failed = isFailedTest(test);
-            lines.push(`| ${cell(test.name)} | ${failed ? '❌' : test.status === 'skipped' ? '⏭️' : '✅'} ${test.status} | ${formatDuration(test.durationMs)} | ${cell(test.errorMessage ?? '')} | ${test.errorLocation ? `\`${cell(test.errorLocation)}\`` : ''} |`);
-        }
-        if (results.tests.length > maxRows)
-            lines.push('', `…and ${results.tests.length - maxRows} more tests.`);
+            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
+    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+    const failed = results.tests.filter(isFailedTest);
+    const others = results.tests.filter((test) => !isFailedTest(test));
+    // Room left once the head, the table's head and the omission lines are written.
+    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+    const take = (text) => {
+        if (text.length + 1 > room)
+            return false;
+        room -= text.length + 1;
+        return true;
+    };
+    const failedRows = [];
+    for (const test of failed) {
+        const line = row(test, urls.get(test.runId));
+        if (!take(line))
+            break;
+        failedRows.push(line);
     }
+    const blocks = [];
+    for (const test of failed.slice(0, failedRows.length)) {
+        const block = details(test, context.maxDetailChars ?? 4000);
+        if (!take(`\n${block}`))
+            break;
+        blocks.push(block);
+    }
+    const otherRows = [];
+    for (const test of others) {
+        const line = row(test, undefined);
+        if (!take(line))
+            break;
+        otherRows.push(line);
+    }
+    const lines = [...head];
+    if (results.tests.length > 0)
+        lines.push('', ...tableHead, ...failedRows, ...otherRows);
+    const leftOut = results.tests.length - failedRows.length - otherRows.length;
+    if (leftOut > 0)
+        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
+    for (const block of blocks)
+        lines.push('', block);
+    if (blocks.length < failedRows.length)
+        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
     return `${lines.join('\n')}\n`;
 }
 
@@ -1143,14 +1339,13 @@ function writeJunit(results, dir) {
     external_node_fs_default().writeFileSync(file, junitXml(results));
     return file;
 }
-/** Job summary, annotations and PR comment: every report made from one markdown table. */
+/** Job summary, annotations and PR comment: every report made from one markdown document. */
 async function report(results, inputs, links, env = process.env) {
-    const markdown = resultsMarkdown(results, {
-        artifactUrl: links.artifactUrl,
-        title: `Stepdeck ${inputs.commentKey}`,
-    });
+    const context = { artifactUrl: links.artifactUrl, title: `Stepdeck ${inputs.commentKey}` };
+    // Same content, two budgets: 1 MiB per job summary, 65536 characters per comment.
+    const markdown = resultsMarkdown(results, { ...context, maxChars: commentMaxChars });
     if (inputs.summary)
-        await writeJobSummary(markdown, env);
+        await writeJobSummary(resultsMarkdown(results, { ...context, maxChars: summaryMaxChars }), env);
     if (inputs.annotations)
         for (const { message, ...properties } of annotationsFor(results))
             core/* error */.z3(message, properties);
@@ -1178,6 +1373,62 @@ async function report(results, inputs, links, env = process.env) {
     }
     catch (error) {
         core/* warning */.$e(`Could not comment on the pull request: ${error.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/status.ts
+
+
+/** The commit a status belongs on: the PR head for pull_request events, else GITHUB_SHA. */
+function statusTarget(env = process.env) {
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    if (!owner || !repo)
+        return undefined;
+    let sha = env.GITHUB_SHA;
+    if ((env.GITHUB_EVENT_NAME ?? '').startsWith('pull_request') && env.GITHUB_EVENT_PATH)
+        try {
+            const event = JSON.parse(external_node_fs_default().readFileSync(env.GITHUB_EVENT_PATH, 'utf8'));
+            sha = event.pull_request?.head?.sha ?? sha;
+        }
+        catch { }
+    return sha ? { owner, repo, sha } : undefined;
+}
+const stateOf = (status) => status === 'passed' ? 'success' : status === 'failed' ? 'failure' : 'error';
+/** One line of counts, at most 140 characters (GitHub's limit for a status description). */
+function statusDescription(results) {
+    const { stats } = results;
+    const parts = [
+        stats.failed > 0 && `${stats.failed} failed`,
+        `${stats.passed} passed`,
+        stats.flaky > 0 && `${stats.flaky} flaky`,
+        stats.skipped > 0 && `${stats.skipped} skipped`,
+    ].filter(Boolean);
+    const text = `${results.status}: ${parts.join(', ')} of ${stats.total} in ${formatDuration(results.durationMs)}`;
+    return text.length <= 140 ? text : `${text.slice(0, 139)}…`;
+}
+/**
+ * Sets a commit status (context `stepdeck/<comment key>`) whose Details link is the run page.
+ * A token without `statuses: write` gives a warning, not a failure. GHES: GITHUB_API_URL.
+ */
+async function setCommitStatus(options) {
+    const { getOctokit } = await __webpack_require__.e(/* import() */ 351).then(__webpack_require__.bind(__webpack_require__, 61351));
+    try {
+        await getOctokit(options.token).rest.repos.createCommitStatus({
+            ...options.target,
+            state: options.state,
+            context: `stepdeck/${options.context}`.slice(0, 255),
+            description: options.description.slice(0, 140),
+            target_url: options.targetUrl,
+        });
+        return true;
+    }
+    catch (error) {
+        const status = error.status;
+        if (status === 403 || status === 404 || status === 401 || status === 422) {
+            options.warn(`Could not set the commit status (${status}): the token needs the statuses: write permission`);
+            return false;
+        }
+        throw error;
     }
 }
 
@@ -1318,6 +1569,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 const clientFor = (inputs) => new StepdeckClient({
     baseUrl: inputs.baseUrl,
     apiKey: inputs.apiKey,
@@ -1335,6 +1587,7 @@ async function execute(inputs, env = process.env) {
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
         core/* saveState */.LZ(main/* state */.w.runIds, runIds.join(','));
         core/* info */.pq(`Started ${runIds.length === 1 ? 'run' : 'runs'} ${runUrls.join(', ')}`);
+        await commitStatus(inputs, env, 'pending', 'Stepdeck run started', runUrls[0]);
         if (!inputs.wait) {
             core/* saveState */.LZ(main/* state */.w.done, 'true');
             setOutputs(outputsFor({ runIds, runUrls }));
@@ -1369,6 +1622,7 @@ async function execute(inputs, env = process.env) {
         if (inputs.artifacts !== 'none' && !uploaded)
             core/* info */.pq(`Artifacts kept in ${dir}`);
         await report(results, inputs, { artifactUrl: uploaded?.url }, env);
+        await commitStatus(inputs, env, stateOf(results.status), statusDescription(results), runUrls[0]);
         setOutputs(outputsFor({
             runIds,
             runUrls,
@@ -1386,6 +1640,30 @@ async function execute(inputs, env = process.env) {
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         core/* setFailed */.C1(message.replaceAll(apiKey, '***'));
+    }
+}
+/** The commit status when `commit-status: true`; never fails the step. */
+async function commitStatus(inputs, env, state, description, targetUrl) {
+    if (!inputs.commitStatus || !targetUrl)
+        return;
+    const target = statusTarget(env);
+    if (!inputs.githubToken || !target) {
+        core/* warning */.$e('commit-status: no github-token or no repository/commit in the environment, skipped');
+        return;
+    }
+    try {
+        await setCommitStatus({
+            token: inputs.githubToken,
+            target,
+            context: inputs.commentKey,
+            state,
+            description,
+            targetUrl,
+            warn: core/* warning */.$e,
+        });
+    }
+    catch (error) {
+        core/* warning */.$e(`Could not set the commit status: ${error.message}`);
     }
 }
 function setOutputs(outputs) {
