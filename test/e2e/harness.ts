@@ -386,7 +386,8 @@ export async function startAzurite() {
     await waitFor(
       'azurite',
       async () => ((await fetch(`${url}?comp=list`)).status ? true : undefined),
-      60_000,
+      // Room for a loaded machine: azurite took over a minute to listen under 8 helpers' load.
+      180_000,
     );
   } catch (error) {
     await stop();
