@@ -52,7 +52,7 @@ describe('wait', () => {
     // Split runs merge into one result, failed tests first.
     const merged = mergeRuns(result.runs, { baseUrl: base, projectId, timedOut: false });
     expect(merged.status).toBe('failed');
-    expect(merged.stats).toEqual({ passed: 1, failed: 1, skipped: 0, total: 2 });
+    expect(merged.stats).toEqual({ passed: 1, failed: 1, skipped: 0, total: 2, flaky: 0 });
     expect(merged.tests.map((test) => test.name)).toEqual(['b', 'a']);
     expect(merged.runs.map((run) => run.runId)).toEqual([uuid(10), uuid(11)]);
   });
