@@ -4,13 +4,17 @@ import { sql } from 'kysely';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { requireWorking } from '../tests/repository.ts';
+import { lockRevisions, pageWindow, requireWorking } from '../tests/repository.ts';
 import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
 import {
+  existingSharedIds,
+  normalizeSteps,
   parseSteps,
+  referencedIds,
   requireStep,
   type StepRow,
   StepWriter,
@@ -44,11 +48,14 @@ export class StepsService {
   private readonly db: Db;
   private readonly blobs: BlobStore;
   private readonly clock: Clock;
+  /** Reads that need no transaction go here, never queued behind writes (DatabaseHandle.reads). */
+  private readonly reads: Db;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+  constructor(db: Db, blobs: BlobStore, clock: Clock, reads: Db = db) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
+    this.reads = reads;
   }
 
   /** A step is visible on a branch when a working revision there uses it, or when nothing uses it. */
@@ -59,7 +66,7 @@ export class StepsService {
   }
 
   private async requireVisible(scope: Scope, stepId: string) {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('steps as s')
       .select([
         's.id',
@@ -84,7 +91,7 @@ export class StepsService {
     scope: Scope,
     query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
   ) {
-    let base = this.db
+    let base = this.reads
       .selectFrom('steps as s')
       .where('s.projectId', '=', scope.projectId)
       .where('s.shared', '=', 1)
@@ -97,23 +104,26 @@ export class StepsService {
     const total = Number(
       (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
     );
-    const rows = await base
-      .select([
-        's.id',
-        's.projectId',
-        's.name',
-        's.action',
-        's.metadata',
-        's.condition',
-        's.shared',
-        's.isGroup',
-        's.type',
-      ])
-      .orderBy('s.nameLower')
-      .orderBy('s.id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute();
+    const window = pageWindow(query.page, query.limit, total);
+    const rows = !window
+      ? []
+      : await base
+          .select([
+            's.id',
+            's.projectId',
+            's.name',
+            's.action',
+            's.metadata',
+            's.condition',
+            's.shared',
+            's.isGroup',
+            's.type',
+          ])
+          .orderBy('s.nameLower')
+          .orderBy('s.id')
+          .limit(window.limit)
+          .offset(window.offset)
+          .execute();
     const totalPages = Math.ceil(total / query.limit);
     return {
       data: rows.map(present),
@@ -133,7 +143,7 @@ export class StepsService {
 
   async children(scope: Scope, stepId: string) {
     const row = await this.requireVisible(scope, stepId);
-    const links = await this.db
+    const links = await this.reads
       .selectFrom('stepChildren as c')
       .innerJoin('steps as s', 's.id', 'c.childStepId')
       .select(['c.id as linkId', 's.id', 's.name', 's.action', 'c.position'])
@@ -156,7 +166,7 @@ export class StepsService {
 
   async usage(scope: Scope, stepId: string) {
     await this.requireVisible(scope, stepId);
-    const direct = await usages(this.db, scope.projectId, stepId);
+    const direct = await usages(this.reads, scope.projectId, stepId);
     const seen = new Map<string, string>();
     for (const use of direct) if (use.branchId === scope.branchId) seen.set(use.testId, use.name);
     return [...seen].map(([id, name]) => ({ id, name }));
@@ -167,8 +177,8 @@ export class StepsService {
     const parsed = updateStepData.safeParse(raw);
     if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'stepData'));
     const data = parsed.data;
-    const row = await this.requireVisible(scope, stepId);
-    const label = `step "${row.name}"`;
+    const visible = await this.requireVisible(scope, stepId);
+    const label = `step "${visible.name}"`;
     let action: Record<string, unknown> | undefined;
     if (data.action !== undefined) {
       const result = stepAction.safeParse(data.action);
@@ -182,9 +192,16 @@ export class StepsService {
       condition = result.data;
     }
     const now = isoNow(this.clock);
-    const actionChanged = action !== undefined && toJson(action) !== row.action;
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // The step, then the revisions using it (docs/concurrency.md); a test write that would
+      // add a use of the step holds it for share, so `uses` is complete while this runs.
+      const row = await requireStep(trx, scope.projectId, stepId, 'update');
+      const actionChanged = action !== undefined && toJson(action) !== row.action;
       const uses = await usages(trx, scope.projectId, stepId);
+      await lockRevisions(
+        trx,
+        uses.map((use) => use.revisionId),
+      );
       const otherBranches = uses.some((use) => use.branchId !== scope.branchId);
       const fields = {
         ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
@@ -275,19 +292,27 @@ export class StepsService {
     await requireWorking(this.db, scope.projectId, scope.branchId, node.testId);
     if (node.shared)
       return this.replaceSharedChildren(scope, node, raw as Array<Record<string, unknown>>, files);
-    const existing = await this.db
-      .selectFrom('revisionSteps')
-      .select(['id', 'stepId'])
-      .where('revisionId', '=', node.revisionId)
-      .where('parentId', '=', node.id)
-      .execute();
-    const existingIds = new Set(existing.map((row) => row.id));
     const items = raw as Array<Record<string, unknown>>;
-    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
     const now = isoNow(this.clock);
-    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
-    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // Shared steps referenced, then the test's working revision (docs/concurrency.md).
+      const normalized = await parseSteps(trx, scope.projectId, items, 'children', 'share');
+      await requireWorking(trx, scope.projectId, scope.branchId, node.testId, 'update');
+      const stillThere = await trx
+        .selectFrom('revisionSteps')
+        .select('id')
+        .where('id', '=', node.id)
+        .executeTakeFirst();
+      if (!stillThere) throw notFound('Step not found');
+      const existing = await trx
+        .selectFrom('revisionSteps')
+        .select(['id', 'stepId'])
+        .where('revisionId', '=', node.revisionId)
+        .where('parentId', '=', node.id)
+        .execute();
+      const existingIds = new Set(existing.map((row) => row.id));
+      const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+      order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
       const kept = new Set<string>();
       const writer = new StepWriter(scope.projectId, node.type, now);
       const out: Array<{ id: string; name: string; order: number }> = [];
@@ -369,12 +394,25 @@ export class StepsService {
     items: Array<Record<string, unknown>>,
     files: UploadedFile[],
   ) {
-    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
     const now = isoNow(this.clock);
-    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
-    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // The group and the shared steps it will reference, in one statement in id order, then
+      // the revisions using the group (docs/concurrency.md).
+      const locked = await existingSharedIds(
+        trx,
+        scope.projectId,
+        [node.stepId, ...referencedIds(items)],
+        'update',
+      );
+      if (!locked.has(node.stepId)) throw notFound('Step not found');
+      const normalized = normalizeSteps(items, 'children', locked);
+      const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+      order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
       const uses = await usages(trx, scope.projectId, node.stepId);
+      await lockRevisions(
+        trx,
+        uses.map((use) => use.revisionId),
+      );
       const copy = uses.some((use) => use.branchId !== scope.branchId);
       let groupId = node.stepId;
       let links = await trx
@@ -515,36 +553,38 @@ export class StepsService {
 
   /** Deletes a canonical step unless a test on any branch still uses it (body lists them). */
   async delete(scope: Scope, stepId: string) {
-    const row = await requireStep(this.db, scope.projectId, stepId);
-    const uses = await usages(this.db, scope.projectId, stepId);
-    const parents = await this.db
-      .selectFrom('stepChildren')
-      .select('parentStepId')
-      .where('childStepId', '=', stepId)
-      .execute();
-    if (uses.length > 0 || parents.length > 0) {
-      const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
-        (use) => ({
-          id: use.testId,
-          name: use.name,
-          branchId: use.branchId,
-          branchName: use.branchName,
-        }),
-      );
-      const branches = [
-        ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
-      ];
-      throw badRequest('Step is still used by tests and cannot be deleted', {
-        tests,
-        branches,
-        sharedGroups: parents.map((parent) => parent.parentStepId),
-      });
-    }
-    await this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // Locked first: a test write referencing the step holds it for share, so it either
+      // committed (and shows in `uses`) or waits and then no longer finds the step.
+      const row = await requireStep(trx, scope.projectId, stepId, 'update');
+      const uses = await usages(trx, scope.projectId, stepId);
+      const parents = await trx
+        .selectFrom('stepChildren')
+        .select('parentStepId')
+        .where('childStepId', '=', stepId)
+        .execute();
+      if (uses.length > 0 || parents.length > 0) {
+        const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
+          (use) => ({
+            id: use.testId,
+            name: use.name,
+            branchId: use.branchId,
+            branchName: use.branchName,
+          }),
+        );
+        const branches = [
+          ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
+        ];
+        throw badRequest('Step is still used by tests and cannot be deleted', {
+          tests,
+          branches,
+          sharedGroups: parents.map((parent) => parent.parentStepId),
+        });
+      }
       await trx.deleteFrom('attachments').where('stepId', '=', stepId).execute();
       await trx.deleteFrom('steps').where('id', '=', stepId).execute();
+      return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
     });
-    return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
   }
 }
 

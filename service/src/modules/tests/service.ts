@@ -9,6 +9,7 @@ import {
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
@@ -18,6 +19,7 @@ import {
   findWorkingMany,
   insertWorkingRevision,
   listWorking,
+  type RevisionLock,
   requireTagsInOrganization,
   requireWorking,
   setTags,
@@ -153,18 +155,21 @@ export class TestsService {
   private readonly db: Db;
   private readonly blobs: BlobStore;
   private readonly clock: Clock;
+  /** Reads that need no transaction go here, never queued behind writes (DatabaseHandle.reads). */
+  private readonly reads: Db;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+  constructor(db: Db, blobs: BlobStore, clock: Clock, reads: Db = db) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
+    this.reads = reads;
   }
 
   async list(scope: Scope, query: ListTestsQuery) {
-    if (query.testId) await requireWorking(this.db, scope.projectId, scope.branchId, query.testId);
-    const { rows, total, paginate } = await listWorking(this.db, { ...scope, query });
+    if (query.testId) await requireWorking(this.reads, scope.projectId, scope.branchId, query.testId);
+    const { rows, total, paginate } = await listWorking(this.reads, { ...scope, query });
     const tags = await tagsOf(
-      this.db,
+      this.reads,
       rows.map((row) => row.id),
     );
     const limit = paginate ? query.limit : Math.max(total, 1);
@@ -180,14 +185,19 @@ export class TestsService {
     const parsed = createTestData.safeParse(rawTestData);
     if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
     const data: CreateTestData = parsed.data;
-    if (data.parentTestId) await this.requireDirectory(scope, data.parentTestId);
-    if (data.tags) await requireTagsInOrganization(this.db, scope.organizationId, data.tags);
-    const steps = data.steps ? await parseSteps(this.db, scope.projectId, data.steps, 'testData.steps') : [];
-    if (data.directory && steps.length > 0) throw badRequest('testData.steps: a directory has no steps');
+    if (data.directory && data.steps && data.steps.length > 0)
+      throw badRequest('testData.steps: a directory has no steps');
     const now = isoNow(this.clock);
     const id = randomUUID();
     const type = testTypeOf(data.metadata);
-    await this.db.transaction().execute(async (trx) => {
+    await transaction(this.db, async (trx) => {
+      // Tree lock, then shared steps, then the parent's revision: the order of docs/concurrency.md.
+      if (data.parentTestId) await lockTestTree(trx, scope.branchId, 'shared');
+      const steps = data.steps
+        ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
+        : [];
+      if (data.parentTestId) await this.requireDirectory(trx, scope, data.parentTestId);
+      if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
       await trx
         .insertInto('tests')
         .values({
@@ -232,8 +242,8 @@ export class TestsService {
     };
   }
 
-  private async requireDirectory(scope: Scope, testId: string) {
-    const parent = await requireWorking(this.db, scope.projectId, scope.branchId, testId).catch(() => {
+  private async requireDirectory(trx: Tx, scope: Scope, testId: string) {
+    const parent = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'share').catch(() => {
       throw notFound('Parent test not found');
     });
     if (!parent.directory) throw badRequest('parentTestId: the parent test is not a directory');
@@ -241,21 +251,21 @@ export class TestsService {
   }
 
   async detail(scope: Scope, testId: string) {
-    const test = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
-    const childrenQuery = await listWorking(this.db, {
+    const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
+    const childrenQuery = await listWorking(this.reads, {
       ...scope,
       query: { testId, limit: 50, page: 0, type: 'all', status: undefined, tagIds: undefined },
     });
     const ids = [test.id, ...childrenQuery.rows.map((row) => row.id)];
     if (test.parentTestId) ids.push(test.parentTestId);
-    const tags = await tagsOf(this.db, ids);
+    const tags = await tagsOf(this.reads, ids);
     const childCount = childrenQuery.rows.length;
     const parent = test.parentTestId
-      ? await requireWorking(this.db, scope.projectId, scope.branchId, test.parentTestId).catch(
+      ? await requireWorking(this.reads, scope.projectId, scope.branchId, test.parentTestId).catch(
           () => undefined,
         )
       : undefined;
-    const steps = await loadStepTree(this.db, test.revisionId);
+    const steps = await loadStepTree(this.reads, test.revisionId);
     return {
       test: {
         ...presentTest(test, tags.get(test.id) ?? [], childCount),
@@ -271,14 +281,14 @@ export class TestsService {
   }
 
   async steps(scope: Scope, testId: string, revisionId?: string) {
-    const test = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
+    const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     let target = test.revisionId;
     if (revisionId) target = (await this.requireSnapshot(scope, testId, revisionId)).id;
-    return presentSteps(await loadStepTree(this.db, target));
+    return presentSteps(await loadStepTree(this.reads, target));
   }
 
   async step(scope: Scope, testId: string, stepId: string) {
-    const test = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
+    const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const find = (views: StepView[]): StepView | undefined => {
       for (const view of views) {
         if (view.id === stepId) return view;
@@ -287,21 +297,21 @@ export class TestsService {
       }
       return undefined;
     };
-    const found = find(await loadStepTree(this.db, test.revisionId));
+    const found = find(await loadStepTree(this.reads, test.revisionId));
     if (!found) throw notFound('Step not found');
     const [step] = presentSteps([found]) as Array<Record<string, unknown>>;
     return { step, children: presentSteps(found.children) };
   }
 
   async files(scope: Scope, testId: string) {
-    const test = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
-    const rows = await this.db
+    const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
+    const rows = await this.reads
       .selectFrom('attachments')
       .select(['filename', 'blobKey', 'stepId'])
       .where('testId', '=', testId)
       .orderBy('filename')
       .execute();
-    const steps = await loadStepTree(this.db, test.revisionId);
+    const steps = await loadStepTree(this.reads, test.revisionId);
     const owners = new Map<string, string>();
     const walk = (views: StepView[]) => {
       for (const view of views) {
@@ -326,7 +336,7 @@ export class TestsService {
   }
 
   private async requireSnapshot(scope: Scope, testId: string, revisionId: string) {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('testRevisions')
       .select(['id', 'message', 'createdAt', 'name', 'kind'])
       .where('id', '=', revisionId)
@@ -339,8 +349,8 @@ export class TestsService {
   }
 
   async revisions(scope: Scope, testId: string) {
-    await requireWorking(this.db, scope.projectId, scope.branchId, testId);
-    const rows = await this.db
+    await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
+    const rows = await this.reads
       .selectFrom('testRevisions')
       .select(['id', 'message', 'createdAt'])
       .where('testId', '=', testId)
@@ -358,20 +368,21 @@ export class TestsService {
   }
 
   async revision(scope: Scope, testId: string, revisionId: string) {
-    const test = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
+    const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const snapshot = await this.requireSnapshot(scope, testId, revisionId);
     if (snapshot.kind !== 'manual') throw notFound('Revision not found');
     return {
       revision: { id: snapshot.id, message: snapshot.message ?? '', createdAt: snapshot.createdAt },
       test: { id: test.id, name: snapshot.name },
-      steps: presentSteps(await loadStepTree(this.db, snapshot.id)),
+      steps: presentSteps(await loadStepTree(this.reads, snapshot.id)),
     };
   }
 
   async saveRevision(scope: Scope, testId: string, message: string) {
     const now = isoNow(this.clock);
-    return this.db.transaction().execute(async (trx) => {
-      const test = await requireWorking(trx, scope.projectId, scope.branchId, testId);
+    return transaction(this.db, async (trx) => {
+      // Locked: concurrent saves of one unsaved state queue here; the second sees it clean.
+      const test = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
       if (!test.dirty) throw badRequest('No unsaved changes to save as a revision');
       const id = await insertWorkingRevision(trx, {
         kind: 'manual',
@@ -402,20 +413,23 @@ export class TestsService {
     const parsed = updateTestData.safeParse(rawTestData);
     if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
     const data: UpdateTestData = parsed.data;
-    const current = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
-    if (data.editVersion !== undefined && String(data.editVersion) !== String(current.editVersion))
-      throw conflict(
-        `Edit conflict: the test changed since editVersion ${data.editVersion} (current editVersion ${current.editVersion})`,
-      );
-    if (data.tags) await requireTagsInOrganization(this.db, scope.organizationId, data.tags);
-    const steps: NormalizedStep[] | undefined = data.steps
-      ? await parseSteps(this.db, scope.projectId, data.steps, 'testData.steps')
-      : undefined;
-    const directory = data.directory ?? current.directory;
-    if (directory && steps && steps.length > 0) throw badRequest('testData.steps: a directory has no steps');
     const now = isoNow(this.clock);
-    const type = testTypeOf(data.metadata, current.type);
-    await this.db.transaction().execute(async (trx) => {
+    await transaction(this.db, async (trx) => {
+      // Shared steps first, then the working revision (docs/concurrency.md): the revision is
+      // read under its row lock, so the edit check below compares against the committed state.
+      const steps: NormalizedStep[] | undefined = data.steps
+        ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
+        : undefined;
+      const current = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
+      if (data.editVersion !== undefined && String(data.editVersion) !== String(current.editVersion))
+        throw conflict(
+          `Edit conflict: the test changed since editVersion ${data.editVersion} (current editVersion ${current.editVersion})`,
+        );
+      if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
+      const directory = data.directory ?? current.directory;
+      if (directory && steps && steps.length > 0)
+        throw badRequest('testData.steps: a directory has no steps');
+      const type = testTypeOf(data.metadata, current.type);
       let stepsCount = current.stepsCount;
       if (steps) {
         await trx.deleteFrom('revisionSteps').where('revisionId', '=', current.revisionId).execute();
@@ -464,8 +478,8 @@ export class TestsService {
     });
   }
 
-  private async requireAll(scope: Scope, testIds: string[], db: Executor = this.db) {
-    const found = await findWorkingMany(db, scope.projectId, scope.branchId, testIds);
+  private async requireAll(scope: Scope, testIds: string[], db: Executor, lock?: RevisionLock) {
+    const found = await findWorkingMany(db, scope.projectId, scope.branchId, testIds, lock);
     const ids = new Set(found.map((test) => test.id));
     const missing = [...new Set(testIds)].filter((id) => !ids.has(id));
     if (missing.length > 0) throw notFound(`Test not found: ${missing.join(', ')}`);
@@ -474,8 +488,8 @@ export class TestsService {
 
   async bulkUpdateStatus(scope: Scope, testIds: string[], status: 'draft' | 'active' | 'archived') {
     const now = isoNow(this.clock);
-    await this.db.transaction().execute(async (trx) => {
-      const found = await this.requireAll(scope, testIds, trx);
+    await transaction(this.db, async (trx) => {
+      const found = await this.requireAll(scope, testIds, trx, 'update');
       for (const part of chunk(
         found.map((test) => test.revisionId),
         500,
@@ -489,10 +503,10 @@ export class TestsService {
   }
 
   async bulkUpdateTags(scope: Scope, testIds: string[], tagIds: string[]) {
-    await requireTagsInOrganization(this.db, scope.organizationId, tagIds);
     const now = isoNow(this.clock);
-    await this.db.transaction().execute(async (trx) => {
-      const found = await this.requireAll(scope, testIds, trx);
+    await transaction(this.db, async (trx) => {
+      const found = await this.requireAll(scope, testIds, trx, 'update');
+      await requireTagsInOrganization(trx, scope.organizationId, tagIds);
       await setTags(trx, [...new Set(testIds)], tagIds);
       for (const part of chunk(
         found.map((test) => test.revisionId),
@@ -504,17 +518,23 @@ export class TestsService {
 
   /** Deletes tests (with their descendants) from the active branch; the row goes once no branch has it. */
   async delete(scope: Scope, testIds: string[]) {
-    await this.requireAll(scope, testIds);
-    const tree = await branchTree(this.db, scope.projectId, scope.branchId);
-    const ids = subtreeIds(tree, testIds);
-    const schedules = await activeSchedulesReferencing(this.db, scope.projectId, ids);
-    if (schedules.length > 0)
-      throw badRequest(
-        `Test is referenced by active schedules: ${schedules.map((schedule) => schedule.name).join(', ')}`,
-        { schedules },
-      );
     const removedBlobs: string[] = [];
-    await this.db.transaction().execute(async (trx) => {
+    await transaction(this.db, async (trx) => {
+      removedBlobs.length = 0;
+      // Exclusive tree lock: every create under a directory of this branch either committed
+      // before (and is in the subtree read below) or waits and then finds its parent gone.
+      await lockTestTree(trx, scope.branchId, 'exclusive');
+      await this.requireAll(scope, testIds, trx);
+      const tree = await branchTree(trx, scope.projectId, scope.branchId);
+      const ids = subtreeIds(tree, testIds);
+      const schedules = await activeSchedulesReferencing(trx, scope.projectId, ids);
+      if (schedules.length > 0)
+        throw badRequest(
+          `Test is referenced by active schedules: ${schedules.map((schedule) => schedule.name).join(', ')}`,
+          { schedules },
+        );
+      // Waits for updates in flight on these tests (their row locks), in id order.
+      await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'update');
       for (const part of chunk(ids, 500)) {
         await trx
           .deleteFrom('testRevisions')
@@ -549,19 +569,22 @@ export class TestsService {
     testId: string,
     body: { name?: string | undefined; status?: 'draft' | 'active' | 'archived' | undefined } = {},
   ) {
-    const root = await requireWorking(this.db, scope.projectId, scope.branchId, testId);
-    const name = body.name ?? `${root.name} (Copy)`;
-    if (name.length > 128) throw badRequest('name: must be at most 128 characters');
-    const tree = await branchTree(this.db, scope.projectId, scope.branchId);
-    const ids = subtreeIds(tree, [testId]);
-    const tests = await findWorkingMany(this.db, scope.projectId, scope.branchId, ids);
-    const byId = new Map(tests.map((test) => [test.id, test]));
-    const tags = await tagsOf(this.db, ids);
-    const newIds = new Map(ids.map((id) => [id, randomUUID()]));
     const now = isoNow(this.clock);
-    const copies = await this.loadAttachmentsFor(ids);
-    const rootCopyId = newIds.get(testId) as string;
-    await this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // Shared tree lock (no delete meanwhile), then the subtree's revisions locked for share:
+      // updates in flight finish first and later ones wait, so the copy is of one moment.
+      await lockTestTree(trx, scope.branchId, 'shared');
+      const root = await requireWorking(trx, scope.projectId, scope.branchId, testId);
+      const name = body.name ?? `${root.name} (Copy)`;
+      if (name.length > 128) throw badRequest('name: must be at most 128 characters');
+      const tree = await branchTree(trx, scope.projectId, scope.branchId);
+      const ids = subtreeIds(tree, [testId]);
+      const tests = await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'share');
+      const byId = new Map(tests.map((test) => [test.id, test]));
+      const tags = await tagsOf(trx, ids);
+      const newIds = new Map(ids.map((id) => [id, randomUUID()]));
+      const copies = await this.loadAttachmentsFor(ids, trx);
+      const rootCopyId = newIds.get(testId) as string;
       for (const id of ids) {
         const test = byId.get(id);
         if (!test) continue;
@@ -608,14 +631,14 @@ export class TestsService {
           now,
         );
       }
+      return { id: rootCopyId, name };
     });
-    return { id: rootCopyId, name };
   }
 
-  async loadAttachmentsFor(testIds: string[]): Promise<Map<string, UploadedFile[]>> {
+  async loadAttachmentsFor(testIds: string[], db: Executor = this.db): Promise<Map<string, UploadedFile[]>> {
     const out = new Map<string, UploadedFile[]>();
     for (const part of chunk(testIds, 500)) {
-      const rows = await this.db
+      const rows = await db
         .selectFrom('attachments')
         .select(['testId', 'filename', 'blobKey'])
         .where('testId', 'in', part)
