@@ -54,11 +54,7 @@ export class TestsService {
 
   async list(scope: Scope, query: ListTestsQuery) {
     if (query.testId) await requireWorking(this.reads, scope.projectId, scope.branchId, query.testId);
-    const { rows, total, paginate } = await listWorking(this.reads, { ...scope, query });
-    const tags = await tagsOf(
-      this.reads,
-      rows.map((row) => row.id),
-    );
+    const { rows, tags, total, paginate } = await listWorking(this.reads, { ...scope, query });
     const limit = paginate ? query.limit : Math.max(total, 1);
     const page = paginate ? query.page : 0;
     const totalPages = Math.ceil(total / limit);
