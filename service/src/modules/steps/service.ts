@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describeActionError, stepAction, stepCondition, updateStepData } from '@stepdeck/contract';
-import { sql } from 'kysely';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
-import type { Db, Tx } from '../../adapters/db/index.ts';
+import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { lockRevisions, pageWindow, requireWorking } from '../tests/repository.ts';
+import { lockRevisions, requireWorking } from '../tests/repository.ts';
 import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
 import {
   existingSharedIds,
@@ -20,8 +19,14 @@ import {
   StepWriter,
   stripScreenshotData,
 } from '../tests/steps-store.ts';
-
-type Executor = Db | Tx;
+import {
+  deleteIfOrphan,
+  deleteNodes,
+  findVisibleStep,
+  groupChildren,
+  sharedStepsPage,
+  usages,
+} from './repository.ts';
 
 const present = (row: StepRow) => ({
   id: row.id,
@@ -30,19 +35,6 @@ const present = (row: StepRow) => ({
   shared: fromFlag(row.shared),
   group: fromFlag(row.isGroup),
 });
-
-/** Working revisions (with branch) whose trees reference a canonical step directly. */
-async function usages(db: Executor, projectId: string, stepId: string) {
-  return db
-    .selectFrom('revisionSteps as rs')
-    .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
-    .innerJoin('branches as b', 'b.id', 'r.branchId')
-    .select(['r.id as revisionId', 'r.testId', 'r.name', 'r.branchId', 'b.name as branchName'])
-    .where('rs.stepId', '=', stepId)
-    .where('r.kind', '=', 'working')
-    .where('r.projectId', '=', projectId)
-    .execute();
-}
 
 export class StepsService {
   private readonly db: Db;
@@ -58,31 +50,8 @@ export class StepsService {
     this.reads = reads;
   }
 
-  /** A step is visible on a branch when a working revision there uses it, or when nothing uses it. */
-  private visibleOn(branchId: string) {
-    return sql<boolean>`(exists (select 1 from "revisionSteps" rs inner join "testRevisions" r on r.id = rs."revisionId" where rs."stepId" = s.id and r.kind = 'working' and r."branchId" = ${branchId})
-      or exists (select 1 from "stepChildren" sc where sc."childStepId" = s.id)
-      or not exists (select 1 from "revisionSteps" rs2 inner join "testRevisions" r2 on r2.id = rs2."revisionId" where rs2."stepId" = s.id and r2.kind = 'working'))`;
-  }
-
   private async requireVisible(scope: Scope, stepId: string) {
-    const row = await this.reads
-      .selectFrom('steps as s')
-      .select([
-        's.id',
-        's.projectId',
-        's.name',
-        's.action',
-        's.metadata',
-        's.condition',
-        's.shared',
-        's.isGroup',
-        's.type',
-      ])
-      .where('s.id', '=', stepId)
-      .where('s.projectId', '=', scope.projectId)
-      .where(this.visibleOn(scope.branchId))
-      .executeTakeFirst();
+    const row = await findVisibleStep(this.reads, scope, stepId);
     if (!row) throw notFound('Step not found');
     return row;
   }
@@ -91,39 +60,7 @@ export class StepsService {
     scope: Scope,
     query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
   ) {
-    let base = this.reads
-      .selectFrom('steps as s')
-      .where('s.projectId', '=', scope.projectId)
-      .where('s.shared', '=', 1)
-      .where(this.visibleOn(scope.branchId));
-    if (query.search)
-      base = base.where(
-        sql<boolean>`s."nameLower" like ${`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
-      );
-    if (query.type !== 'all') base = base.where('s.type', '=', query.type);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
-    const window = pageWindow(query.page, query.limit, total);
-    const rows = !window
-      ? []
-      : await base
-          .select([
-            's.id',
-            's.projectId',
-            's.name',
-            's.action',
-            's.metadata',
-            's.condition',
-            's.shared',
-            's.isGroup',
-            's.type',
-          ])
-          .orderBy('s.nameLower')
-          .orderBy('s.id')
-          .limit(window.limit)
-          .offset(window.offset)
-          .execute();
+    const { rows, total } = await sharedStepsPage(this.reads, scope, query);
     const totalPages = Math.ceil(total / query.limit);
     return {
       data: rows.map(present),
@@ -143,13 +80,7 @@ export class StepsService {
 
   async children(scope: Scope, stepId: string) {
     const row = await this.requireVisible(scope, stepId);
-    const links = await this.reads
-      .selectFrom('stepChildren as c')
-      .innerJoin('steps as s', 's.id', 'c.childStepId')
-      .select(['c.id as linkId', 's.id', 's.name', 's.action', 'c.position'])
-      .where('c.parentStepId', '=', row.id)
-      .orderBy('c.position')
-      .execute();
+    const links = await groupChildren(this.reads, row.id);
     return {
       step: present(row),
       // `id` is the link id, the same the group's tree shows (and PUT .../children matches
@@ -586,47 +517,4 @@ export class StepsService {
       return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
     });
   }
-}
-
-async function deleteNodes(trx: Executor, revisionId: string, ids: string[]) {
-  let frontier = ids;
-  while (frontier.length > 0) {
-    const children = await trx
-      .selectFrom('revisionSteps')
-      .select('id')
-      .where('revisionId', '=', revisionId)
-      .where('parentId', 'in', frontier)
-      .execute();
-    await trx.deleteFrom('revisionSteps').where('id', 'in', frontier).execute();
-    frontier = children.map((child) => child.id);
-  }
-}
-
-/** Removes a non-shared canonical step (and its linked children) nothing references any more. */
-async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): Promise<void> {
-  if (depth > 20) return;
-  const row = await trx
-    .selectFrom('steps')
-    .select(['id', 'shared'])
-    .where('id', '=', stepId)
-    .executeTakeFirst();
-  if (!row || fromFlag(row.shared)) return;
-  const linked = await trx
-    .selectFrom('stepChildren')
-    .select('id')
-    .where('childStepId', '=', stepId)
-    .executeTakeFirst();
-  const used = await trx
-    .selectFrom('revisionSteps')
-    .select('id')
-    .where('stepId', '=', stepId)
-    .executeTakeFirst();
-  if (linked || used) return;
-  const children = await trx
-    .selectFrom('stepChildren')
-    .select('childStepId')
-    .where('parentStepId', '=', stepId)
-    .execute();
-  await trx.deleteFrom('steps').where('id', '=', stepId).execute();
-  for (const child of children) await deleteIfOrphan(trx, child.childStepId, depth + 1);
 }
