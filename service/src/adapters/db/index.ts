@@ -24,6 +24,12 @@ export type DbKind = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Db;
+  /**
+   * For reads that need no transaction (lists, details): on SQLite a second connection, so a
+   * read never queues behind the write transactions that hold the first (WAL lets it read the
+   * last commit meanwhile); on PostgreSQL a small pool of its own, for the same reason.
+   */
+  reads: Db;
   kind: DbKind;
   /** The embedded SQLite connection itself, for hot paths that skip the query builder (auth lookup). */
   sqlite?: SqliteDatabase.Database;
@@ -77,7 +83,23 @@ function openSqlite(dataDir: string): DatabaseHandle {
     dialect: new SqliteDialect({ database: withStatementCache(file) }),
     plugins: [writes],
   });
-  return { db, kind: 'sqlite', sqlite: file, writes, close: () => db.destroy() };
+  const readFile = new SqliteDatabase(path.join(dataDir, 'stepdeck.sqlite'));
+  readFile.pragma('query_only = ON');
+  readFile.pragma('busy_timeout = 5000');
+  const reads = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(readFile) }),
+  });
+  return {
+    db,
+    reads,
+    kind: 'sqlite',
+    sqlite: file,
+    writes,
+    close: async () => {
+      await reads.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -110,7 +132,19 @@ function openPostgres(url: string): DatabaseHandle {
   // error. Without a listener the event would crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  // Connections open on demand, so an idle process holds none of these.
+  const readPool = new pg.Pool({ connectionString: url, max: 4 });
+  readPool.on('error', () => {});
+  const reads = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) });
+  return {
+    db,
+    reads,
+    kind: 'postgres',
+    close: async () => {
+      await reads.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrate(db: Db): Promise<void> {

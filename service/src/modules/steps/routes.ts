@@ -13,7 +13,7 @@ const params = z.object({ stepId: uuid });
 
 export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new StepsService(ctx.db, ctx.blobs, ctx.clock);
+  const service = new StepsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads);
 
   app.get('/v1/steps/shared', { schema: { tags, querystring: listSharedStepsQuery } }, async (request) =>
     service.listShared(await scopeOf(ctx, request), request.query),

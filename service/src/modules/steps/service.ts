@@ -1,23 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { describeActionError, stepAction, stepCondition, updateStepData } from '@stepdeck/contract';
-import { sql } from 'kysely';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
-import type { Db, Tx } from '../../adapters/db/index.ts';
+import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { requireWorking } from '../tests/repository.ts';
+import { lockRevisions, requireWorking } from '../tests/repository.ts';
 import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
 import {
+  existingSharedIds,
+  normalizeSteps,
   parseSteps,
+  referencedIds,
   requireStep,
   type StepRow,
   StepWriter,
   stripScreenshotData,
 } from '../tests/steps-store.ts';
-
-type Executor = Db | Tx;
+import {
+  deleteIfOrphan,
+  deleteNodes,
+  findVisibleStep,
+  groupChildren,
+  sharedStepsPage,
+  usages,
+} from './repository.ts';
 
 const present = (row: StepRow) => ({
   id: row.id,
@@ -27,55 +36,22 @@ const present = (row: StepRow) => ({
   group: fromFlag(row.isGroup),
 });
 
-/** Working revisions (with branch) whose trees reference a canonical step directly. */
-async function usages(db: Executor, projectId: string, stepId: string) {
-  return db
-    .selectFrom('revisionSteps as rs')
-    .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
-    .innerJoin('branches as b', 'b.id', 'r.branchId')
-    .select(['r.id as revisionId', 'r.testId', 'r.name', 'r.branchId', 'b.name as branchName'])
-    .where('rs.stepId', '=', stepId)
-    .where('r.kind', '=', 'working')
-    .where('r.projectId', '=', projectId)
-    .execute();
-}
-
 export class StepsService {
   private readonly db: Db;
   private readonly blobs: BlobStore;
   private readonly clock: Clock;
+  /** Reads that need no transaction go here, never queued behind writes (DatabaseHandle.reads). */
+  private readonly reads: Db;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+  constructor(db: Db, blobs: BlobStore, clock: Clock, reads: Db = db) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
-  }
-
-  /** A step is visible on a branch when a working revision there uses it, or when nothing uses it. */
-  private visibleOn(branchId: string) {
-    return sql<boolean>`(exists (select 1 from "revisionSteps" rs inner join "testRevisions" r on r.id = rs."revisionId" where rs."stepId" = s.id and r.kind = 'working' and r."branchId" = ${branchId})
-      or exists (select 1 from "stepChildren" sc where sc."childStepId" = s.id)
-      or not exists (select 1 from "revisionSteps" rs2 inner join "testRevisions" r2 on r2.id = rs2."revisionId" where rs2."stepId" = s.id and r2.kind = 'working'))`;
+    this.reads = reads;
   }
 
   private async requireVisible(scope: Scope, stepId: string) {
-    const row = await this.db
-      .selectFrom('steps as s')
-      .select([
-        's.id',
-        's.projectId',
-        's.name',
-        's.action',
-        's.metadata',
-        's.condition',
-        's.shared',
-        's.isGroup',
-        's.type',
-      ])
-      .where('s.id', '=', stepId)
-      .where('s.projectId', '=', scope.projectId)
-      .where(this.visibleOn(scope.branchId))
-      .executeTakeFirst();
+    const row = await findVisibleStep(this.reads, scope, stepId);
     if (!row) throw notFound('Step not found');
     return row;
   }
@@ -84,36 +60,7 @@ export class StepsService {
     scope: Scope,
     query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
   ) {
-    let base = this.db
-      .selectFrom('steps as s')
-      .where('s.projectId', '=', scope.projectId)
-      .where('s.shared', '=', 1)
-      .where(this.visibleOn(scope.branchId));
-    if (query.search)
-      base = base.where(
-        sql<boolean>`s."nameLower" like ${`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
-      );
-    if (query.type !== 'all') base = base.where('s.type', '=', query.type);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
-    const rows = await base
-      .select([
-        's.id',
-        's.projectId',
-        's.name',
-        's.action',
-        's.metadata',
-        's.condition',
-        's.shared',
-        's.isGroup',
-        's.type',
-      ])
-      .orderBy('s.nameLower')
-      .orderBy('s.id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute();
+    const { rows, total } = await sharedStepsPage(this.reads, scope, query);
     const totalPages = Math.ceil(total / query.limit);
     return {
       data: rows.map(present),
@@ -133,13 +80,7 @@ export class StepsService {
 
   async children(scope: Scope, stepId: string) {
     const row = await this.requireVisible(scope, stepId);
-    const links = await this.db
-      .selectFrom('stepChildren as c')
-      .innerJoin('steps as s', 's.id', 'c.childStepId')
-      .select(['c.id as linkId', 's.id', 's.name', 's.action', 'c.position'])
-      .where('c.parentStepId', '=', row.id)
-      .orderBy('c.position')
-      .execute();
+    const links = await groupChildren(this.reads, row.id);
     return {
       step: present(row),
       // `id` is the link id, the same the group's tree shows (and PUT .../children matches
@@ -156,7 +97,7 @@ export class StepsService {
 
   async usage(scope: Scope, stepId: string) {
     await this.requireVisible(scope, stepId);
-    const direct = await usages(this.db, scope.projectId, stepId);
+    const direct = await usages(this.reads, scope.projectId, stepId);
     const seen = new Map<string, string>();
     for (const use of direct) if (use.branchId === scope.branchId) seen.set(use.testId, use.name);
     return [...seen].map(([id, name]) => ({ id, name }));
@@ -167,8 +108,8 @@ export class StepsService {
     const parsed = updateStepData.safeParse(raw);
     if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'stepData'));
     const data = parsed.data;
-    const row = await this.requireVisible(scope, stepId);
-    const label = `step "${row.name}"`;
+    const visible = await this.requireVisible(scope, stepId);
+    const label = `step "${visible.name}"`;
     let action: Record<string, unknown> | undefined;
     if (data.action !== undefined) {
       const result = stepAction.safeParse(data.action);
@@ -182,9 +123,16 @@ export class StepsService {
       condition = result.data;
     }
     const now = isoNow(this.clock);
-    const actionChanged = action !== undefined && toJson(action) !== row.action;
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // The step, then the revisions using it (docs/concurrency.md); a test write that would
+      // add a use of the step holds it for share, so `uses` is complete while this runs.
+      const row = await requireStep(trx, scope.projectId, stepId, 'update');
+      const actionChanged = action !== undefined && toJson(action) !== row.action;
       const uses = await usages(trx, scope.projectId, stepId);
+      await lockRevisions(
+        trx,
+        uses.map((use) => use.revisionId),
+      );
       const otherBranches = uses.some((use) => use.branchId !== scope.branchId);
       const fields = {
         ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
@@ -275,19 +223,27 @@ export class StepsService {
     await requireWorking(this.db, scope.projectId, scope.branchId, node.testId);
     if (node.shared)
       return this.replaceSharedChildren(scope, node, raw as Array<Record<string, unknown>>, files);
-    const existing = await this.db
-      .selectFrom('revisionSteps')
-      .select(['id', 'stepId'])
-      .where('revisionId', '=', node.revisionId)
-      .where('parentId', '=', node.id)
-      .execute();
-    const existingIds = new Set(existing.map((row) => row.id));
     const items = raw as Array<Record<string, unknown>>;
-    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
     const now = isoNow(this.clock);
-    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
-    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // Shared steps referenced, then the test's working revision (docs/concurrency.md).
+      const normalized = await parseSteps(trx, scope.projectId, items, 'children', 'share');
+      await requireWorking(trx, scope.projectId, scope.branchId, node.testId, 'update');
+      const stillThere = await trx
+        .selectFrom('revisionSteps')
+        .select('id')
+        .where('id', '=', node.id)
+        .executeTakeFirst();
+      if (!stillThere) throw notFound('Step not found');
+      const existing = await trx
+        .selectFrom('revisionSteps')
+        .select(['id', 'stepId'])
+        .where('revisionId', '=', node.revisionId)
+        .where('parentId', '=', node.id)
+        .execute();
+      const existingIds = new Set(existing.map((row) => row.id));
+      const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+      order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
       const kept = new Set<string>();
       const writer = new StepWriter(scope.projectId, node.type, now);
       const out: Array<{ id: string; name: string; order: number }> = [];
@@ -369,12 +325,25 @@ export class StepsService {
     items: Array<Record<string, unknown>>,
     files: UploadedFile[],
   ) {
-    const normalized = await parseSteps(this.db, scope.projectId, items, 'children');
     const now = isoNow(this.clock);
-    const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
-    order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // The group and the shared steps it will reference, in one statement in id order, then
+      // the revisions using the group (docs/concurrency.md).
+      const locked = await existingSharedIds(
+        trx,
+        scope.projectId,
+        [node.stepId, ...referencedIds(items)],
+        'update',
+      );
+      if (!locked.has(node.stepId)) throw notFound('Step not found');
+      const normalized = normalizeSteps(items, 'children', locked);
+      const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
+      order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
       const uses = await usages(trx, scope.projectId, node.stepId);
+      await lockRevisions(
+        trx,
+        uses.map((use) => use.revisionId),
+      );
       const copy = uses.some((use) => use.branchId !== scope.branchId);
       let groupId = node.stepId;
       let links = await trx
@@ -515,78 +484,37 @@ export class StepsService {
 
   /** Deletes a canonical step unless a test on any branch still uses it (body lists them). */
   async delete(scope: Scope, stepId: string) {
-    const row = await requireStep(this.db, scope.projectId, stepId);
-    const uses = await usages(this.db, scope.projectId, stepId);
-    const parents = await this.db
-      .selectFrom('stepChildren')
-      .select('parentStepId')
-      .where('childStepId', '=', stepId)
-      .execute();
-    if (uses.length > 0 || parents.length > 0) {
-      const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
-        (use) => ({
-          id: use.testId,
-          name: use.name,
-          branchId: use.branchId,
-          branchName: use.branchName,
-        }),
-      );
-      const branches = [
-        ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
-      ];
-      throw badRequest('Step is still used by tests and cannot be deleted', {
-        tests,
-        branches,
-        sharedGroups: parents.map((parent) => parent.parentStepId),
-      });
-    }
-    await this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
+      // Locked first: a test write referencing the step holds it for share, so it either
+      // committed (and shows in `uses`) or waits and then no longer finds the step.
+      const row = await requireStep(trx, scope.projectId, stepId, 'update');
+      const uses = await usages(trx, scope.projectId, stepId);
+      const parents = await trx
+        .selectFrom('stepChildren')
+        .select('parentStepId')
+        .where('childStepId', '=', stepId)
+        .execute();
+      if (uses.length > 0 || parents.length > 0) {
+        const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
+          (use) => ({
+            id: use.testId,
+            name: use.name,
+            branchId: use.branchId,
+            branchName: use.branchName,
+          }),
+        );
+        const branches = [
+          ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
+        ];
+        throw badRequest('Step is still used by tests and cannot be deleted', {
+          tests,
+          branches,
+          sharedGroups: parents.map((parent) => parent.parentStepId),
+        });
+      }
       await trx.deleteFrom('attachments').where('stepId', '=', stepId).execute();
       await trx.deleteFrom('steps').where('id', '=', stepId).execute();
+      return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
     });
-    return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
   }
-}
-
-async function deleteNodes(trx: Executor, revisionId: string, ids: string[]) {
-  let frontier = ids;
-  while (frontier.length > 0) {
-    const children = await trx
-      .selectFrom('revisionSteps')
-      .select('id')
-      .where('revisionId', '=', revisionId)
-      .where('parentId', 'in', frontier)
-      .execute();
-    await trx.deleteFrom('revisionSteps').where('id', 'in', frontier).execute();
-    frontier = children.map((child) => child.id);
-  }
-}
-
-/** Removes a non-shared canonical step (and its linked children) nothing references any more. */
-async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): Promise<void> {
-  if (depth > 20) return;
-  const row = await trx
-    .selectFrom('steps')
-    .select(['id', 'shared'])
-    .where('id', '=', stepId)
-    .executeTakeFirst();
-  if (!row || fromFlag(row.shared)) return;
-  const linked = await trx
-    .selectFrom('stepChildren')
-    .select('id')
-    .where('childStepId', '=', stepId)
-    .executeTakeFirst();
-  const used = await trx
-    .selectFrom('revisionSteps')
-    .select('id')
-    .where('stepId', '=', stepId)
-    .executeTakeFirst();
-  if (linked || used) return;
-  const children = await trx
-    .selectFrom('stepChildren')
-    .select('childStepId')
-    .where('parentStepId', '=', stepId)
-    .execute();
-  await trx.deleteFrom('steps').where('id', '=', stepId).execute();
-  for (const child of children) await deleteIfOrphan(trx, child.childStepId, depth + 1);
 }

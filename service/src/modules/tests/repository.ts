@@ -3,6 +3,7 @@ import type { ListTestsQuery, RunConfig } from '@stepdeck/contract';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson, toJson } from '../../adapters/db/index.ts';
+import { onPostgres } from '../../adapters/db/locks.ts';
 import { notFound } from '../../errors.ts';
 import { chunk } from './steps-store.ts';
 
@@ -92,27 +93,61 @@ const workingQuery = (db: Executor, projectId: string, branchId: string) =>
     .where('r.kind', '=', 'working')
     .where('r.projectId', '=', projectId);
 
-export async function findWorking(db: Executor, projectId: string, branchId: string, testId: string) {
-  const row = await workingQuery(db, projectId, branchId)
+/**
+ * Row lock taken on the working revisions read (PostgreSQL only; see docs/concurrency.md):
+ * `update` for operations that change them, `share` for those that copy them.
+ */
+export type RevisionLock = 'update' | 'share' | undefined;
+
+const locked = <Q extends ReturnType<typeof workingQuery>>(db: Executor, query: Q, lock: RevisionLock): Q => {
+  if (!lock || !onPostgres(db)) return query;
+  // Revision rows in id order: two operations locking overlapping sets never wait on each other in a cycle.
+  const ordered = query.orderBy('r.id') as Q;
+  return (lock === 'update' ? ordered.forUpdate('r') : ordered.forShare('r')) as Q;
+};
+
+export async function findWorking(
+  db: Executor,
+  projectId: string,
+  branchId: string,
+  testId: string,
+  lock?: RevisionLock,
+) {
+  const row = await locked(db, workingQuery(db, projectId, branchId).where('r.testId', '=', testId), lock)
     .select(workingColumns)
-    .where('r.testId', '=', testId)
     .executeTakeFirst();
   return row ? toWorking(row) : undefined;
 }
 
-export async function requireWorking(db: Executor, projectId: string, branchId: string, testId: string) {
-  const test = await findWorking(db, projectId, branchId, testId);
+export async function requireWorking(
+  db: Executor,
+  projectId: string,
+  branchId: string,
+  testId: string,
+  lock?: RevisionLock,
+) {
+  const test = await findWorking(db, projectId, branchId, testId, lock);
   if (!test) throw notFound('Test not found');
   return test;
 }
 
-export async function findWorkingMany(db: Executor, projectId: string, branchId: string, testIds: string[]) {
+/** Working revisions of several tests; with a lock, every row is locked in one statement in id order. */
+export async function findWorkingMany(
+  db: Executor,
+  projectId: string,
+  branchId: string,
+  testIds: string[],
+  lock?: RevisionLock,
+) {
   const out: WorkingTest[] = [];
-  for (const part of chunk([...new Set(testIds)], 500)) {
+  const unique = [...new Set(testIds)];
+  // A locking read stays one statement (one ordered lock sequence); chunking is for SQLite's
+  // bound-parameter limit, which PostgreSQL does not have at these sizes.
+  const parts = lock && onPostgres(db) ? [unique] : chunk(unique, 500);
+  for (const part of parts) {
     if (part.length === 0) continue;
-    const rows = await workingQuery(db, projectId, branchId)
+    const rows = await locked(db, workingQuery(db, projectId, branchId).where('r.testId', 'in', part), lock)
       .select(workingColumns)
-      .where('r.testId', 'in', part)
       .execute();
     out.push(...rows.map(toWorking));
   }
@@ -191,6 +226,17 @@ export async function requireTagsInOrganization(db: Executor, organizationId: st
   if (found.length !== unique.length) throw notFound('Tag not found');
 }
 
+/**
+ * LIMIT/OFFSET of a page, or undefined past the last page. `page × limit` may pass the
+ * databases' 64-bit integers (both are only bounded by JavaScript's safe integers), so a page
+ * past the end is answered without a query, and within the end both numbers are below `total`.
+ */
+export function pageWindow(page: number, limit: number, total: number) {
+  const offset = page * limit;
+  if (offset >= total) return undefined;
+  return { offset, limit: Math.min(limit, total - offset) };
+}
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
@@ -232,8 +278,10 @@ export async function listWorking(
       ),
     );
   }
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-  const total = Number(countRow?.total ?? 0);
+  // Independent reads run side by side (on PostgreSQL, on separate connections of the read
+  // pool): a list costs two round trips instead of five, which is what a read waits on when
+  // writers keep the event loop and the server busy.
+  const counted = base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
   const direction = query.sortOrder ?? 'asc';
   let ids = base.select('r.testId');
   if (query.sortBy === 'name') ids = ids.orderBy('r.nameLower', direction);
@@ -242,20 +290,30 @@ export async function listWorking(
   else ids = ids.orderBy('r.testCreatedAt', direction);
   ids = ids.orderBy('r.testId', direction);
   const paginate = !query.testId;
-  if (paginate) ids = ids.limit(query.limit).offset(query.page * query.limit);
-  const pageIds = (await ids.execute()).map((row) => row.testId);
-  const rows = await findWorkingMany(db, projectId, branchId, pageIds);
+  // An offset JavaScript cannot count exactly is far past any real last page (and past the
+  // databases' 64-bit integers): the page is empty without a query.
+  const offset = query.page * query.limit;
+  const page = !paginate
+    ? ids.execute()
+    : Number.isSafeInteger(offset)
+      ? ids.limit(query.limit).offset(offset).execute()
+      : Promise.resolve([]);
+  const [countRow, pageRows] = await Promise.all([counted, page]);
+  const total = Number(countRow?.total ?? 0);
+  const pageIds = pageRows.map((row) => row.testId);
+  // A leaf has no children, so counting for every id of the page gives 0 for leaves.
+  const [rows, counts, tags] = await Promise.all([
+    findWorkingMany(db, projectId, branchId, pageIds),
+    childrenCounts(db, branchId, pageIds),
+    tagsOf(db, pageIds),
+  ]);
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const counts = await childrenCounts(
-    db,
-    branchId,
-    rows.filter((row) => row.directory).map((row) => row.id),
-  );
   return {
     rows: pageIds.flatMap((id) => {
       const row = byId.get(id);
       return row ? [{ ...row, childrenCount: counts.get(id) ?? 0 }] : [];
     }),
+    tags,
     total,
     paginate,
   };
@@ -339,4 +397,16 @@ export async function insertWorkingRevision(trx: Executor, input: RevisionInput)
   const row = revisionRow(input);
   await trx.insertInto('testRevisions').values(row).execute();
   return row.id;
+}
+
+/** Locks revisions by id for update, in id order (PostgreSQL; SQLite transactions are serial). */
+export async function lockRevisions(trx: Executor, revisionIds: string[]): Promise<void> {
+  if (revisionIds.length === 0 || !onPostgres(trx)) return;
+  await trx
+    .selectFrom('testRevisions')
+    .select('id')
+    .where('id', 'in', [...new Set(revisionIds)])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }

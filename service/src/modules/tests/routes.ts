@@ -44,7 +44,7 @@ export async function scopeOf(
 
 export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new TestsService(ctx.db, ctx.blobs, ctx.clock);
+  const service = new TestsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads);
   const transfer = new TransferService(ctx.db, ctx.blobs, ctx.clock, service);
 
   app.get('/v1/tests', { schema: { tags, querystring: listTestsQuery } }, async (request) => {

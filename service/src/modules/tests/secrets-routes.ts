@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoNow } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
+import { deleteSecret, listSecrets, putSecret, requireProjectOf } from './secrets-repository.ts';
 
 const tags = ['console'];
 const secretName = z
@@ -18,16 +18,8 @@ const secretName = z
 /** Project secrets: values are write-only (listed by name, never returned). */
 export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const projectOf = async (organizationId: string, projectId: string) => {
-    const project = await ctx.db
-      .selectFrom('projects')
-      .select('id')
-      .where('id', '=', projectId)
-      .where('organizationId', '=', organizationId)
-      .executeTakeFirst();
-    if (!project) throw notFound('Project not found');
-    return project.id;
-  };
+  const projectOf = (organizationId: string, projectId: string) =>
+    requireProjectOf(ctx.db, organizationId, projectId);
 
   app.post(
     '/console/v1/projects/:projectId/secrets',
@@ -43,34 +35,14 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      const now = isoNow(ctx.clock);
-      const existing = await ctx.db
-        .selectFrom('projectSecrets')
-        .select('createdAt')
-        .where('projectId', '=', projectId)
-        .where('name', '=', request.body.name)
-        .executeTakeFirst();
-      if (existing)
-        await ctx.db
-          .updateTable('projectSecrets')
-          .set({ value: request.body.value, updatedAt: now })
-          .where('projectId', '=', projectId)
-          .where('name', '=', request.body.name)
-          .execute();
-      else
-        await ctx.db
-          .insertInto('projectSecrets')
-          .values({
-            projectId,
-            name: request.body.name,
-            value: request.body.value,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .execute();
-      return reply
-        .code(existing ? 200 : 201)
-        .send({ data: { name: request.body.name, createdAt: existing?.createdAt ?? now, updatedAt: now } });
+      const { created, secret } = await putSecret(
+        ctx.db,
+        projectId,
+        request.body.name,
+        request.body.value,
+        isoNow(ctx.clock),
+      );
+      return reply.code(created ? 201 : 200).send({ data: secret });
     },
   );
 
@@ -79,12 +51,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
     { schema: { tags, params: z.object({ projectId: uuid }) } },
     async (request) => {
       const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      const rows = await ctx.db
-        .selectFrom('projectSecrets')
-        .select(['name', 'createdAt', 'updatedAt'])
-        .where('projectId', '=', projectId)
-        .orderBy('name')
-        .execute();
+      const rows = await listSecrets(ctx.db, projectId);
       return { data: rows };
     },
   );
@@ -94,12 +61,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
     { schema: { tags, params: z.object({ projectId: uuid, name: z.string() }) } },
     async (request) => {
       const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      const result = await ctx.db
-        .deleteFrom('projectSecrets')
-        .where('projectId', '=', projectId)
-        .where('name', '=', request.params.name)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound('Secret not found');
+      await deleteSecret(ctx.db, projectId, request.params.name);
       return { data: null };
     },
   );

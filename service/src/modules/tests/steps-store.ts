@@ -10,6 +10,7 @@ import {
 } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { onPostgres } from '../../adapters/db/locks.ts';
 import { badRequest, notFound } from '../../errors.ts';
 
 type Executor = Db | Tx;
@@ -149,29 +150,46 @@ export function referencedIds(input: unknown[]): string[] {
   return out;
 }
 
+/**
+ * The project's shared steps among `ids`. With `lock`, a write is about to reference them: on
+ * PostgreSQL they are locked (`share`, or `update` for an edit of the group itself) in one
+ * statement in id order, so a concurrent delete of the shared step waits or is seen.
+ */
 export async function existingSharedIds(
   db: Executor,
   projectId: string,
   ids: string[],
+  lock?: 'share' | 'update',
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  for (const part of chunk([...new Set(ids)], 500)) {
+  const unique = [...new Set(ids)];
+  const locking = lock !== undefined && onPostgres(db);
+  for (const part of locking ? [unique] : chunk(unique, 500)) {
     if (part.length === 0) continue;
-    const rows = await db
+    let query = db
       .selectFrom('steps')
       .select('id')
       .where('projectId', '=', projectId)
       .where('shared', '=', 1)
-      .where('id', 'in', part)
-      .execute();
-    for (const row of rows) found.add(row.id);
+      .where('id', 'in', part);
+    if (locking) {
+      query = query.orderBy('id');
+      query = lock === 'update' ? query.forUpdate() : query.forShare();
+    }
+    for (const row of await query.execute()) found.add(row.id);
   }
   return found;
 }
 
-/** Validates a raw step array against the project's shared steps. */
-export async function parseSteps(db: Executor, projectId: string, input: unknown[], path = 'steps') {
-  const shared = await existingSharedIds(db, projectId, referencedIds(input));
+/** Validates a raw step array against the project's shared steps (locked on PostgreSQL when `lock`). */
+export async function parseSteps(
+  db: Executor,
+  projectId: string,
+  input: unknown[],
+  path = 'steps',
+  lock?: 'share',
+) {
+  const shared = await existingSharedIds(db, projectId, referencedIds(input), lock);
   return normalizeSteps(input, path, shared);
 }
 
@@ -474,13 +492,19 @@ export function viewsToInput(views: StepView[], keepSharedRefs: boolean): StepIn
   });
 }
 
-export async function requireStep(db: Executor, projectId: string, stepId: string): Promise<StepRow> {
-  const row = await db
+export async function requireStep(
+  db: Executor,
+  projectId: string,
+  stepId: string,
+  lock?: 'update',
+): Promise<StepRow> {
+  let query = db
     .selectFrom('steps')
     .select(['id', 'projectId', 'name', 'action', 'metadata', 'condition', 'shared', 'isGroup', 'type'])
     .where('id', '=', stepId)
-    .where('projectId', '=', projectId)
-    .executeTakeFirst();
+    .where('projectId', '=', projectId);
+  if (lock && onPostgres(db)) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
   if (!row) throw notFound('Step not found');
   return row;
 }

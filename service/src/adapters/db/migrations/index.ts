@@ -5,6 +5,7 @@ import * as runs from './0003_runs.ts';
 import * as webhooks from './0004_webhooks.ts';
 import * as inboxes from './0005_inboxes.ts';
 import * as schedules from './0006_schedules.ts';
+import * as testTreeKeys from './0007_test_tree_keys.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_webhooks': webhooks,
   '0005_inboxes': inboxes,
   '0006_schedules': schedules,
+  '0007_test_tree_keys': testTreeKeys,
 };

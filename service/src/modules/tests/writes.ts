@@ -1,0 +1,375 @@
+import { randomUUID } from 'node:crypto';
+import { type CreateTestData, createTestData, type UpdateTestData, updateTestData } from '@stepdeck/contract';
+import type { BlobStore } from '../../adapters/blobs/index.ts';
+import type { Db, Tx } from '../../adapters/db/index.ts';
+import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { zodMessage } from '../../plugins/errors.ts';
+import { activeSchedulesReferencing } from '../schedules/references.ts';
+import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
+import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
+import {
+  branchTree,
+  findWorkingMany,
+  insertWorkingRevision,
+  type RevisionLock,
+  requireTagsInOrganization,
+  requireWorking,
+  setTags,
+  subtreeIds,
+  tagsOf,
+} from './repository.ts';
+import {
+  chunk,
+  copyRevisionSteps,
+  loadStepTree,
+  type NormalizedStep,
+  parseSteps,
+  StepWriter,
+} from './steps-store.ts';
+
+type Executor = Db | Tx;
+
+/**
+ * The changing operations on tests, directories and revisions. Each reads what it depends on
+ * inside its transaction under the locks of docs/concurrency.md.
+ */
+export class TestWrites {
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+  private readonly clock: Clock;
+
+  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+    this.db = db;
+    this.blobs = blobs;
+    this.clock = clock;
+  }
+
+  async create(scope: Scope, rawTestData: unknown, files: UploadedFile[]) {
+    const parsed = createTestData.safeParse(rawTestData);
+    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
+    const data: CreateTestData = parsed.data;
+    if (data.directory && data.steps && data.steps.length > 0)
+      throw badRequest('testData.steps: a directory has no steps');
+    const now = isoNow(this.clock);
+    const id = randomUUID();
+    const type = testTypeOf(data.metadata);
+    await transaction(this.db, async (trx) => {
+      // Tree lock, then shared steps, then the parent's revision: the order of docs/concurrency.md.
+      if (data.parentTestId) await lockTestTree(trx, scope.branchId, 'shared');
+      const steps = data.steps
+        ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
+        : [];
+      if (data.parentTestId) await this.requireDirectory(trx, scope, data.parentTestId);
+      if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
+      await trx
+        .insertInto('tests')
+        .values({
+          id,
+          projectId: scope.projectId,
+          organizationId: scope.organizationId,
+          parentTestId: data.parentTestId ?? null,
+          directory: toFlag(data.directory),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+      const revisionId = randomUUID();
+      const writer = new StepWriter(scope.projectId, type, now);
+      const stepsCount = writer.tree(revisionId, steps);
+      await insertWorkingRevision(trx, {
+        id: revisionId,
+        testId: id,
+        projectId: scope.projectId,
+        branchId: scope.branchId,
+        name: data.name,
+        status: data.status,
+        type,
+        config: data.config ?? {},
+        vars: data.vars ?? null,
+        parameters: data.parameters ?? null,
+        metadata: { description: data.metadata?.description ?? '' },
+        stepsCount,
+        now,
+      });
+      await writer.flush(trx);
+      if (data.tags) await setTags(trx, [id], data.tags);
+      await storeAttachments(trx, this.blobs, { projectId: scope.projectId, testId: id }, files, now);
+    });
+    return {
+      id,
+      parentTestId: data.parentTestId ?? null,
+      projectId: scope.projectId,
+      organizationId: scope.organizationId,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  private async requireDirectory(trx: Tx, scope: Scope, testId: string) {
+    const parent = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'share').catch(() => {
+      throw notFound('Parent test not found');
+    });
+    if (!parent.directory) throw badRequest('parentTestId: the parent test is not a directory');
+    return parent;
+  }
+
+  async saveRevision(scope: Scope, testId: string, message: string) {
+    const now = isoNow(this.clock);
+    return transaction(this.db, async (trx) => {
+      // Locked: concurrent saves of one unsaved state queue here; the second sees it clean.
+      const test = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
+      if (!test.dirty) throw badRequest('No unsaved changes to save as a revision');
+      const id = await insertWorkingRevision(trx, {
+        kind: 'manual',
+        message,
+        testId,
+        projectId: scope.projectId,
+        branchId: scope.branchId,
+        name: test.name,
+        status: test.status,
+        type: test.type,
+        config: test.config,
+        vars: test.vars,
+        parameters: test.parameters,
+        metadata: test.metadata,
+        stepsCount: test.stepsCount,
+        editVersion: test.editVersion,
+        dirty: false,
+        testCreatedAt: test.createdAt,
+        now,
+      });
+      await copyRevisionSteps(trx, [{ from: test.revisionId, to: id }]);
+      await trx.updateTable('testRevisions').set({ dirty: 0 }).where('id', '=', test.revisionId).execute();
+      return { id, message, revisionType: 'manual', createdAt: now };
+    });
+  }
+
+  async update(scope: Scope, testId: string, rawTestData: unknown, files: UploadedFile[]) {
+    const parsed = updateTestData.safeParse(rawTestData);
+    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
+    const data: UpdateTestData = parsed.data;
+    const now = isoNow(this.clock);
+    await transaction(this.db, async (trx) => {
+      // Shared steps first, then the working revision (docs/concurrency.md): the revision is
+      // read under its row lock, so the edit check below compares against the committed state.
+      const steps: NormalizedStep[] | undefined = data.steps
+        ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
+        : undefined;
+      const current = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
+      if (data.editVersion !== undefined && String(data.editVersion) !== String(current.editVersion))
+        throw conflict(
+          `Edit conflict: the test changed since editVersion ${data.editVersion} (current editVersion ${current.editVersion})`,
+        );
+      if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
+      const directory = data.directory ?? current.directory;
+      if (directory && steps && steps.length > 0)
+        throw badRequest('testData.steps: a directory has no steps');
+      const type = testTypeOf(data.metadata, current.type);
+      let stepsCount = current.stepsCount;
+      if (steps) {
+        await trx.deleteFrom('revisionSteps').where('revisionId', '=', current.revisionId).execute();
+        const writer = new StepWriter(scope.projectId, type, now);
+        stepsCount = writer.tree(current.revisionId, steps);
+        await writer.flush(trx);
+      }
+      const result = await trx
+        .updateTable('testRevisions')
+        .set({
+          ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
+          ...(data.status !== undefined ? { status: data.status } : {}),
+          ...(data.config !== undefined ? { config: toJson(data.config) } : {}),
+          ...(data.vars !== undefined ? { vars: data.vars === null ? null : toJson(data.vars) } : {}),
+          ...(data.parameters !== undefined
+            ? { parameters: data.parameters === null ? null : toJson(data.parameters) }
+            : {}),
+          ...(data.metadata !== undefined
+            ? {
+                metadata: toJson({
+                  ...current.metadata,
+                  description: data.metadata.description ?? current.metadata.description ?? '',
+                }),
+                type,
+              }
+            : {}),
+          stepsCount,
+          editVersion: current.editVersion + 1,
+          dirty: 1,
+          updatedAt: now,
+        })
+        .where('id', '=', current.revisionId)
+        .where('editVersion', '=', current.editVersion)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0)
+        throw conflict('Edit conflict: the test changed during the update');
+      if (data.directory !== undefined)
+        await trx
+          .updateTable('tests')
+          .set({ directory: toFlag(data.directory), updatedAt: now })
+          .where('id', '=', testId)
+          .execute();
+      else await trx.updateTable('tests').set({ updatedAt: now }).where('id', '=', testId).execute();
+      if (data.tags) await setTags(trx, [testId], data.tags);
+      await storeAttachments(trx, this.blobs, { projectId: scope.projectId, testId }, files, now);
+    });
+  }
+
+  private async requireAll(scope: Scope, testIds: string[], db: Executor, lock?: RevisionLock) {
+    const found = await findWorkingMany(db, scope.projectId, scope.branchId, testIds, lock);
+    const ids = new Set(found.map((test) => test.id));
+    const missing = [...new Set(testIds)].filter((id) => !ids.has(id));
+    if (missing.length > 0) throw notFound(`Test not found: ${missing.join(', ')}`);
+    return found;
+  }
+
+  async bulkUpdateStatus(scope: Scope, testIds: string[], status: 'draft' | 'active' | 'archived') {
+    const now = isoNow(this.clock);
+    await transaction(this.db, async (trx) => {
+      const found = await this.requireAll(scope, testIds, trx, 'update');
+      for (const part of chunk(
+        found.map((test) => test.revisionId),
+        500,
+      ))
+        await trx
+          .updateTable('testRevisions')
+          .set((eb) => ({ status, dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
+          .where('id', 'in', part)
+          .execute();
+    });
+  }
+
+  async bulkUpdateTags(scope: Scope, testIds: string[], tagIds: string[]) {
+    const now = isoNow(this.clock);
+    await transaction(this.db, async (trx) => {
+      const found = await this.requireAll(scope, testIds, trx, 'update');
+      await requireTagsInOrganization(trx, scope.organizationId, tagIds);
+      await setTags(trx, [...new Set(testIds)], tagIds);
+      for (const part of chunk(
+        found.map((test) => test.revisionId),
+        500,
+      ))
+        await trx.updateTable('testRevisions').set({ updatedAt: now }).where('id', 'in', part).execute();
+    });
+  }
+
+  /** Deletes tests (with their descendants) from the active branch; the row goes once no branch has it. */
+  async delete(scope: Scope, testIds: string[]) {
+    const removedBlobs: string[] = [];
+    await transaction(this.db, async (trx) => {
+      removedBlobs.length = 0;
+      // Exclusive tree lock: every create under a directory of this branch either committed
+      // before (and is in the subtree read below) or waits and then finds its parent gone.
+      await lockTestTree(trx, scope.branchId, 'exclusive');
+      await this.requireAll(scope, testIds, trx);
+      const tree = await branchTree(trx, scope.projectId, scope.branchId);
+      const ids = subtreeIds(tree, testIds);
+      const schedules = await activeSchedulesReferencing(trx, scope.projectId, ids);
+      if (schedules.length > 0)
+        throw badRequest(
+          `Test is referenced by active schedules: ${schedules.map((schedule) => schedule.name).join(', ')}`,
+          { schedules },
+        );
+      // Waits for updates in flight on these tests (their row locks), in id order.
+      await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'update');
+      for (const part of chunk(ids, 500)) {
+        await trx
+          .deleteFrom('testRevisions')
+          .where('testId', 'in', part)
+          .where('branchId', '=', scope.branchId)
+          .execute();
+        const remaining = await trx
+          .selectFrom('testRevisions')
+          .select('testId')
+          .distinct()
+          .where('testId', 'in', part)
+          .execute();
+        const keep = new Set(remaining.map((row) => row.testId));
+        const gone = part.filter((id) => !keep.has(id));
+        if (gone.length > 0) {
+          const files = await trx
+            .selectFrom('attachments')
+            .select('blobKey')
+            .where('testId', 'in', gone)
+            .execute();
+          removedBlobs.push(...files.map((file) => file.blobKey));
+          await trx.deleteFrom('tests').where('id', 'in', gone).execute();
+        }
+      }
+    });
+    for (const key of removedBlobs) await this.blobs.delete(key);
+  }
+
+  /** Copies a test, or a directory with its whole subtree, on the active branch. */
+  async duplicate(
+    scope: Scope,
+    testId: string,
+    body: { name?: string | undefined; status?: 'draft' | 'active' | 'archived' | undefined } = {},
+  ) {
+    const now = isoNow(this.clock);
+    return transaction(this.db, async (trx) => {
+      // Shared tree lock (no delete meanwhile), then the subtree's revisions locked for share:
+      // updates in flight finish first and later ones wait, so the copy is of one moment.
+      await lockTestTree(trx, scope.branchId, 'shared');
+      const root = await requireWorking(trx, scope.projectId, scope.branchId, testId);
+      const name = body.name ?? `${root.name} (Copy)`;
+      if (name.length > 128) throw badRequest('name: must be at most 128 characters');
+      const tree = await branchTree(trx, scope.projectId, scope.branchId);
+      const ids = subtreeIds(tree, [testId]);
+      const tests = await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'share');
+      const byId = new Map(tests.map((test) => [test.id, test]));
+      const tags = await tagsOf(trx, ids);
+      const newIds = new Map(ids.map((id) => [id, randomUUID()]));
+      const copies = await loadAttachmentsFor(trx, this.blobs, ids);
+      const rootCopyId = newIds.get(testId) as string;
+      for (const id of ids) {
+        const test = byId.get(id);
+        if (!test) continue;
+        const copyId = newIds.get(id) as string;
+        await trx
+          .insertInto('tests')
+          .values({
+            id: copyId,
+            projectId: scope.projectId,
+            organizationId: scope.organizationId,
+            parentTestId: id === testId ? test.parentTestId : (newIds.get(test.parentTestId ?? '') ?? null),
+            directory: toFlag(test.directory),
+            createdAt: now,
+            updatedAt: now,
+          })
+          .execute();
+        const views = await loadStepTree(trx, test.revisionId);
+        const writer = new StepWriter(scope.projectId, test.type, now);
+        const revisionId = randomUUID();
+        const stepsCount = writer.tree(revisionId, viewsToNormalized(views));
+        await insertWorkingRevision(trx, {
+          id: revisionId,
+          testId: copyId,
+          projectId: scope.projectId,
+          branchId: scope.branchId,
+          name: id === testId ? name : test.name,
+          status: body.status ?? test.status,
+          type: test.type,
+          config: test.config,
+          vars: test.vars,
+          parameters: test.parameters,
+          metadata: test.metadata,
+          stepsCount,
+          now,
+        });
+        await writer.flush(trx);
+        const testTags = (tags.get(id) ?? []).map((tag) => tag.id);
+        if (testTags.length > 0) await setTags(trx, [copyId], testTags);
+        await storeAttachments(
+          trx,
+          this.blobs,
+          { projectId: scope.projectId, testId: copyId },
+          copies.get(id) ?? [],
+          now,
+        );
+      }
+      return { id: rootCopyId, name };
+    });
+  }
+}
