@@ -7,11 +7,44 @@ import { z } from 'zod';
 const text = (field: string) => z.string({ error: `${field} is required and must be a string` });
 const selector = text('selector').min(1, 'selector must not be empty');
 const base = { description: z.string().optional() };
+
+/**
+ * The scheme a step's URL names for certain, lower-case without the colon, or null when it
+ * names none yet: a path relative to `baseURL`, a `{{…}}` template in front, `localhost:3000`
+ * (Playwright completes that to http). Tabs and newlines are dropped anywhere and controls and
+ * spaces at the start, as the URL parser does, so `fi\tle:` is still `file`.
+ */
+export function definiteUrlScheme(url: string): string | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores these too
+  const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  if (cleaned.startsWith('localhost') || cleaned.startsWith('127.0.0.1')) return 'http';
+  const match = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
+  return match?.[1] ? match[1].toLowerCase() : null;
+}
+
+/**
+ * Why a navigation or request URL is refused, or null. Only http and https reach the browser
+ * or the HTTP client (and `about:blank` for navigation): `file:` would read the server's own
+ * files, `view-source:`, `chrome:`, `javascript:` and `data:` have no place in a test either.
+ * The runtime checks again after `{{…}}` substitution and `baseURL` resolution.
+ */
+export function refusedUrlReason(url: string, kind: 'navigation' | 'request'): string | null {
+  const scheme = definiteUrlScheme(url);
+  if (scheme === null || scheme === 'http' || scheme === 'https') return null;
+  if (kind === 'navigation' && url.trim().toLowerCase() === 'about:blank') return null;
+  return `url must be an http or https URL or a path relative to baseURL; "${scheme}:" is not allowed`;
+}
+
+const webUrl = (kind: 'navigation' | 'request') =>
+  text('url').superRefine((url, ctx) => {
+    const reason = refusedUrlReason(url, kind);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  });
 const action = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
   z.object({ name: z.literal(name), ...base, ...shape }).loose();
 
 export const stepActionSchemas = [
-  action('goto', { url: text('url') }),
+  action('goto', { url: webUrl('navigation') }),
   action('click', { selector }),
   action('dblclick', { selector }),
   action('hover', { selector }),
@@ -40,7 +73,7 @@ export const stepActionSchemas = [
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
       error: 'method must be an HTTP method',
     }),
-    url: text('url'),
+    url: webUrl('request'),
     headers: z.record(z.string(), z.string()).optional(),
     body: z.unknown().optional(),
     variable: z.string().optional(),

@@ -164,7 +164,7 @@ function actionCode(ctx: TestContext, step: StepNode, indent: string, depth: num
   const loc = (selector: string) => `page.locator(${t(selector)})`;
   switch (action.name) {
     case 'goto':
-      return [`await page.goto(${t(action.url)});`];
+      return [`await sd.goto(page, ${t(action.url)});`];
     case 'click':
     case 'dblclick':
     case 'hover':
@@ -237,7 +237,7 @@ function actionCode(ctx: TestContext, step: StepNode, indent: string, depth: num
       if (action.headers) options.push(`headers: sd.tv(${lit(action.headers)})`);
       if (action.body !== undefined) options.push(`data: sd.tv(${lit(action.body)})`);
       return [
-        `await sd.recordResponse(await request.fetch(${t(action.url)}, { ${options.join(', ')} }), ${lit(action.variable)});`,
+        `await sd.recordResponse(await request.fetch(sd.requestUrl(${t(action.url)}), { ${options.join(', ')} }), ${lit(action.variable)});`,
       ];
     }
     case 'assertStatus':
@@ -257,7 +257,7 @@ function actionCode(ctx: TestContext, step: StepNode, indent: string, depth: num
       return [`sd.setVar(${lit(action.variable)}, await sd.waitForEmail({ ${options.join(', ')} }));`];
     }
     case 'gotoEmailLink':
-      return [`await page.goto(sd.emailLink(${lit(action.variable)}, ${lit(action.contains)}));`];
+      return [`await sd.goto(page, sd.emailLink(${lit(action.variable)}, ${lit(action.contains)}));`];
     case 'group':
       return (step.children ?? []).flatMap((child) => stepCode(ctx, child, indent, depth + 1));
     default: {
@@ -297,6 +297,7 @@ function specSource(ctx: TestContext, input: CompileInput): string {
     '',
     `test(${lit(test.name)}, { annotation: [{ type: ${lit(TEST_ID_ANNOTATION)}, description: ${lit(test.id)} }] }, async ({ ${fixtures} }, testInfo) => {`,
     `  const sd = new Stepdeck(testInfo, { ${init.join(', ')} });`,
+    ...(needsPage ? [`  await sd.guard(page);`] : []),
     `  const s0 = sd.root;`,
     ...body,
     `  sd.finish();`,

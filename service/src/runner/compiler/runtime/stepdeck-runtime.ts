@@ -86,6 +86,35 @@ export function readJsonPath(value: unknown, jsonPath: string): unknown {
   return current;
 }
 
+/** Schemes a page may load from; everything else (`file:`, `chrome:`, `view-source:`…) is blocked. */
+const LOADABLE_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'data:', 'blob:', 'about:']);
+
+/**
+ * The absolute URL Playwright will open for `url` (resolved against `baseURL`, `localhost:…`
+ * completed to http), refused unless it is http or https (or `about:blank` for navigation):
+ * a test must never read the machine it runs on through `file:` and friends.
+ */
+export function webTarget(url: string, baseURL: string | undefined, what: 'goto' | 'request'): string {
+  let resolved = url;
+  try {
+    resolved = new URL(url, baseURL).toString();
+  } catch {
+    // Playwright passes what it cannot resolve on as given; so do we, to refuse it below.
+  }
+  if (resolved.startsWith('localhost') || resolved.startsWith('127.0.0.1')) resolved = `http://${resolved}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(resolved);
+  } catch {
+    throw new Error(`${what}: "${url}" is not an absolute URL and no baseURL is set to resolve it against`);
+  }
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
+  if (what === 'goto' && parsed.href === 'about:blank') return parsed.href;
+  throw new Error(
+    `${what}: only http and https URLs may be opened; "${parsed.protocol}" is not allowed (${url})`,
+  );
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Stepdeck {
@@ -99,6 +128,8 @@ export class Stepdeck {
   private failedAny = false;
   private lastResponse: ApiResponseRecord | undefined;
   private previousStepStartedAt = new Date();
+  /** A non-http(s) load the browser context blocked; fails the step it happened in. */
+  private blockedLoad: string | undefined;
   private currentStepStartedAt = new Date();
 
   constructor(
@@ -143,10 +174,12 @@ export class Stepdeck {
         this.previousStepStartedAt = this.currentStepStartedAt;
         this.currentStepStartedAt = new Date();
         await body(inner);
+        this.throwIfBlocked();
         // A failed child fails its group too (the same error object, so one location).
         if (inner.failed) throw this.error;
       });
     } catch (error) {
+      this.blockedLoad = undefined;
       scope.failed = true;
       if (!this.failedAny) {
         this.failedAny = true;
@@ -173,6 +206,50 @@ export class Stepdeck {
       if (value === undefined) throw new Error(`{{${kind}.${name}}} is not defined`);
       return typeof value === 'string' ? value : JSON.stringify(value);
     });
+  }
+
+  /**
+   * Blocks every load of the page's browser context that is not http(s) (a link, a script or a
+   * redirect to `file:` included); the step during which it happened fails.
+   */
+  async guard(page: Page): Promise<void> {
+    await page.context().route(
+      (url) => !LOADABLE_SCHEMES.has(url.protocol),
+      async (route) => {
+        this.blockedLoad ??= route.request().url();
+        await route.abort('blockedbyclient');
+      },
+    );
+  }
+
+  private throwIfBlocked(): void {
+    const blocked = this.blockedLoad;
+    if (blocked === undefined) return;
+    this.blockedLoad = undefined;
+    throw new Error(
+      `the page tried to open "${blocked}": only http and https URLs may be opened, so it was blocked`,
+    );
+  }
+
+  /** `goto` after templating: refuses anything but http(s) once resolved against baseURL. */
+  async goto(page: Page, url: string): Promise<void> {
+    const target = webTarget(url, this.baseURL(), 'goto');
+    try {
+      await page.goto(target);
+    } catch (error) {
+      this.throwIfBlocked();
+      throw error;
+    }
+  }
+
+  /** A `request` step's URL after templating, refused unless http(s) once resolved. */
+  requestUrl(url: string): string {
+    return webTarget(url, this.baseURL(), 'request');
+  }
+
+  private baseURL(): string | undefined {
+    const value = (this.testInfo.project.use as { baseURL?: unknown }).baseURL;
+    return typeof value === 'string' && value !== '' ? value : undefined;
   }
 
   /** Templating applied to every string inside a JSON value (request bodies, expected values). */
