@@ -18,6 +18,17 @@ export interface BootstrapInfo {
 
 export const adminEmail = 'admin@localhost';
 
+export const bootstrapFileName = 'bootstrap.json';
+
+/**
+ * Deletes DATA_DIR/bootstrap.json: once the admin has signed in, the admin password and the
+ * full-scope key must not lie around in a file (anything that can read the disk would own
+ * the install). Called on every sign-in of the admin; a missing file is fine.
+ */
+export function removeBootstrapFile(dataDir: string): void {
+  fs.rmSync(path.join(dataDir, bootstrapFileName), { force: true });
+}
+
 /**
  * First start on an empty database: an organization, its owner, project `Default` on
  * branch `main`, and a `bootstrap` key with every scope. The `install` row (primary key 1)
@@ -63,8 +74,8 @@ export async function bootstrapInstall(
     if (await db.selectFrom('install').select('id').executeTakeFirst()) return undefined;
     throw error;
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, 'bootstrap.json');
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(options.dataDir, bootstrapFileName);
   fs.writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return info;

@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   }
   const { app, bootstrap } = await buildApp({ config });
   if (bootstrap) {
-    // Printed once, on the first start only; the same values are in DATA_DIR/bootstrap.json (mode 0600).
+    // Printed once, on the first start only; the same values are in DATA_DIR/bootstrap.json
+    // (mode 0600) until the admin first signs in.
     process.stdout.write(
       [
         '',
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
         `  project       ${bootstrap.projectId} (Default, branch main ${bootstrap.branchId})`,
         `  API key       ${bootstrap.apiKey}`,
         `  console       ${bootstrap.adminEmail} / ${bootstrap.adminPassword}`,
-        `  written to    ${config.dataDir}/bootstrap.json`,
+        `  written to    ${config.dataDir}/bootstrap.json (deleted when the admin first signs in)`,
         '',
       ].join('\n'),
     );

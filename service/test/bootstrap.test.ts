@@ -75,6 +75,8 @@ describe.each(databaseKinds)('bootstrap on %s', (database: DatabaseKind) => {
     // The written values are real: the owner signs in with the chosen password and sees the
     // Default project on branch main and one `bootstrap` key holding every scope.
     const cookie = await login(first.app, 'admin@localhost', 'chosen-password');
+    // Issue 26.1: once the admin signed in, the credentials no longer lie around on disk.
+    expect(fs.existsSync(file)).toBe(false);
     const keys = await first.app.inject({ method: 'GET', url: '/console/v1/api-keys', headers: { cookie } });
     expect(keys.json().data).toEqual([
       expect.objectContaining({ name: 'bootstrap', prefix: info.apiKey.slice(0, 8), scopes: [...allScopes] }),
@@ -103,15 +105,12 @@ describe.each(databaseKinds)('bootstrap on %s', (database: DatabaseKind) => {
     const before = await countRows(first);
     expect(before).toEqual({ organizations: 1, users: 1, projects: 1, branches: 1, apiKeys: 1, install: 1 });
     await first.app.close();
-    const fileBefore = fs.readFileSync(file, 'utf8');
-    const mtimeBefore = fs.statSync(file).mtimeMs;
 
     // Second start on the same data (a different ADMIN_PASSWORD changes nothing either).
     const second = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'another-password', ...dbEnv() });
     expect(second.bootstrap).toBeUndefined();
     expect(await countRows(second)).toEqual(before);
-    expect(fs.readFileSync(file, 'utf8')).toBe(fileBefore);
-    expect(fs.statSync(file).mtimeMs).toBe(mtimeBefore);
+    expect(fs.existsSync(file)).toBe(false);
     // The first start's credentials still work; the new password was not applied.
     await expect(login(second.app, 'admin@localhost', 'chosen-password')).resolves.toMatch(
       /^stepdeck_session=/,
@@ -180,5 +179,26 @@ describe('bootstrap on a shared PostgreSQL database', () => {
     } finally {
       await drop();
     }
+  });
+});
+
+describe('files of the embedded install (issue 26.1)', () => {
+  it('creates the SQLite database 0600 and the blob folder 0700, and tightens ones made before', async () => {
+    const dataDir = newDataDir();
+    const first = await start({ DATA_DIR: dataDir });
+    const mode = (file: string) => fs.statSync(path.join(dataDir, file)).mode & 0o777;
+    expect(mode('stepdeck.sqlite')).toBe(0o600);
+    expect(mode('blobs')).toBe(0o700);
+    for (const companion of ['stepdeck.sqlite-wal', 'stepdeck.sqlite-shm'])
+      if (fs.existsSync(path.join(dataDir, companion))) expect(mode(companion)).toBe(0o600);
+    await first.app.close();
+
+    // An install made by an older version: world-readable database and blob folder.
+    fs.chmodSync(path.join(dataDir, 'stepdeck.sqlite'), 0o644);
+    fs.chmodSync(path.join(dataDir, 'blobs'), 0o755);
+    const second = await start({ DATA_DIR: dataDir });
+    expect(mode('stepdeck.sqlite')).toBe(0o600);
+    expect(mode('blobs')).toBe(0o700);
+    await second.app.close();
   });
 });

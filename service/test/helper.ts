@@ -63,6 +63,12 @@ export interface TestAppOptions {
   blobs?: BuildOptions['blobs'];
 }
 
+/**
+ * Bootstrap credentials by DATA_DIR: bootstrap.json is deleted at the admin's first sign-in,
+ * so a restart on the same data (restart tests) takes them from here.
+ */
+const bootstrapByDataDir = new Map<string, BootstrapInfo>();
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-test-'));
   let databaseUrl = options.databaseUrl;
@@ -94,7 +100,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await built.app.ready();
   const bootstrap =
     built.bootstrap ??
+    bootstrapByDataDir.get(dataDir) ??
     (JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapInfo);
+  bootstrapByDataDir.set(dataDir, bootstrap);
   const headers = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
   let cookie: string | undefined;
   return {

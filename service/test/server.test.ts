@@ -93,6 +93,7 @@ describe('server process', () => {
     const { stdout } = server.output();
     expect(stdout).toContain(bootstrap.apiKey);
     expect(stdout).toContain('server-password');
+    expect(stdout).toContain('bootstrap.json (deleted when the admin first signs in)');
     expect(bootstrap.baseUrl).toBe(`http://127.0.0.1:${port}`);
 
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);

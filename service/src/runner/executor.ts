@@ -78,18 +78,19 @@ export interface ExecuteOptions {
 const require = createRequire(import.meta.url);
 const KILL_GRACE_MS = 1_000;
 const MAX_LOG_CHARS = 5_000_000;
-/** Environment passed through from the service; everything else (DATABASE_URL...) stays out. */
-const PASS_ENV = [
-  'PATH',
-  'HOME',
-  'USER',
-  'LANG',
-  'LC_ALL',
-  'TZ',
-  'TMPDIR',
-  'CHROMIUM_PATH',
-  'XDG_CACHE_HOME',
-];
+/**
+ * Environment passed through from the service; everything else (DATABASE_URL...) stays out.
+ * HOME and TMPDIR are the run's own (see {@link runnerHome}), never the service's.
+ */
+const PASS_ENV = ['PATH', 'USER', 'LANG', 'LC_ALL', 'TZ', 'CHROMIUM_PATH', 'XDG_CACHE_HOME'];
+
+/**
+ * The run's own HOME and TMPDIR, inside its project directory: the browser's profile and
+ * anything the test writes stay with the run and are removed with it.
+ */
+export function runnerHome(dir: string): { HOME: string; TMPDIR: string } {
+  return { HOME: path.join(dir, '.home'), TMPDIR: path.join(dir, '.tmp') };
+}
 
 function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: string } {
   const manifest = require.resolve('@playwright/test/package.json');
@@ -335,9 +336,12 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     if (value !== undefined) childEnv[key] = value;
   }
   Object.assign(childEnv, options.env);
+  const home = runnerHome(dir);
+  Object.assign(childEnv, home);
 
   try {
     await fs.mkdir(dir, { recursive: true });
+    for (const own of Object.values(home)) await fs.mkdir(own, { recursive: true, mode: 0o700 });
     await writeProject(dir, options.project);
     await linkPlaywright(dir);
     await fs.rm(jsonReportPath, { force: true });

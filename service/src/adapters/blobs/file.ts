@@ -19,7 +19,9 @@ export class FileBlobStore implements BlobStore {
     this.root = options.root;
     this.signingKey = options.signingKey;
     this.publicUrl = options.publicUrl;
-    fs.mkdirSync(this.root, { recursive: true });
+    // Artifacts may hold what tests saw: owner only, also for a folder created before.
+    fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    fs.chmodSync(this.root, 0o700);
   }
 
   private pathOf(key: string): string {

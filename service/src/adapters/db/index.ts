@@ -72,8 +72,16 @@ export async function openDatabase(options: {
 }
 
 function openSqlite(dataDir: string): DatabaseHandle {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(dataDir, 'stepdeck.sqlite'));
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // It holds project and webhook secrets and the blob signing key: owner only, also for a file
+  // an older version created 0644 (SQLite gives its -wal and -shm files the same mode).
+  const filePath = path.join(dataDir, 'stepdeck.sqlite');
+  fs.closeSync(fs.openSync(filePath, 'a', 0o600));
+  fs.chmodSync(filePath, 0o600);
+  for (const companion of [`${filePath}-wal`, `${filePath}-shm`]) {
+    if (fs.existsSync(companion)) fs.chmodSync(companion, 0o600);
+  }
+  const file = new SqliteDatabase(filePath);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');

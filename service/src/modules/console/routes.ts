@@ -2,6 +2,7 @@ import { scope, uuid } from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminEmail, removeBootstrapFile } from '../../bootstrap.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import {
@@ -27,6 +28,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     { schema: { tags, body: z.object({ email: z.string().min(1), password: z.string().min(1) }) } },
     async (request, reply) => {
       const session = await service.signIn(request.body.email, request.body.password);
+      if (session.user.email === adminEmail) removeBootstrapFile(ctx.config.dataDir);
       reply.header(
         'set-cookie',
         sessionCookieHeader(session.token, { secure: secureCookie, maxAgeSeconds: session.maxAgeSeconds }),

@@ -174,7 +174,7 @@ export class Stepdeck {
         this.previousStepStartedAt = this.currentStepStartedAt;
         this.currentStepStartedAt = new Date();
         await body(inner);
-        this.throwIfBlocked();
+        this.assertNoBlockedLoad();
         // A failed child fails its group too (the same error object, so one location).
         if (inner.failed) throw this.error;
       });
@@ -222,7 +222,8 @@ export class Stepdeck {
     );
   }
 
-  private throwIfBlocked(): void {
+  /** Throws (once) when the context blocked a load since the last check. */
+  assertNoBlockedLoad(): void {
     const blocked = this.blockedLoad;
     if (blocked === undefined) return;
     this.blockedLoad = undefined;
@@ -237,7 +238,7 @@ export class Stepdeck {
     try {
       await page.goto(target);
     } catch (error) {
-      this.throwIfBlocked();
+      this.assertNoBlockedLoad();
       throw error;
     }
   }
