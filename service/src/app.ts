@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
-import { type BlobStore, contentTypeOf } from './adapters/blobs/index.ts';
+import type { BlobStore } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
 import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
@@ -16,6 +16,9 @@ import { authPlugin } from './plugins/auth/index.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { requestLogSerializers } from './plugins/request-log.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSignedBlobRoute } from './plugins/signed-blobs.ts';
 import { installSecret } from './settings.ts';
 
 export interface BuildOptions {
@@ -61,6 +64,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         : {
             level: config.logLevel,
             redact: { paths: redactedPaths, censor: '[redacted]' },
+            serializers: requestLogSerializers,
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: config.bodyLimitBytes,
@@ -102,6 +106,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     sqlite: database.sqlite,
     writes: database.writes,
   });
+  await registerSecurityHeaders(app);
   await registerOpenApi(app, config.publicUrl);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -128,24 +133,4 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     clock,
   });
   return { app, ctx, bootstrap };
-}
-
-/** Serves presigned file-backend URLs: no API key, but a valid unexpired signature. */
-function registerSignedBlobRoute(app: FastifyInstance, blobs: FileBlobStore) {
-  app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
-    '/blobs/*',
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const key = decodeURIComponent(request.params['*']);
-      const { expires, signature } = request.query;
-      if (!signature || !expires || !blobs.verify(key, Number(expires), signature)) {
-        return reply.code(403).send({ message: 'Invalid or expired signature' });
-      }
-      const stream = await blobs.stream(key);
-      if (!stream) return reply.code(404).send({ message: 'Artifact not found' });
-      const filename = key.split('/').pop() ?? 'download';
-      reply.header('content-disposition', `attachment; filename="${filename.replaceAll('"', '')}"`);
-      return reply.type(contentTypeOf(filename)).send(stream);
-    },
-  );
 }

@@ -21,7 +21,9 @@ export async function registerRateLimit(
     hook: 'onRequest',
     max: options.max,
     timeWindow: windowMs,
-    allowList: (request: FastifyRequest) => !request.url.startsWith('/v1/'),
+    // The route Fastify matched, not the raw target: `/%761/tests` and the absolute form
+    // `GET http://host/v1/tests` reach the same handler and must count the same.
+    allowList: (request: FastifyRequest) => !limitedPath(request).startsWith('/v1/'),
     keyGenerator: (request: FastifyRequest) => {
       const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || key.length === 0) return `ip:${request.ip}`;
@@ -51,6 +53,19 @@ export async function registerRateLimit(
       ? { store: postgresStoreFor(options.database), skipOnError: false }
       : {}),
   });
+}
+
+/** The matched route's pattern; for an unmatched request, its decoded path. */
+function limitedPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route) return route;
+  let target = request.url;
+  try {
+    target = new URL(request.url, 'http://localhost').pathname;
+    return decodeURIComponent(target);
+  } catch {
+    return target;
+  }
 }
 
 type Incr = (error: Error | null, result?: { current: number; ttl: number }) => void;

@@ -47,14 +47,29 @@ export function isRefusedAddress(address: string, allowedTargets: string[] = [])
   } catch {
     return true;
   }
-  const mapped = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress();
-  const effective = mapped ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d, e.g.
+  // ::7f00:1 for 127.0.0.1) both carry an IPv4 address; both are refused like the mapped one.
+  const mapped =
+    parsed.kind() === 'ipv6' &&
+    ((parsed as ipaddr.IPv6).isIPv4MappedAddress() || isIPv4Compatible(parsed as ipaddr.IPv6));
+  const effective = mapped ? ipv4Inside(parsed as ipaddr.IPv6) : parsed;
   for (const cidr of allowedTargets) {
     const [range, bits] = parsedCidr(cidr);
     if (range.kind() === effective.kind() && effective.match(range, bits)) return false;
   }
   if (mapped) return true;
   return effective.range() !== 'unicast';
+}
+
+/** `::a.b.c.d` (RFC 4291 2.5.5.1), other than `::` and `::1`. */
+function isIPv4Compatible(address: ipaddr.IPv6): boolean {
+  const parts = address.parts;
+  return parts.slice(0, 6).every((part) => part === 0) && ((parts[6] ?? 0) !== 0 || (parts[7] ?? 0) > 1);
+}
+
+function ipv4Inside(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const bytes = address.toByteArray().slice(12);
+  return new ipaddr.IPv4(bytes);
 }
 
 const cidrs = new Map<string, [ipaddr.IPv4 | ipaddr.IPv6, number]>();
