@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminEmail, removeBootstrapFile } from '../../bootstrap.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import {
   clearedSessionCookieHeader,
@@ -11,6 +12,7 @@ import {
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
 import { ConsoleService } from './service.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
 
 const tags = ['console'];
 const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
@@ -21,13 +23,30 @@ const role = z.enum(['owner', 'admin', 'member']);
 export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const service = new ConsoleService(ctx.db, ctx.clock);
+  const throttle = new SignInThrottle(ctx.clock);
   const secureCookie = ctx.config.publicUrl.startsWith('https://');
 
   app.post(
     '/console/v1/session',
     { schema: { tags, body: z.object({ email: z.string().min(1), password: z.string().min(1) }) } },
     async (request, reply) => {
-      const session = await service.signIn(request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const retryAfter = throttle.retryAfterSeconds(email, request.ip);
+      if (retryAfter > 0) {
+        throw new AppError(429, 'Too many failed sign-ins; try again later', {
+          headers: { 'retry-after': String(retryAfter) },
+        });
+      }
+      const delay = throttle.delayMs(email, request.ip);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      let session: Awaited<ReturnType<ConsoleService['signIn']>>;
+      try {
+        session = await service.signIn(email, password);
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode === 401) throttle.recordFailure(email, request.ip);
+        throw error;
+      }
+      throttle.recordSuccess(email, request.ip);
       if (session.user.email === adminEmail) removeBootstrapFile(ctx.config.dataDir);
       reply.header(
         'set-cookie',

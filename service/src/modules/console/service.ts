@@ -5,10 +5,20 @@ import { toFlag } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
-import { hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
+import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
 import { insertApiKey, insertOrganization, insertProject, insertUser, listApiKeys } from './repository.ts';
 
 const sessionLifetimeMs = 12 * 60 * 60 * 1000;
+
+/**
+ * A hash checked when the email is unknown, so that answer costs the same scrypt as a wrong
+ * password and timing tells nobody which emails exist.
+ */
+let unknownUserHash: Promise<string> | undefined;
+const decoyHash = () => {
+  unknownUserHash ??= hashPassword(newSessionToken());
+  return unknownUserHash;
+};
 
 const isUniqueViolation = (error: unknown) =>
   /unique|duplicate key/i.test(String((error as { message?: string }).message ?? ''));
@@ -29,7 +39,8 @@ export class ConsoleService {
       .select(['id', 'passwordHash', 'organizationId', 'role', 'email'])
       .where('email', '=', email.toLowerCase())
       .executeTakeFirst();
-    if (!user || !(await verifyPassword(password, user.passwordHash))) {
+    const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+    if (!user || !matches) {
       throw new AppError(401, 'Invalid email or password');
     }
     const token = newSessionToken();

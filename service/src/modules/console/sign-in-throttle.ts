@@ -1,0 +1,76 @@
+import type { Clock } from '../../clock.ts';
+
+/** Failed sign-ins counted per account and per client address over this window. */
+export const signInWindowMs = 15 * 60_000;
+/** Failures allowed per window before sign-in answers 429 (for that account or address). */
+export const signInMaxFailures = 10;
+/** The delay added to an answer after the first failures grows by this much per failure. */
+const delayStepMs = 100;
+const maxDelayMs = 1_000;
+
+const accountOf = (email: string) => email.trim().toLowerCase();
+
+/**
+ * Throttles console sign-in against guessing. Each failure is remembered for
+ * {@link signInWindowMs}. After {@link signInMaxFailures} failures from a client address (for
+ * any account, or for one account from that address), that address gets 429 with Retry-After
+ * until the oldest failure ages out. The account's failures from all addresses together only
+ * slow its answers (a growing delay, at most a second): a lock-out per account alone would let
+ * anyone keep the owner out for good by guessing from a few addresses, while this way the
+ * owner's own address is never blocked by someone else's guesses and nothing is permanent.
+ * The counts live in this process (a restart forgets them, as a rate limiter's would).
+ */
+export class SignInThrottle {
+  private readonly failures = new Map<string, number[]>();
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  /** Keys whose failures lead to 429: the address, and the account from that address. */
+  private lockKeys(email: string, address: string): string[] {
+    return [`address:${address}`, `pair:${address}\n${accountOf(email)}`];
+  }
+
+  private recent(key: string, now: number): number[] {
+    const kept = (this.failures.get(key) ?? []).filter((at) => at > now - signInWindowMs);
+    if (kept.length === 0) this.failures.delete(key);
+    else this.failures.set(key, kept);
+    return kept;
+  }
+
+  /** Seconds to wait before trying again, or 0 when a sign-in may be attempted now. */
+  retryAfterSeconds(email: string, address: string): number {
+    const now = this.clock.now().getTime();
+    let waitMs = 0;
+    for (const key of this.lockKeys(email, address)) {
+      const recent = this.recent(key, now);
+      if (recent.length >= signInMaxFailures) {
+        const oldest = recent[recent.length - signInMaxFailures] as number;
+        waitMs = Math.max(waitMs, oldest + signInWindowMs - now);
+      }
+    }
+    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  }
+
+  /** The growing delay before answering an attempt (0 before any failure). */
+  delayMs(email: string, address: string): number {
+    const now = this.clock.now().getTime();
+    const keys = [...this.lockKeys(email, address), `account:${accountOf(email)}`];
+    const count = Math.max(...keys.map((key) => this.recent(key, now).length));
+    return Math.min(maxDelayMs, count * delayStepMs);
+  }
+
+  recordFailure(email: string, address: string): void {
+    const now = this.clock.now().getTime();
+    for (const key of [...this.lockKeys(email, address), `account:${accountOf(email)}`])
+      this.failures.set(key, [...this.recent(key, now), now]);
+  }
+
+  /** A successful sign-in clears the account's failures (the address keeps its own). */
+  recordSuccess(email: string, address: string): void {
+    this.failures.delete(`account:${accountOf(email)}`);
+    this.failures.delete(`pair:${address}\n${accountOf(email)}`);
+  }
+}
