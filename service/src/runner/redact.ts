@@ -9,7 +9,9 @@
  *   one to three characters everywhere would destroy reports and archives while protecting
  *   nothing (such a value is guessable anyway).
  * - Each value is also matched in its encoded forms: JSON string escaping (once and twice),
- *   `encodeURIComponent` (with `%20` and with `+` for spaces), `encodeURI`, and HTML escaping.
+ *   `encodeURIComponent` (with `%20` and with `+` for spaces), `encodeURI`, form encoding
+ *   (`!` → `%21`), Latin-1 percent-encoding (`Ü` → `%DC`), HTML escaping (full and as DOM
+ *   snapshots write it) and base64/base64url at every byte alignment (basic auth, data URLs).
  * - Binary media (PNG, JPEG, WebM…) are left as they are: pixels are not redacted, so a
  *   screenshot of a visible input that holds a secret still shows it.
  * - Replacement is `***`.
@@ -56,6 +58,49 @@ function htmlEscape(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** `application/x-www-form-urlencoded` as browsers and URLSearchParams write it (`!` → `%21`, ` ` → `+`). */
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
+
+/**
+ * Percent-encoding of the Latin-1 bytes (a form on a page without a UTF-8 charset sends `Ü`
+ * as `%DC`); null when the value has characters beyond Latin-1.
+ */
+function latin1PercentForms(value: string): string[] {
+  if ([...value].some((char) => (char.codePointAt(0) ?? 0) > 0xff)) return [];
+  const encode = (space: string) =>
+    [...value]
+      .map((char) => {
+        if (/[A-Za-z0-9\-_.~*]/.test(char)) return char;
+        if (char === ' ') return space;
+        return `%${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(2, '0')}`;
+      })
+      .join('');
+  return [encode('+'), encode('%20')];
+}
+
+/**
+ * The base64 characters that encode `value` wherever it sits in a longer encoded text (three
+ * byte alignments), in base64 and base64url: basic-auth headers, data URLs, embedded files.
+ * Only characters fully determined by the value are kept.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const first = Math.ceil((8 * shift) / 6);
+    const end = Math.floor((8 * (shift + bytes.length)) / 6);
+    const core = encoded.slice(first, end);
+    if (core.length >= minBase64FormLength) forms.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return forms;
+}
+
+/** Shorter base64 fragments would match inside unrelated binary data too often. */
+const minBase64FormLength = 8;
+
 /** Every form of `value` that may appear in a stored file. */
 export function secretForms(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
@@ -67,7 +112,14 @@ export function secretForms(value: string): string[] {
     encodeURIComponent(value),
     encodeURIComponent(value).replaceAll('%20', '+'),
     encodeURI(value),
+    formEncode(value),
+    formEncode(value).replaceAll('+', '%20'),
+    ...latin1PercentForms(value),
     htmlEscape(value),
+    // A DOM snapshot escapes only what markup needs: & < > in text, & " in attributes.
+    value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+    value.replaceAll('&', '&amp;').replaceAll('"', '&quot;'),
+    ...base64Forms(value),
   ]);
   return [...forms].filter((form) => form.length >= minRedactedSecretLength);
 }

@@ -104,6 +104,47 @@ describe('secret redaction of run outputs', () => {
     expect(await redactZipBuffer(await zipOf([['a.txt', 'clean']]), redactor)).toBeUndefined();
   });
 
+  it('redacts every encoding a browser or HTTP client produces (issue 26.2)', () => {
+    const secret = 'Summer2024!(x)Ü';
+    const markup = 'a<b&c"d>e1';
+    const redact = createRedactor([secret, markup]);
+    const encoded: Array<[string, string]> = [
+      ['form (URLSearchParams)', new URLSearchParams({ password: secret }).toString()],
+      ['form with %20', new URLSearchParams({ p: `${secret} ` }).toString().replaceAll('+', '%20')],
+      ['encodeURIComponent', `?p=${encodeURIComponent(secret)}`],
+      // A page without a UTF-8 charset submits Latin-1 bytes: Ü as %DC.
+      ['Latin-1 percent', `password=${escape(secret)}`],
+      ['JSON', JSON.stringify({ password: secret })],
+      ['JSON twice', JSON.stringify(JSON.stringify({ password: secret }))],
+      ['basic auth', `Basic ${Buffer.from(`user:${secret}`).toString('base64')}`],
+      ['base64 offset 0', Buffer.from(`${secret}!`).toString('base64')],
+      ['base64 offset 1', Buffer.from(`x${secret}`).toString('base64')],
+      ['base64 offset 2', `data:text/plain;base64,${Buffer.from(`xy${secret} tail`).toString('base64')}`],
+      ['base64url', Buffer.from(`~~${secret}??`).toString('base64url')],
+      [
+        'HTML text node',
+        `<p>${markup.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</p>`,
+      ],
+      ['HTML attribute', `<input value="${markup.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`],
+    ];
+    for (const [name, text] of encoded) {
+      const out = redact.text(text);
+      expect(out, name).toContain('***');
+      // Nothing of the secret can be recovered from what is left.
+      for (const decoded of [out, decodeURIComponent(out.replace(/%(?![0-9A-F]{2})/g, '')), unescape(out)])
+        expect(decoded.includes(secret) || decoded.includes(markup), `${name}: ${out}`).toBe(false);
+      const base64 = /[A-Za-z0-9+/_-]{8,}={0,2}/.exec(out.replace(/^Basic |^data:[^,]*,/, ''))?.[0];
+      if (base64) {
+        const bytes = Buffer.from(
+          base64,
+          base64.includes('-') || base64.includes('_') ? 'base64url' : 'base64',
+        );
+        expect(bytes.toString('utf8').includes(secret), `${name}: ${out}`).toBe(false);
+      }
+      expect(redact.buffer(Buffer.from(text, 'utf8')).toString('utf8'), name).toBe(out);
+    }
+  });
+
   it("redacts the HTML report's embedded base64 zip and the page around it", async () => {
     const data = await zipOf([['report.json', JSON.stringify({ title: `Fill "${SECRET}"` })]]);
     const html = `<html><title>${SECRET}</title><template id="playwrightReportBase64">data:application/zip;base64,${data.toString('base64')}</template></html>`;
