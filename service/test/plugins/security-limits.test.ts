@@ -123,7 +123,12 @@ describe('request log', () => {
   it('logs signed artifact URLs without their query (no signature)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-log-query-'));
     const lines: string[] = [];
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'password-logs' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'password-logs',
+    });
     const handle = await openDatabase({ dataDir });
     const built = await buildApp({
       config,
