@@ -61,6 +61,8 @@ export interface TestAppOptions {
   dataDir?: string;
   databaseUrl?: string;
   blobs?: BuildOptions['blobs'];
+  /** Credentials of an install whose bootstrap.json is gone (a restored copy of another). */
+  bootstrap?: BootstrapInfo;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await built.app.ready();
   const bootstrap =
     built.bootstrap ??
+    options.bootstrap ??
     bootstrapByDataDir.get(dataDir) ??
     (JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapInfo);
   bootstrapByDataDir.set(dataDir, bootstrap);
