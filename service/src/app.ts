@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import { type BlobStore, contentTypeOf } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
@@ -14,8 +14,9 @@ import type { AppContext, DomainEvents } from './context.ts';
 import { serviceModules } from './modules/index.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRequestBodies } from './plugins/request-body.ts';
 import { installSecret } from './settings.ts';
 
 export interface BuildOptions {
@@ -69,8 +70,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandling(app);
+  registerRequestBodies(app);
 
   const blobs =
     options.blobs ??
