@@ -4,6 +4,7 @@ import {
   emailInboxResponse,
   emailMessageListResponse,
   emailMessageResponse,
+  errorBody,
   noPayloadResponse,
   uuid,
 } from '@stepdeck/contract';
@@ -38,7 +39,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   // Creation is console-only; API keys get a 403 that says where to go.
   app.post(
     '/v1/email-inboxes',
-    { schema: { summary: 'Create an inbox (console only: always 403)', tags } },
+    { schema: { summary: 'Create an inbox (console only: always 403)', tags, response: { 403: errorBody } } },
     async () => service.refuseApiCreation(),
   );
 
