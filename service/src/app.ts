@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import { type BlobStore, contentTypeOf } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
@@ -69,7 +68,6 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
   });
-  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandling(app);
   registerRequestBodies(app);

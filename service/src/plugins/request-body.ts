@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
 
 /**
  * The one place where optional bodies are made optional, for every route at once: many
@@ -17,6 +19,11 @@ export function registerRequestBodies(app: FastifyInstance): void {
     return parseJson(request, text, done);
   });
   // Fastify hands a bodiless request to validation as `null`; the schemas say `optional`.
+  app.setValidatorCompiler<ZodType>((route) => {
+    const validate = validatorCompiler(route);
+    if (route.httpPart !== 'body') return validate;
+    return (data: unknown) => validate(data === null ? undefined : data);
+  });
   app.addHook('preValidation', async (request) => {
     if (request.body === null) request.body = undefined;
   });
