@@ -27,6 +27,11 @@ export interface BuildOptions {
   /** Start background work (runners, SMTP, timers). Off for most API tests. */
   background?: boolean;
   logger?: boolean;
+  /**
+   * `plain` serializes every body with JSON.stringify, ignoring response schemas: the state
+   * before routes declared them, kept for the serialization benchmark (bench/serialization.ts).
+   */
+  responseSerialization?: 'schema' | 'plain';
   /** Where log lines go instead of stdout (tests capture them to check nothing secret is logged). */
   logStream?: { write(line: string): void };
 }
@@ -68,7 +73,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
   });
-  app.setSerializerCompiler(responseSerializerCompiler);
+  app.setSerializerCompiler(
+    options.responseSerialization === 'plain'
+      ? () => (data) => JSON.stringify(data)
+      : responseSerializerCompiler,
+  );
   registerErrorHandling(app);
   registerRequestBodies(app);
 
