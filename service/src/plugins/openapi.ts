@@ -108,6 +108,12 @@ const rateLimitedResponse = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimited' } } },
 };
 
+const eitherTooManyContent = {
+  'application/json': {
+    schema: { anyOf: [{ $ref: '#/components/schemas/RateLimited' }, errorReference] },
+  },
+};
+
 /** Error responses every route of a kind can give (routes add their own, e.g. 409). */
 function errorResponsesOf(rule: RouteRule, hasParams: boolean): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {
@@ -173,8 +179,20 @@ function moveExtensions(operation: Operation): void {
   const errors = (operation['x-errors'] ?? {}) as Record<string, string>;
   operation.responses = {
     ...operation.responses,
-    ...Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)])),
+    ...Object.fromEntries(
+      Object.entries(errors).map(([status, text]) => [
+        status,
+        // A route's own 429 (cooldowns) says `{ message }`; the rate limiter's says `{ error }`.
+        status === '429'
+          ? { ...rateLimitedResponse, description: text, content: eitherTooManyContent }
+          : errorResponse(text),
+      ]),
+    ),
   };
+  if (operation.requestBody) {
+    operation.responses['413'] ??= errorResponse('The body, a file or a field is over its size limit.');
+    operation.responses['415'] ??= errorResponse('Unsupported Content-Type.');
+  }
   delete operation['x-multipart'];
   delete operation['x-optional-body'];
   delete operation['x-errors'];

@@ -92,6 +92,7 @@ export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext):
     {
       schema: {
         summary: 'Run a schedule now',
+        'x-errors': { 429: 'Rate limited, or the concurrency limit.' },
         response: { 200: scheduleTriggerResponse },
         tags,
         params: scheduleParams,
