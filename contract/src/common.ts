@@ -26,3 +26,6 @@ export const terminalRunStatuses: readonly RunStatus[] = ['completed', 'failed',
 
 export const testStatus = z.enum(['draft', 'active', 'archived']);
 export type TestStatus = z.infer<typeof testStatus>;
+
+/** `{ data: null }`: an operation with no payload. */
+export const noPayloadResponse = z.object({ data: z.null() });

@@ -4,6 +4,7 @@
  */
 
 export * from './common.ts';
+export * from './resources.ts';
 export * from './run-config.ts';
 export * from './runs.ts';
 export * from './scopes.ts';

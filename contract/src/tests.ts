@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagination, testStatus, uuid } from './common.ts';
+import { dataOf, pagination, testStatus, uuid } from './common.ts';
 import { runConfig } from './run-config.ts';
 
 /** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
@@ -144,3 +144,92 @@ export const listTestsResponse = z.object({ children: z.array(testListItem), pag
 
 /** Version of the JSON export format written into `manifest.json`. */
 export const testExportFormatVersion = 1;
+
+const jsonValue = z.unknown();
+/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
+/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
+export const stepView: z.ZodType<unknown> = z
+  .looseObject({
+    id: z.string(),
+    name: z.string().nullable().optional(),
+    children: z.array(z.lazy(() => stepView)).optional(),
+  })
+  .meta({ id: 'Step' });
+
+/** `POST /v1/tests`: the bare test row. */
+export const createdTest = z.object({
+  id: z.string(),
+  parentTestId: z.string().nullable(),
+  projectId: z.string(),
+  organizationId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** `GET /v1/tests/:testId`. */
+export const testDetailResponse = z.object({
+  test: testListItem.extend({ revisionId: z.string(), branchId: z.string() }).loose(),
+  children: z.array(testListItem.loose()),
+  steps: z.array(stepView),
+  parentDirectory: z
+    .object({ id: z.string(), name: z.string(), parentTestId: z.string().nullable() })
+    .nullable(),
+});
+export const testStepsResponse = dataOf(z.object({ steps: z.array(stepView) }));
+export const testStepResponse = dataOf(z.object({ step: stepView, children: z.array(stepView) }));
+export const fileAttachment = z.object({
+  filename: z.string(),
+  content: z.string(),
+  stepId: z.string().nullable(),
+});
+export const testFilesResponse = dataOf(z.array(fileAttachment.loose()));
+export const revision = z.object({
+  id: z.string(),
+  message: z.string(),
+  revisionType: z.string(),
+  createdAt: z.string(),
+});
+export const revisionResponse = dataOf(revision);
+export const revisionsResponse = dataOf(z.array(revision));
+export const revisionDetailResponse = dataOf(
+  z.object({
+    revision: z.object({ id: z.string(), message: z.string(), createdAt: z.string() }),
+    test: z.object({ id: z.string(), name: z.string() }),
+    steps: z.array(stepView),
+  }),
+);
+export const duplicatedTestResponse = dataOf(z.object({ id: z.string(), name: z.string() }));
+export const importResponse = dataOf(
+  z.object({
+    imported: z.object({
+      tests: z.number().int(),
+      sharedSteps: z.number().int(),
+      tags: z.number().int(),
+      steps: z.number().int(),
+    }),
+    errors: z.array(z.object({ file: z.string(), error: z.string() })),
+  }),
+);
+
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+export const sharedStep = z.looseObject({
+  id: z.string(),
+  name: z.string().nullable().optional(),
+  action: jsonValue,
+});
+export const sharedStepListResponse = z.object({ data: z.array(sharedStep), pagination });
+export const sharedStepResponse = dataOf(sharedStep);
+export const stepChildrenResponse = dataOf(z.looseObject({ step: sharedStep, children: z.array(stepView) }));
+export const stepUsageResponse = dataOf(z.array(z.object({ id: z.string(), name: z.string() }).loose()));
+export const updatedStepResponse = dataOf(
+  z.looseObject({ id: z.string(), name: z.string().nullable(), action: jsonValue }),
+);
+export const replacedChildrenResponse = dataOf(
+  z.looseObject({
+    step: z.looseObject({ id: z.string(), name: z.string().nullable() }),
+    children: z.array(z.looseObject({ id: z.string(), name: z.string().nullable(), order: z.number() })),
+  }),
+);
+export const deletedStepResponse = z.object({
+  message: z.string(),
+  data: z.looseObject({ id: z.string(), shared: z.boolean(), group: z.boolean() }),
+});

@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
@@ -14,8 +13,9 @@ import type { AppContext, DomainEvents } from './context.ts';
 import { serviceModules } from './modules/index.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRequestBodies } from './plugins/request-body.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSignedBlobRoute } from './plugins/signed-blobs.ts';
@@ -30,6 +30,11 @@ export interface BuildOptions {
   /** Start background work (runners, SMTP, timers). Off for most API tests. */
   background?: boolean;
   logger?: boolean;
+  /**
+   * `plain` serializes every body with JSON.stringify, ignoring response schemas: the state
+   * before routes declared them, kept for the serialization benchmark (bench/serialization.ts).
+   */
+  responseSerialization?: 'schema' | 'plain';
   /** Where log lines go instead of stdout (tests capture them to check nothing secret is logged). */
   logStream?: { write(line: string): void };
 }
@@ -72,9 +77,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    options.responseSerialization === 'plain'
+      ? () => (data) => JSON.stringify(data)
+      : responseSerializerCompiler,
+  );
   registerErrorHandling(app);
+  registerRequestBodies(app);
 
   const blobs =
     options.blobs ??

@@ -41,6 +41,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       const where = error.validationContext ?? 'request';
+      // No body, or an empty one (both reach validation as `undefined`) on a route that needs one.
+      if (where === 'body' && request.body === undefined) {
+        return reply.code(400).send({ message: 'body: must not be empty: this route takes a JSON body' });
+      }
       const details = error.validation
         .map((issue) => {
           const path = String(issue.instancePath ?? '')

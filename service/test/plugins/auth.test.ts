@@ -187,21 +187,21 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
       }
     });
 
-    it('400 naming the header for a project or branch id that is not a UUID', async () => {
+    it("404 in the spec's words for a project or branch id that is not a UUID", async () => {
       const project = await inject({
         method: 'GET',
         url: '/v1/tests',
         headers: { 'x-api-key': t.bootstrap.apiKey, 'x-project-id': 'default' },
       });
-      expect(project.statusCode).toBe(400);
-      expect(project.json()).toEqual({ message: 'x-project-id must be a UUID' });
+      expect(project.statusCode).toBe(404);
+      expect(project.json()).toEqual({ message: 'Project not found' });
       const branch = await inject({
         method: 'GET',
         url: '/v1/tests',
         headers: { ...t.headers, 'x-branch-id': 'main' },
       });
-      expect(branch.statusCode).toBe(400);
-      expect(branch.json()).toEqual({ message: 'x-branch-id must be a UUID' });
+      expect(branch.statusCode).toBe(404);
+      expect(branch.json()).toEqual({ message: 'Branch not found' });
       const path = await inject({ method: 'GET', url: '/v1/tests/not-a-uuid', headers: t.headers });
       expect(path.statusCode).toBe(400);
       expect(path.json().message).toMatch(/testId/);

@@ -1,4 +1,11 @@
-import { scope, uuid } from '@stepdeck/contract';
+import {
+  consoleObjectResponse,
+  consoleRecordListResponse,
+  consoleRecordResponse,
+  noPayloadResponse,
+  scope,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,7 +35,14 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.post(
     '/console/v1/session',
-    { schema: { tags, body: z.object({ email: z.string().min(1), password: z.string().min(1) }) } },
+    {
+      schema: {
+        summary: 'Sign in',
+        response: { 200: consoleObjectResponse },
+        tags,
+        body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
+      },
+    },
     async (request, reply) => {
       const { email, password } = request.body;
       const retryAfter = throttle.retryAfterSeconds(email, request.ip);
@@ -56,24 +70,34 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.get('/console/v1/session', { schema: { tags } }, async (request) => {
-    const user = requireUser(request);
-    return {
-      data: { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId },
-    };
-  });
+  app.get(
+    '/console/v1/session',
+    { schema: { summary: 'Read the signed-in user', response: { 200: consoleRecordResponse }, tags } },
+    async (request) => {
+      const user = requireUser(request);
+      return {
+        data: { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId },
+      };
+    },
+  );
 
-  app.delete('/console/v1/session', { schema: { tags } }, async (request, reply) => {
-    const token = readSessionToken(request);
-    if (token) await service.signOut(token);
-    reply.header('set-cookie', clearedSessionCookieHeader());
-    return { data: null };
-  });
+  app.delete(
+    '/console/v1/session',
+    { schema: { summary: 'Sign out', response: { 200: noPayloadResponse }, tags } },
+    async (request, reply) => {
+      const token = readSessionToken(request);
+      if (token) await service.signOut(token);
+      reply.header('set-cookie', clearedSessionCookieHeader());
+      return { data: null };
+    },
+  );
 
   app.post(
     '/console/v1/api-keys',
     {
       schema: {
+        summary: 'Create an API key',
+        response: { 201: consoleRecordResponse },
         tags,
         body: z.object({ name, scopes: z.array(scope, { error: 'scopes must be an array of scopes' }) }),
       },
@@ -83,28 +107,67 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
       return reply.code(201).send({ data: key });
     },
   );
-  app.get('/console/v1/api-keys', { schema: { tags } }, async (request) => ({
-    data: await service.listApiKeys(requireUser(request)),
-  }));
-  app.post('/console/v1/api-keys/:id/revoke', { schema: { tags, params: idParams } }, async (request) => {
-    await service.revokeApiKey(requireUser(request), request.params.id);
-    return { data: null };
-  });
-  app.delete('/console/v1/api-keys/:id', { schema: { tags, params: idParams } }, async (request) => {
-    await service.deleteApiKey(requireUser(request), request.params.id);
-    return { data: null };
-  });
+  app.get(
+    '/console/v1/api-keys',
+    { schema: { summary: 'List API keys', response: { 200: consoleRecordListResponse }, tags } },
+    async (request) => ({
+      data: await service.listApiKeys(requireUser(request)),
+    }),
+  );
+  app.post(
+    '/console/v1/api-keys/:id/revoke',
+    {
+      schema: { summary: 'Revoke an API key', response: { 200: noPayloadResponse }, tags, params: idParams },
+    },
+    async (request) => {
+      await service.revokeApiKey(requireUser(request), request.params.id);
+      return { data: null };
+    },
+  );
+  app.delete(
+    '/console/v1/api-keys/:id',
+    {
+      schema: { summary: 'Delete an API key', response: { 200: noPayloadResponse }, tags, params: idParams },
+    },
+    async (request) => {
+      await service.deleteApiKey(requireUser(request), request.params.id);
+      return { data: null };
+    },
+  );
 
-  app.post('/console/v1/projects', { schema: { tags, body: z.object({ name }) } }, async (request, reply) => {
-    const project = await service.createProject(requireUser(request), request.body.name);
-    return reply.code(201).send({ data: project });
-  });
-  app.get('/console/v1/projects', { schema: { tags } }, async (request) => ({
-    data: await service.listProjects(requireUser(request)),
-  }));
+  app.post(
+    '/console/v1/projects',
+    {
+      schema: {
+        summary: 'Create a project',
+        response: { 201: consoleRecordResponse },
+        tags,
+        body: z.object({ name }),
+      },
+    },
+    async (request, reply) => {
+      const project = await service.createProject(requireUser(request), request.body.name);
+      return reply.code(201).send({ data: project });
+    },
+  );
+  app.get(
+    '/console/v1/projects',
+    { schema: { summary: 'List projects', response: { 200: consoleRecordListResponse }, tags } },
+    async (request) => ({
+      data: await service.listProjects(requireUser(request)),
+    }),
+  );
   app.post(
     '/console/v1/projects/:projectId/branches',
-    { schema: { tags, params: projectParams, body: z.object({ name, sourceBranchId: uuid.optional() }) } },
+    {
+      schema: {
+        summary: 'Create a branch',
+        response: { 201: consoleRecordResponse },
+        tags,
+        params: projectParams,
+        body: z.object({ name, sourceBranchId: uuid.optional() }),
+      },
+    },
     async (request, reply) => {
       const branch = await service.createBranch(
         requireUser(request),
@@ -117,35 +180,79 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/projects/:projectId/branches',
-    { schema: { tags, params: projectParams } },
+    {
+      schema: {
+        summary: 'List the branches of a project',
+        response: { 200: consoleRecordListResponse },
+        tags,
+        params: projectParams,
+      },
+    },
     async (request) => ({
       data: await service.listBranches(requireUser(request), request.params.projectId),
     }),
   );
 
-  app.post('/console/v1/tags', { schema: { tags, body: z.object({ name }) } }, async (request, reply) => {
-    const tag = await service.createTag(requireUser(request), request.body.name);
-    return reply.code(201).send({ data: tag });
-  });
-  app.get('/console/v1/tags', { schema: { tags } }, async (request) => ({
-    data: await service.listTags(requireUser(request)),
-  }));
-  app.delete('/console/v1/tags/:id', { schema: { tags, params: idParams } }, async (request) => {
-    await service.deleteTag(requireUser(request), request.params.id);
-    return { data: null };
-  });
+  app.post(
+    '/console/v1/tags',
+    {
+      schema: {
+        summary: 'Create a tag',
+        response: { 201: consoleRecordResponse },
+        tags,
+        body: z.object({ name }),
+      },
+    },
+    async (request, reply) => {
+      const tag = await service.createTag(requireUser(request), request.body.name);
+      return reply.code(201).send({ data: tag });
+    },
+  );
+  app.get(
+    '/console/v1/tags',
+    { schema: { summary: 'List tags', response: { 200: consoleRecordListResponse }, tags } },
+    async (request) => ({
+      data: await service.listTags(requireUser(request)),
+    }),
+  );
+  app.delete(
+    '/console/v1/tags/:id',
+    { schema: { summary: 'Delete a tag', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    async (request) => {
+      await service.deleteTag(requireUser(request), request.params.id);
+      return { data: null };
+    },
+  );
 
   app.put(
     '/console/v1/subscription',
-    { schema: { tags, body: z.object({ active: z.boolean({ error: 'active must be a boolean' }) }) } },
+    {
+      schema: {
+        summary: 'Set the subscription',
+        response: { 200: consoleObjectResponse },
+        tags,
+        body: z.object({ active: z.boolean({ error: 'active must be a boolean' }) }),
+      },
+    },
     async (request) => ({ data: await service.setSubscription(requireUser(request), request.body.active) }),
   );
-  app.get('/console/v1/organization', { schema: { tags } }, async (request) => ({
-    data: await service.organization(requireUser(request)),
-  }));
+  app.get(
+    '/console/v1/organization',
+    { schema: { summary: 'Read the organization', response: { 200: consoleObjectResponse }, tags } },
+    async (request) => ({
+      data: await service.organization(requireUser(request)),
+    }),
+  );
   app.put(
     '/console/v1/organization/limits',
-    { schema: { tags, body: z.object({ concurrencyCap: z.number().int().min(1).max(64) }) } },
+    {
+      schema: {
+        summary: 'Set the organization limits',
+        response: { 200: consoleObjectResponse },
+        tags,
+        body: z.object({ concurrencyCap: z.number().int().min(1).max(64) }),
+      },
+    },
     async (request) => ({
       data: await service.setConcurrencyCap(requireUser(request), request.body.concurrencyCap),
     }),
@@ -155,6 +262,8 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     '/console/v1/users',
     {
       schema: {
+        summary: 'Create a user',
+        response: { 201: consoleRecordResponse },
         tags,
         body: z.object({
           email: z.email({ error: 'email must be an email address' }),
@@ -168,14 +277,20 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
       return reply.code(201).send({ data: user });
     },
   );
-  app.get('/console/v1/users', { schema: { tags } }, async (request) => ({
-    data: await service.listUsers(requireUser(request)),
-  }));
+  app.get(
+    '/console/v1/users',
+    { schema: { summary: 'List users', response: { 200: consoleRecordListResponse }, tags } },
+    async (request) => ({
+      data: await service.listUsers(requireUser(request)),
+    }),
+  );
 
   app.post(
     '/console/v1/organizations',
     {
       schema: {
+        summary: 'Create an organization (install owner)',
+        response: { 201: consoleObjectResponse },
         tags,
         body: z.object({
           name,

@@ -1,5 +1,14 @@
-import { uuid } from '@stepdeck/contract';
-import type { FastifyInstance } from 'fastify';
+import {
+  emailInboxLimitsResponse,
+  emailInboxListResponse,
+  emailInboxResponse,
+  emailMessageListResponse,
+  emailMessageResponse,
+  errorBody,
+  noPayloadResponse,
+  uuid,
+} from '@stepdeck/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
@@ -19,18 +28,38 @@ const messagesQuery = z.object({
 export async function inboxRoutes(parent: FastifyInstance, service: InboxService): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/v1/email-inboxes', { schema: { tags } }, async (request) => ({
-    data: await service.listInboxes(requireApiKey(request).organizationId),
-  }));
+  app.get(
+    '/v1/email-inboxes',
+    { schema: { summary: 'List email inboxes', response: { 200: emailInboxListResponse }, tags } },
+    async (request) => ({
+      data: await service.listInboxes(requireApiKey(request).organizationId),
+    }),
+  );
 
   // Creation is console-only; API keys get a 403 that says where to go.
-  app.post('/v1/email-inboxes', { schema: { tags } }, async () => service.refuseApiCreation());
+  app.post(
+    '/v1/email-inboxes',
+    { schema: { summary: 'Create an inbox (console only: always 403)', tags, response: { 403: errorBody } } },
+    async () => service.refuseApiCreation(),
+  );
 
-  app.get('/v1/email-inboxes/limits', { schema: { tags } }, async () => ({ data: service.limits() }));
+  app.get(
+    '/v1/email-inboxes/limits',
+    { schema: { summary: 'Read the inbox limits', response: { 200: emailInboxLimitsResponse }, tags } },
+    async () => ({ data: service.limits() }),
+  );
 
   app.get(
     '/v1/email-inboxes/:inboxId/messages',
-    { schema: { tags, params: inboxParams, querystring: messagesQuery } },
+    {
+      schema: {
+        summary: 'List the messages of an inbox',
+        response: { 200: emailMessageListResponse },
+        tags,
+        params: inboxParams,
+        querystring: messagesQuery,
+      },
+    },
     async (request, reply) => {
       const since = request.query.since === undefined ? undefined : new Date(request.query.since);
       const body = await service.listMessagesJson(
@@ -38,13 +67,23 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
         request.params.inboxId,
         since,
       );
-      return reply.type('application/json; charset=utf-8').send(body);
+      // Already JSON (built by the service without an object round trip): sent as is, through
+      // the untyped reply, since the schema documents the object this text spells.
+      const untyped: FastifyReply = reply;
+      return untyped.type('application/json; charset=utf-8').send(body);
     },
   );
 
   app.get(
     '/v1/email-inboxes/:inboxId/messages/:messageId',
-    { schema: { tags, params: messageParams } },
+    {
+      schema: {
+        summary: 'Read a message',
+        response: { 200: emailMessageResponse },
+        tags,
+        params: messageParams,
+      },
+    },
     async (request) => ({
       data: await service.getMessage(
         requireApiKey(request).organizationId,
@@ -54,15 +93,24 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
     }),
   );
 
-  app.delete('/v1/email-inboxes/:inboxId', { schema: { tags, params: inboxParams } }, async (request) => {
-    await service.deleteInbox(requireApiKey(request).organizationId, request.params.inboxId);
-    return { data: null };
-  });
+  app.delete(
+    '/v1/email-inboxes/:inboxId',
+    {
+      schema: { summary: 'Delete an inbox', response: { 200: noPayloadResponse }, tags, params: inboxParams },
+    },
+    async (request) => {
+      await service.deleteInbox(requireApiKey(request).organizationId, request.params.inboxId);
+      return { data: null };
+    },
+  );
 
   app.post(
     '/console/v1/email-inboxes',
     {
       schema: {
+        summary: 'Create an email inbox',
+        response: { 201: emailInboxResponse },
+        'x-optional-body': true,
         tags: ['console'],
         body: z
           .object({
@@ -78,7 +126,17 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
     },
   );
 
-  app.get('/console/v1/email-inboxes', { schema: { tags: ['console'] } }, async (request) => ({
-    data: await service.listInboxes(requireUser(request).organizationId),
-  }));
+  app.get(
+    '/console/v1/email-inboxes',
+    {
+      schema: {
+        summary: 'List email inboxes (console)',
+        response: { 200: emailInboxListResponse },
+        tags: ['console'],
+      },
+    },
+    async (request) => ({
+      data: await service.listInboxes(requireUser(request).organizationId),
+    }),
+  );
 }

@@ -1,9 +1,25 @@
-import { bulkRemoteRunBody, runConfig, testRunLatestQuery, testRunListQuery, uuid } from '@stepdeck/contract';
+import {
+  bulkRemoteRunBody,
+  cancelRunResponse,
+  latestRunResponse,
+  remoteRunManyResponse,
+  remoteRunResponse,
+  runArtifactsResponse,
+  runConfig,
+  runStatisticsResponse,
+  runTestsResponse,
+  testRunDetailResponse,
+  testRunLatestQuery,
+  testRunListQuery,
+  testRunListResponse,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireScope } from '../../plugins/auth/index.ts';
+import { binaryResponse } from '../../plugins/openapi.ts';
 import {
   cancelRun,
   getRun,
@@ -37,8 +53,15 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     {
       schema: {
         tags: ['tests'],
+        summary: 'Run a test or directory',
         params: z.object({ testId: uuid }),
         body: z.object({ config: runConfig.optional() }).loose().nullish(),
+        'x-optional-body': true,
+        'x-errors': {
+          409: 'The test already has a pending, queued or running run.',
+          429: 'Rate limited, a 10 s per-test cooldown, or the concurrency limit.',
+        },
+        response: { 200: remoteRunResponse },
       },
     },
     async (request) => {
@@ -60,7 +83,15 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
 
   app.post(
     '/v1/tests/remote-run',
-    { schema: { tags: ['tests'], body: bulkRemoteRunBody } },
+    {
+      schema: {
+        tags: ['tests'],
+        summary: 'Run several tests',
+        body: bulkRemoteRunBody,
+        'x-errors': { 429: 'Rate limited, a 10 s per-organization cooldown, or the concurrency limit.' },
+        response: { 200: remoteRunManyResponse },
+      },
+    },
     async (request) => {
       const scope = scopeOf(request);
       const result = await startRun(ctx, {
@@ -78,29 +109,108 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  app.get('/v1/test-runs', { schema: { tags, querystring: testRunListQuery } }, async (request) =>
-    listRuns(ctx, scopeOf(request), request.query),
+  app.get(
+    '/v1/test-runs',
+    {
+      schema: {
+        tags,
+        summary: 'List runs',
+        querystring: testRunListQuery,
+        response: { 200: testRunListResponse },
+      },
+    },
+    async (request) => listRuns(ctx, scopeOf(request), request.query),
   );
-  app.get('/v1/test-runs/latest', { schema: { tags, querystring: testRunLatestQuery } }, async (request) => ({
-    data: await latestRun(ctx, scopeOf(request), request.query),
-  }));
-  app.get('/v1/test-runs/stats', { schema: { tags, querystring: testRunLatestQuery } }, async (request) => ({
-    data: await runStatistics(ctx, scopeOf(request), request.query),
-  }));
-  app.get('/v1/test-runs/:runId', { schema: { tags, params: runParams } }, async (request) => ({
-    data: toDetail(await getRun(ctx, scopeOf(request), request.params.runId)),
-  }));
-  app.get('/v1/test-runs/:runId/tests', { schema: { tags, params: runParams } }, async (request) => ({
-    data: await listRunTests(ctx, scopeOf(request), request.params.runId),
-  }));
-  app.get('/v1/test-runs/:runId/artifacts', { schema: { tags, params: runParams } }, async (request) => ({
-    data: await listArtifacts(ctx, scopeOf(request), request.params.runId),
-  }));
-  app.get('/v1/test-runs/:runId/report', { schema: { tags, params: runParams } }, async (request, reply) => {
-    const html = await reportHtml(ctx, scopeOf(request), request.params.runId);
-    return reply.type('text/html; charset=utf-8').send(html);
-  });
-  app.post('/v1/test-runs/:runId/cancel', { schema: { tags, params: runParams } }, async (request) => ({
-    data: await cancelRun(ctx, scopeOf(request), request.params.runId),
-  }));
+  app.get(
+    '/v1/test-runs/latest',
+    {
+      schema: {
+        tags,
+        summary: 'Read the latest run',
+        querystring: testRunLatestQuery,
+        response: { 200: latestRunResponse },
+      },
+    },
+    async (request) => ({
+      data: await latestRun(ctx, scopeOf(request), request.query),
+    }),
+  );
+  app.get(
+    '/v1/test-runs/stats',
+    {
+      schema: {
+        tags,
+        summary: 'Read run statistics',
+        querystring: testRunLatestQuery,
+        response: { 200: runStatisticsResponse },
+      },
+    },
+    async (request) => ({
+      data: await runStatistics(ctx, scopeOf(request), request.query),
+    }),
+  );
+  app.get(
+    '/v1/test-runs/:runId',
+    {
+      schema: {
+        tags,
+        summary: 'Read a run and its report',
+        params: runParams,
+        response: { 200: testRunDetailResponse },
+      },
+    },
+    async (request) => ({
+      data: toDetail(await getRun(ctx, scopeOf(request), request.params.runId)),
+    }),
+  );
+  app.get(
+    '/v1/test-runs/:runId/tests',
+    {
+      schema: {
+        tags,
+        summary: 'List the tests of a run',
+        params: runParams,
+        response: { 200: runTestsResponse },
+      },
+    },
+    async (request) => ({
+      data: await listRunTests(ctx, scopeOf(request), request.params.runId),
+    }),
+  );
+  app.get(
+    '/v1/test-runs/:runId/artifacts',
+    {
+      schema: {
+        tags,
+        summary: 'List the artifacts of a run',
+        params: runParams,
+        response: { 200: runArtifactsResponse },
+      },
+    },
+    async (request) => ({
+      data: await listArtifacts(ctx, scopeOf(request), request.params.runId),
+    }),
+  );
+  app.get(
+    '/v1/test-runs/:runId/report',
+    {
+      schema: {
+        tags,
+        summary: 'Read the HTML report of a run',
+        params: runParams,
+        response: { 200: binaryResponse('text/html', 'The HTML report.') },
+      },
+    },
+    async (request, reply) => {
+      const html = await reportHtml(ctx, scopeOf(request), request.params.runId);
+      return reply.type('text/html; charset=utf-8').send(html);
+    },
+  );
+  app.post(
+    '/v1/test-runs/:runId/cancel',
+    { schema: { tags, summary: 'Cancel a run', params: runParams, response: { 200: cancelRunResponse } } },
+    async (request) => ({
+      data: await cancelRun(ctx, scopeOf(request), request.params.runId),
+    }),
+  );
 }

@@ -1,4 +1,11 @@
-import { runConfig, uuid } from '@stepdeck/contract';
+import {
+  noPayloadResponse,
+  runConfig,
+  scheduleListResponse,
+  scheduleResponse,
+  scheduleTriggerResponse,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -52,15 +59,45 @@ export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext):
   const tags = ['schedules'];
 
   // API key: organization-scoped (no x-project-id); `projectId` narrows the list.
-  app.get('/v1/schedules', { schema: { tags, querystring: listQuery } }, async (request) => ({
-    data: await service.list(requireApiKey(request).organizationId, request.query.projectId),
-  }));
-  app.get('/v1/schedules/:scheduleId', { schema: { tags, params: scheduleParams } }, async (request) => ({
-    data: await service.get(requireApiKey(request).organizationId, request.params.scheduleId),
-  }));
+  app.get(
+    '/v1/schedules',
+    {
+      schema: {
+        summary: 'List schedules',
+        response: { 200: scheduleListResponse },
+        tags,
+        querystring: listQuery,
+      },
+    },
+    async (request) => ({
+      data: await service.list(requireApiKey(request).organizationId, request.query.projectId),
+    }),
+  );
+  app.get(
+    '/v1/schedules/:scheduleId',
+    {
+      schema: {
+        summary: 'Read a schedule',
+        response: { 200: scheduleResponse },
+        tags,
+        params: scheduleParams,
+      },
+    },
+    async (request) => ({
+      data: await service.get(requireApiKey(request).organizationId, request.params.scheduleId),
+    }),
+  );
   app.post(
     '/v1/schedules/:scheduleId/trigger',
-    { schema: { tags, params: scheduleParams } },
+    {
+      schema: {
+        summary: 'Run a schedule now',
+        'x-errors': { 429: 'Rate limited, or the concurrency limit.' },
+        response: { 200: scheduleTriggerResponse },
+        tags,
+        params: scheduleParams,
+      },
+    },
     async (request) => {
       const started = await service.trigger(requireApiKey(request).organizationId, request.params.scheduleId);
       return {
@@ -75,14 +112,28 @@ export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext):
   );
   app.post(
     '/v1/schedules/:scheduleId/disable',
-    { schema: { tags, params: scheduleParams } },
+    {
+      schema: {
+        summary: 'Pause a schedule',
+        response: { 200: scheduleResponse },
+        tags,
+        params: scheduleParams,
+      },
+    },
     async (request) => ({
       data: await service.disable(requireApiKey(request).organizationId, request.params.scheduleId),
     }),
   );
   app.post(
     '/v1/schedules/:scheduleId/enable',
-    { schema: { tags, params: scheduleParams } },
+    {
+      schema: {
+        summary: 'Resume a schedule',
+        response: { 200: scheduleResponse },
+        tags,
+        params: scheduleParams,
+      },
+    },
     async (request) => ({
       data: await service.enable(requireApiKey(request).organizationId, request.params.scheduleId),
     }),
@@ -92,7 +143,14 @@ export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext):
   const consoleTags = ['console'];
   app.post(
     '/console/v1/schedules',
-    { schema: { tags: consoleTags, body: createBody } },
+    {
+      schema: {
+        summary: 'Create a schedule',
+        response: { 201: scheduleResponse },
+        tags: consoleTags,
+        body: createBody,
+      },
+    },
     async (request, reply) => {
       const schedule = await service.create(requireUser(request).organizationId, request.body);
       return reply.code(201).send({ data: schedule });
@@ -100,21 +158,43 @@ export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext):
   );
   app.get(
     '/console/v1/schedules',
-    { schema: { tags: consoleTags, querystring: listQuery } },
+    {
+      schema: {
+        summary: 'List schedules (console)',
+        response: { 200: scheduleListResponse },
+        tags: consoleTags,
+        querystring: listQuery,
+      },
+    },
     async (request) => ({
       data: await service.list(requireUser(request).organizationId, request.query.projectId),
     }),
   );
   app.put(
     '/console/v1/schedules/:id',
-    { schema: { tags: consoleTags, params: idParams, body: updateBody } },
+    {
+      schema: {
+        summary: 'Update a schedule',
+        response: { 200: scheduleResponse },
+        tags: consoleTags,
+        params: idParams,
+        body: updateBody,
+      },
+    },
     async (request) => ({
       data: await service.update(requireUser(request).organizationId, request.params.id, request.body),
     }),
   );
   app.delete(
     '/console/v1/schedules/:id',
-    { schema: { tags: consoleTags, params: idParams } },
+    {
+      schema: {
+        summary: 'Delete a schedule',
+        response: { 200: noPayloadResponse },
+        tags: consoleTags,
+        params: idParams,
+      },
+    },
     async (request) => {
       await service.remove(requireUser(request).organizationId, request.params.id);
       return { data: null };

@@ -1,8 +1,19 @@
-import { listSharedStepsQuery, uuid } from '@stepdeck/contract';
+import {
+  deletedStepResponse,
+  listSharedStepsQuery,
+  replacedChildrenResponse,
+  sharedStepListResponse,
+  sharedStepResponse,
+  stepChildrenResponse,
+  stepUsageResponse,
+  updatedStepResponse,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { filePart, multipartBody } from '../../plugins/openapi.ts';
 import { readForm } from '../tests/multipart.ts';
 import { scopeOf } from '../tests/routes.ts';
 import { parseJsonField } from '../tests/service.ts';
@@ -15,44 +26,119 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const service = new StepsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads);
 
-  app.get('/v1/steps/shared', { schema: { tags, querystring: listSharedStepsQuery } }, async (request) =>
-    service.listShared(await scopeOf(ctx, request), request.query),
+  app.get(
+    '/v1/steps/shared',
+    {
+      schema: {
+        summary: 'List shared steps',
+        response: { 200: sharedStepListResponse },
+        tags,
+        querystring: listSharedStepsQuery,
+      },
+    },
+    async (request) => service.listShared(await scopeOf(ctx, request), request.query),
   );
-  app.get('/v1/steps/:stepId', { schema: { tags, params } }, async (request) => ({
-    data: await service.get(await scopeOf(ctx, request), request.params.stepId),
-  }));
-  app.get('/v1/steps/:stepId/children', { schema: { tags, params } }, async (request) => ({
-    data: await service.children(await scopeOf(ctx, request), request.params.stepId),
-  }));
-  app.get('/v1/steps/:stepId/usage', { schema: { tags, params } }, async (request) => ({
-    data: await service.usage(await scopeOf(ctx, request), request.params.stepId),
-  }));
-  app.put('/v1/steps/:stepId/update', { schema: { tags, params } }, async (request) => {
-    const scope = await scopeOf(ctx, request);
-    const form = await readForm(request, { maxFiles: 1 });
-    return {
-      data: await service.update(
-        scope,
-        request.params.stepId,
-        parseJsonField(form.fields.stepData, 'stepData'),
-        form.files,
-      ),
-    };
-  });
-  app.put('/v1/steps/:stepId/children', { schema: { tags, params } }, async (request) => {
-    const scope = await scopeOf(ctx, request);
-    const form = await readForm(request);
-    return {
-      data: await service.replaceChildren(
-        scope,
-        request.params.stepId,
-        parseJsonField(form.fields.children, 'children'),
-        form.files,
-      ),
-    };
-  });
-  app.delete('/v1/steps/:stepId', { schema: { tags, params } }, async (request) => ({
-    message: 'Step deleted',
-    data: await service.delete(await scopeOf(ctx, request), request.params.stepId),
-  }));
+  app.get(
+    '/v1/steps/:stepId',
+    { schema: { summary: 'Read a shared step', response: { 200: sharedStepResponse }, tags, params } },
+    async (request) => ({
+      data: await service.get(await scopeOf(ctx, request), request.params.stepId),
+    }),
+  );
+  app.get(
+    '/v1/steps/:stepId/children',
+    {
+      schema: {
+        summary: 'Read a step group and its children',
+        response: { 200: stepChildrenResponse },
+        tags,
+        params,
+      },
+    },
+    async (request) => ({
+      data: await service.children(await scopeOf(ctx, request), request.params.stepId),
+    }),
+  );
+  app.get(
+    '/v1/steps/:stepId/usage',
+    {
+      schema: {
+        summary: 'List the tests that use a step',
+        response: { 200: stepUsageResponse },
+        tags,
+        params,
+      },
+    },
+    async (request) => ({
+      data: await service.usage(await scopeOf(ctx, request), request.params.stepId),
+    }),
+  );
+  app.put(
+    '/v1/steps/:stepId/update',
+    {
+      schema: {
+        summary: 'Update a step',
+        response: { 200: updatedStepResponse },
+        'x-multipart': multipartBody(
+          z.object({
+            stepData: z
+              .string()
+              .describe('The step fields as a JSON string (`name`, `action`, `metadata`, `condition`).'),
+            files: z.array(filePart()).max(1).optional(),
+          }),
+        ),
+        tags,
+        params,
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(ctx, request);
+      const form = await readForm(request, { maxFiles: 1 });
+      return {
+        data: await service.update(
+          scope,
+          request.params.stepId,
+          parseJsonField(form.fields.stepData, 'stepData'),
+          form.files,
+        ),
+      };
+    },
+  );
+  app.put(
+    '/v1/steps/:stepId/children',
+    {
+      schema: {
+        summary: 'Replace the children of a step group',
+        response: { 200: replacedChildrenResponse },
+        'x-multipart': multipartBody(
+          z.object({
+            children: z.string().describe('The children as a JSON array string.'),
+            files: z.array(filePart()).optional(),
+          }),
+        ),
+        tags,
+        params,
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(ctx, request);
+      const form = await readForm(request);
+      return {
+        data: await service.replaceChildren(
+          scope,
+          request.params.stepId,
+          parseJsonField(form.fields.children, 'children'),
+          form.files,
+        ),
+      };
+    },
+  );
+  app.delete(
+    '/v1/steps/:stepId',
+    { schema: { summary: 'Delete a step', response: { 200: deletedStepResponse }, tags, params } },
+    async (request) => ({
+      message: 'Step deleted',
+      data: await service.delete(await scopeOf(ctx, request), request.params.stepId),
+    }),
+  );
 }

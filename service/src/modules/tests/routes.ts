@@ -2,10 +2,23 @@ import {
   bulkDeleteBody,
   bulkUpdateStatusBody,
   bulkUpdateTagsBody,
+  createdTest,
   createRevisionBody,
+  dataOf,
+  duplicatedTestResponse,
   duplicateTestBody,
   exportTestsBody,
+  importResponse,
   listTestsQuery,
+  listTestsResponse,
+  noPayloadResponse,
+  revisionDetailResponse,
+  revisionResponse,
+  revisionsResponse,
+  testDetailResponse,
+  testFilesResponse,
+  testStepResponse,
+  testStepsResponse,
   uuid,
 } from '@stepdeck/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,12 +27,20 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { requireScope } from '../../plugins/auth/index.ts';
+import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
 import { readForm } from './multipart.ts';
 import { parseJsonField, type Scope, TestsService } from './service.ts';
 import { TransferService } from './transfer.ts';
 
 const tags = ['tests'];
 const testParams = z.object({ testId: uuid });
+/** The form of `POST /v1/tests` and `PUT /v1/tests/:testId`. */
+const testForm = multipartBody(
+  z.object({
+    testData: z.string().describe('The test as a JSON string (`name`, `status`, `steps`, …).'),
+    files: z.array(filePart()).optional().describe('Uploads for `setInputFiles` steps.'),
+  }),
+);
 
 /** The active project and branch; `branch` in the query overrides `x-branch-id`. */
 export async function scopeOf(
@@ -47,60 +68,146 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   const service = new TestsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads);
   const transfer = new TransferService(ctx.db, ctx.blobs, ctx.clock, service);
 
-  app.get('/v1/tests', { schema: { tags, querystring: listTestsQuery } }, async (request) => {
-    const scope = await scopeOf(ctx, request, request.query.branch);
-    return service.list(scope, request.query);
-  });
+  app.get(
+    '/v1/tests',
+    {
+      schema: {
+        tags,
+        summary: 'List tests',
+        querystring: listTestsQuery,
+        response: { 200: listTestsResponse },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(ctx, request, request.query.branch);
+      return service.list(scope, request.query);
+    },
+  );
 
-  app.post('/v1/tests', { schema: { tags, consumes: ['multipart/form-data'] } }, async (request) => {
-    const scope = await scopeOf(ctx, request);
-    const form = await readForm(request);
-    return {
-      data: await service.create(scope, parseJsonField(form.fields.testData, 'testData'), form.files),
-    };
-  });
+  app.post(
+    '/v1/tests',
+    {
+      schema: {
+        tags,
+        summary: 'Create a test',
+        consumes: ['multipart/form-data'],
+        'x-multipart': testForm,
+        response: { 200: dataOf(createdTest) },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(ctx, request);
+      const form = await readForm(request);
+      return {
+        data: await service.create(scope, parseJsonField(form.fields.testData, 'testData'), form.files),
+      };
+    },
+  );
 
   app.post(
     '/v1/tests/bulk-update-status',
-    { schema: { tags, body: bulkUpdateStatusBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Set the status of tests',
+        body: bulkUpdateStatusBody,
+        response: { 200: noPayloadResponse },
+      },
+    },
     async (request) => {
       await service.bulkUpdateStatus(await scopeOf(ctx, request), request.body.testIds, request.body.status);
       return { data: null };
     },
   );
 
-  app.post('/v1/tests/bulk-update-tags', { schema: { tags, body: bulkUpdateTagsBody } }, async (request) => {
-    await service.bulkUpdateTags(await scopeOf(ctx, request), request.body.testIds, request.body.tagIds);
-    return { data: null };
-  });
+  app.post(
+    '/v1/tests/bulk-update-tags',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the tags of tests',
+        body: bulkUpdateTagsBody,
+        response: { 200: noPayloadResponse },
+      },
+    },
+    async (request) => {
+      await service.bulkUpdateTags(await scopeOf(ctx, request), request.body.testIds, request.body.tagIds);
+      return { data: null };
+    },
+  );
 
-  app.post('/v1/tests/bulk-delete', { schema: { tags, body: bulkDeleteBody } }, async (request) => {
-    await service.delete(await scopeOf(ctx, request), request.body.testIds);
-    return { data: null };
-  });
+  app.post(
+    '/v1/tests/bulk-delete',
+    { schema: { tags, summary: 'Delete tests', body: bulkDeleteBody, response: { 200: noPayloadResponse } } },
+    async (request) => {
+      await service.delete(await scopeOf(ctx, request), request.body.testIds);
+      return { data: null };
+    },
+  );
 
-  app.post('/v1/tests/export', { schema: { tags, body: exportTestsBody } }, async (request, reply) => {
-    const result = await transfer.export(await scopeOf(ctx, request), request.body);
-    reply.header('content-disposition', `attachment; filename="${result.filename}"`);
-    return reply.type('application/zip').send(result.zip);
-  });
+  app.post(
+    '/v1/tests/export',
+    {
+      schema: {
+        tags,
+        summary: 'Export tests as a ZIP',
+        body: exportTestsBody,
+        response: { 200: binaryResponse('application/zip', 'The export archive.') },
+      },
+    },
+    async (request, reply) => {
+      const result = await transfer.export(await scopeOf(ctx, request), request.body);
+      reply.header('content-disposition', `attachment; filename="${result.filename}"`);
+      return reply.type('application/zip').send(result.zip);
+    },
+  );
 
-  app.post('/v1/tests/import', { schema: { tags, consumes: ['multipart/form-data'] } }, async (request) => {
-    const scope = await scopeOf(ctx, request);
-    const form = await readForm(request, { fileField: 'file', maxFiles: 1 });
-    return { data: await transfer.import(scope, form.files[0]?.content) };
-  });
+  app.post(
+    '/v1/tests/import',
+    {
+      schema: {
+        tags,
+        summary: 'Import tests from an export ZIP',
+        consumes: ['multipart/form-data'],
+        'x-multipart': multipartBody(
+          z.object({ file: filePart().describe('A ZIP produced by the export.') }),
+        ),
+        response: { 200: importResponse },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(ctx, request);
+      const form = await readForm(request, { fileField: 'file', maxFiles: 1 });
+      return { data: await transfer.import(scope, form.files[0]?.content) };
+    },
+  );
 
   app.get(
     '/v1/tests/:testId',
-    { schema: { tags, params: testParams, querystring: z.object({ branch: uuid.optional() }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read a test',
+        params: testParams,
+        querystring: z.object({ branch: uuid.optional() }),
+        response: { 200: testDetailResponse },
+      },
+    },
     async (request) =>
       service.detail(await scopeOf(ctx, request, request.query.branch), request.params.testId),
   );
 
   app.get(
     '/v1/tests/:testId/steps',
-    { schema: { tags, params: testParams, querystring: z.object({ revisionId: uuid.optional() }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read the step tree of a test',
+        params: testParams,
+        querystring: z.object({ revisionId: uuid.optional() }),
+        response: { 200: testStepsResponse },
+      },
+    },
     async (request) => ({
       data: {
         steps: await service.steps(
@@ -114,23 +221,59 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.get(
     '/v1/tests/:testId/steps/:stepId',
-    { schema: { tags, params: z.object({ testId: uuid, stepId: uuid }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read a step of a test',
+        params: z.object({ testId: uuid, stepId: uuid }),
+        response: { 200: testStepResponse },
+      },
+    },
     async (request) => ({
       data: await service.step(await scopeOf(ctx, request), request.params.testId, request.params.stepId),
     }),
   );
 
-  app.get('/v1/tests/:testId/files', { schema: { tags, params: testParams } }, async (request) => ({
-    data: await service.files(await scopeOf(ctx, request), request.params.testId),
-  }));
+  app.get(
+    '/v1/tests/:testId/files',
+    {
+      schema: {
+        tags,
+        summary: 'List the file attachments of a test',
+        params: testParams,
+        response: { 200: testFilesResponse },
+      },
+    },
+    async (request) => ({
+      data: await service.files(await scopeOf(ctx, request), request.params.testId),
+    }),
+  );
 
-  app.get('/v1/tests/:testId/revisions', { schema: { tags, params: testParams } }, async (request) => ({
-    data: await service.revisions(await scopeOf(ctx, request), request.params.testId),
-  }));
+  app.get(
+    '/v1/tests/:testId/revisions',
+    {
+      schema: {
+        tags,
+        summary: 'List the saved revisions of a test',
+        params: testParams,
+        response: { 200: revisionsResponse },
+      },
+    },
+    async (request) => ({
+      data: await service.revisions(await scopeOf(ctx, request), request.params.testId),
+    }),
+  );
 
   app.get(
     '/v1/tests/:testId/revisions/:revisionId',
-    { schema: { tags, params: z.object({ testId: uuid, revisionId: uuid }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read a saved revision',
+        params: z.object({ testId: uuid, revisionId: uuid }),
+        response: { 200: revisionDetailResponse },
+      },
+    },
     async (request) => ({
       data: await service.revision(
         await scopeOf(ctx, request),
@@ -142,7 +285,15 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.post(
     '/v1/tests/:testId/revisions',
-    { schema: { tags, params: testParams, body: createRevisionBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Save a revision',
+        params: testParams,
+        body: createRevisionBody,
+        response: { 200: revisionResponse },
+      },
+    },
     async (request) => ({
       data: await service.saveRevision(
         await scopeOf(ctx, request),
@@ -154,7 +305,17 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.put(
     '/v1/tests/:testId',
-    { schema: { tags, params: testParams, consumes: ['multipart/form-data'] } },
+    {
+      schema: {
+        tags,
+        summary: 'Update a test',
+        params: testParams,
+        consumes: ['multipart/form-data'],
+        'x-multipart': testForm,
+        'x-errors': { 409: 'Edit conflict: `editVersion` differs from the server.' },
+        response: { 200: noPayloadResponse },
+      },
+    },
     async (request) => {
       const scope = await scopeOf(ctx, request);
       const form = await readForm(request);
@@ -170,14 +331,27 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.post(
     '/v1/tests/:testId/duplicate',
-    { schema: { tags, params: testParams, body: duplicateTestBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Duplicate a test',
+        params: testParams,
+        body: duplicateTestBody,
+        'x-optional-body': true,
+        response: { 200: duplicatedTestResponse },
+      },
+    },
     async (request) => ({
       data: await service.duplicate(await scopeOf(ctx, request), request.params.testId, request.body ?? {}),
     }),
   );
 
-  app.delete('/v1/tests/:testId', { schema: { tags, params: testParams } }, async (request) => {
-    await service.delete(await scopeOf(ctx, request), [request.params.testId]);
-    return { data: null };
-  });
+  app.delete(
+    '/v1/tests/:testId',
+    { schema: { tags, summary: 'Delete a test', params: testParams, response: { 200: noPayloadResponse } } },
+    async (request) => {
+      await service.delete(await scopeOf(ctx, request), [request.params.testId]);
+      return { data: null };
+    },
+  );
 }

@@ -1,4 +1,9 @@
-import { uuid } from '@stepdeck/contract';
+import {
+  consoleObjectListResponse,
+  noPayloadResponse,
+  projectSecretResponse,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,6 +30,8 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
     '/console/v1/projects/:projectId/secrets',
     {
       schema: {
+        summary: 'Set a project secret',
+        response: { 200: projectSecretResponse, 201: projectSecretResponse },
         tags,
         params: z.object({ projectId: uuid }),
         body: z.object({
@@ -48,7 +55,14 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.get(
     '/console/v1/projects/:projectId/secrets',
-    { schema: { tags, params: z.object({ projectId: uuid }) } },
+    {
+      schema: {
+        summary: 'List the secrets of a project',
+        response: { 200: consoleObjectListResponse },
+        tags,
+        params: z.object({ projectId: uuid }),
+      },
+    },
     async (request) => {
       const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
       const rows = await listSecrets(ctx.db, projectId);
@@ -58,7 +72,14 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.delete(
     '/console/v1/projects/:projectId/secrets/:name',
-    { schema: { tags, params: z.object({ projectId: uuid, name: z.string() }) } },
+    {
+      schema: {
+        summary: 'Delete a project secret',
+        response: { 200: noPayloadResponse },
+        tags,
+        params: z.object({ projectId: uuid, name: z.string() }),
+      },
+    },
     async (request) => {
       const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
       await deleteSecret(ctx.db, projectId, request.params.name);

@@ -1,4 +1,14 @@
-import { uuid } from '@stepdeck/contract';
+import {
+  createdWebhookResponse,
+  noPayloadResponse,
+  rotatedSecretResponse,
+  uuid,
+  webhookDeliveryListResponse,
+  webhookDeliveryResponse,
+  webhookListResponse,
+  webhookResponse,
+  webhookSamplePayloadResponse,
+} from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,7 +34,14 @@ export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): 
 
   app.get(
     '/v1/webhooks/sample-payload',
-    { schema: { tags, querystring: z.object({ event }) } },
+    {
+      schema: {
+        summary: 'Read an example webhook body',
+        response: { 200: webhookSamplePayloadResponse },
+        tags,
+        querystring: z.object({ event }),
+      },
+    },
     async (request) => {
       requireApiKey(request);
       return { data: sampleBody(request.query.event, ctx.config.publicUrl) };
@@ -35,6 +52,8 @@ export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): 
     '/console/v1/webhooks',
     {
       schema: {
+        summary: 'Create a webhook',
+        response: { 201: createdWebhookResponse },
         tags,
         body: z.object({
           url,
@@ -49,16 +68,26 @@ export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): 
       return reply.code(201).send({ data: created });
     },
   );
-  app.get('/console/v1/webhooks', { schema: { tags } }, async (request) => ({
-    data: await service.list(requireUser(request)),
-  }));
-  app.get('/console/v1/webhooks/:id', { schema: { tags, params: idParams } }, async (request) => ({
-    data: await service.get(requireUser(request), request.params.id),
-  }));
+  app.get(
+    '/console/v1/webhooks',
+    { schema: { summary: 'List webhooks', response: { 200: webhookListResponse }, tags } },
+    async (request) => ({
+      data: await service.list(requireUser(request)),
+    }),
+  );
+  app.get(
+    '/console/v1/webhooks/:id',
+    { schema: { summary: 'Read a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    async (request) => ({
+      data: await service.get(requireUser(request), request.params.id),
+    }),
+  );
   app.put(
     '/console/v1/webhooks/:id',
     {
       schema: {
+        summary: 'Update a webhook',
+        response: { 200: webhookResponse },
         tags,
         params: idParams,
         body: z.object({
@@ -73,29 +102,66 @@ export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): 
       data: await service.update(requireUser(request), request.params.id, request.body),
     }),
   );
-  app.post('/console/v1/webhooks/:id/enable', { schema: { tags, params: idParams } }, async (request) => ({
-    data: await service.setEnabled(requireUser(request), request.params.id, true),
-  }));
-  app.post('/console/v1/webhooks/:id/disable', { schema: { tags, params: idParams } }, async (request) => ({
-    data: await service.setEnabled(requireUser(request), request.params.id, false),
-  }));
+  app.post(
+    '/console/v1/webhooks/:id/enable',
+    { schema: { summary: 'Enable a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    async (request) => ({
+      data: await service.setEnabled(requireUser(request), request.params.id, true),
+    }),
+  );
+  app.post(
+    '/console/v1/webhooks/:id/disable',
+    { schema: { summary: 'Disable a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    async (request) => ({
+      data: await service.setEnabled(requireUser(request), request.params.id, false),
+    }),
+  );
   app.post(
     '/console/v1/webhooks/:id/rotate-secret',
-    { schema: { tags, params: idParams } },
+    {
+      schema: {
+        summary: 'Rotate the signing secret of a webhook',
+        response: { 200: rotatedSecretResponse },
+        tags,
+        params: idParams,
+      },
+    },
     async (request) => ({
       data: await service.rotateSecret(requireUser(request), request.params.id),
     }),
   );
-  app.delete('/console/v1/webhooks/:id', { schema: { tags, params: idParams } }, async (request) => {
-    await service.remove(requireUser(request), request.params.id);
-    return { data: null };
-  });
-  app.get('/console/v1/webhooks/:id/deliveries', { schema: { tags, params: idParams } }, async (request) => ({
-    data: await service.deliveries(requireUser(request), request.params.id),
-  }));
+  app.delete(
+    '/console/v1/webhooks/:id',
+    { schema: { summary: 'Delete a webhook', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    async (request) => {
+      await service.remove(requireUser(request), request.params.id);
+      return { data: null };
+    },
+  );
+  app.get(
+    '/console/v1/webhooks/:id/deliveries',
+    {
+      schema: {
+        summary: 'List the deliveries of a webhook',
+        response: { 200: webhookDeliveryListResponse },
+        tags,
+        params: idParams,
+      },
+    },
+    async (request) => ({
+      data: await service.deliveries(requireUser(request), request.params.id),
+    }),
+  );
   app.post(
     '/console/v1/webhooks/:id/deliveries/:deliveryId/retry',
-    { schema: { tags, params: deliveryParams } },
+    {
+      schema: {
+        summary: 'Retry a delivery',
+        response: { 200: webhookDeliveryResponse },
+        tags,
+        params: deliveryParams,
+      },
+    },
     async (request) => ({
       data: await service.retry(requireUser(request), request.params.id, request.params.deliveryId),
     }),

@@ -95,10 +95,10 @@ export const authPlugin = fp(
       request.principal = principal;
       if (rule.project) {
         if (!projectId) throw badRequest('No active project');
-        if (!validProject) throw badRequest('x-project-id must be a UUID');
-        if (!found.project) throw notFound('Project not found');
-        if (!validBranch) throw badRequest('x-branch-id must be a UUID');
-        if (!found.branch) throw notFound('Branch not found');
+        // The spec's words for any value that names no project (or branch) of the caller's,
+        // well-formed or not: a malformed id is simply one that matches nothing.
+        if (!validProject || !found.project) throw notFound('Project not found');
+        if (!validBranch || !found.branch) throw notFound('Branch not found');
         request.project = found.project;
         request.branch = found.branch;
       }
