@@ -13,7 +13,6 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { inboxesModule, inboxServiceOf, smtpPortOf } from '../src/modules/inboxes/index.ts';
 
 const senders = 10;
 const total = Number(process.env.BENCH_MESSAGES ?? 3000);
@@ -30,14 +29,15 @@ const config = loadConfig({
   RATE_LIMIT_PER_MINUTE: '1000000',
   ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
 });
-const { app, ctx, bootstrap } = await buildApp({ config, background: false, logger: false });
+const { app, bootstrap } = await buildApp({ config, background: false, logger: false });
 if (!bootstrap) throw new Error('bench needs a fresh install (no bootstrap info)');
 await app.listen({ port: 0, host: '127.0.0.1' });
-const stop = await (inboxesModule.start as NonNullable<typeof inboxesModule.start>)(ctx);
-const service = inboxServiceOf(ctx);
+await app.inboxes.start();
+const stop = () => app.inboxes.stop();
+const service = app.inboxes.service;
 const organizationId = bootstrap.organizationId;
 const inbox = await service.createInbox(organizationId, 'bench');
-const port = smtpPortOf(ctx) as number;
+const port = app.inboxes.smtpPort as number;
 
 const html = (i: number | string) =>
   `<html><body><h1>Confirm your account</h1><p>Message ${i}.</p>` +
@@ -127,7 +127,7 @@ const pct = (p: number) =>
   (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(1);
 
 const rate = total / seconds;
-console.log(`inboxes benchmark (${ctx.database.kind})`);
+console.log(`inboxes benchmark (${app.ctx.database.kind})`);
 console.log(
   `  SMTP ingest: ${total} messages from ${senders} senders in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} messages/s`,
 );

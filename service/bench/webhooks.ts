@@ -48,8 +48,6 @@ if (process.argv.includes('--receiver')) {
 }
 
 async function main() {
-  const { configureWebhooks, webhookSettings } = await import('../src/modules/webhooks/delivery.ts');
-  const { webhooksModule } = await import('../src/modules/webhooks/index.ts');
   const { consoleCall, createTestApp } = await import('../test/helper.ts');
   const { finishedRun, makeCertificate } = await import('../test/modules/webhooks/receiver.ts');
 
@@ -91,8 +89,9 @@ async function main() {
     env: { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1' },
     ...(values.postgres ? { database: 'postgres' as const } : {}),
   });
-  configureWebhooks(t.ctx, { ca: certificate.cert });
-  const stop = await webhooksModule.start?.(t.ctx);
+  t.app.webhooks.configure({ ca: certificate.cert });
+  await t.app.webhooks.start();
+  const stop = () => t.app.webhooks.stop();
   const cookie = await t.consoleCookie();
 
   async function addWebhook(pathname: string) {
@@ -133,7 +132,7 @@ async function main() {
   const runs = Math.ceil(totalDeliveries / fanOut);
 
   async function throughput(reuseConnections: boolean) {
-    configureWebhooks(t.ctx, { reuseConnections });
+    t.app.webhooks.configure({ reuseConnections });
     await t.ctx.db.deleteFrom('webhookDeliveries').execute();
     const load = os.loadavg()[0] ?? 0;
     const started = performance.now();
@@ -178,7 +177,7 @@ async function main() {
   line('throughput, new TLS connection per attempt    ', fresh);
   line('throughput, connection reuse (again)          ', reusedAgain);
   console.log(
-    `  reuse vs per-attempt connections: ${((reused.rate + reusedAgain.rate) / 2 / fresh.rate).toFixed(2)}x deliveries/s; concurrency ${webhookSettings(t.ctx).concurrency}`,
+    `  reuse vs per-attempt connections: ${((reused.rate + reusedAgain.rate) / 2 / fresh.rate).toFixed(2)}x deliveries/s; concurrency ${t.app.webhooks.settings.concurrency}`,
   );
 
   await stop?.();

@@ -2,17 +2,22 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
+import { ProcessQueue } from './adapters/queue/index.ts';
 import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
-import { serviceModules } from './modules/index.ts';
+import { Metrics } from './metrics.ts';
+import { type ModuleOptions, modulePlugins } from './modules/index.ts';
+import { RunsRuntime } from './modules/runs/runtime.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { observabilityPlugin } from './plugins/observability.ts';
 import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestBodies } from './plugins/request-body.ts';
@@ -23,12 +28,19 @@ import { installSecret } from './settings.ts';
 
 export interface BuildOptions {
   config: Config;
-  /** An already-open database (tests share one per file); opened from config otherwise. */
+  /** An already-open database (tests share one per file); opened from config (and closed with the app) otherwise. */
   database?: DatabaseHandle;
   blobs?: BlobStore;
   clock?: Clock;
-  /** Start background work (runners, SMTP, timers). Off for most API tests. */
+  /** Start background work (runners, SMTP, timers) on ready. Off for most API tests. */
   background?: boolean;
+  /** `api` (default): the HTTP service; `worker`: `npm run worker`, never listens, no SMTP. */
+  role?: ModuleOptions['role'];
+  /**
+   * `now` (default): write the first-start bootstrap while building; `later`: leave it to
+   * `installBootstrap()` (the server calls it once its listeners are up); `never` (worker).
+   */
+  bootstrap?: 'now' | 'later' | 'never';
   logger?: boolean;
   /**
    * `plain` serializes every body with JSON.stringify, ignoring response schemas: the state
@@ -42,7 +54,17 @@ export interface BuildOptions {
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The first-start credentials when this build wrote them (bootstrap `now`). */
   bootstrap: BootstrapInfo | undefined;
+  /** Writes the first-start bootstrap (once per install); undefined when already done. */
+  installBootstrap(): Promise<BootstrapInfo | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Everything modules share: config, database, blobs, clock, events, queue, metrics. */
+    ctx: AppContext;
+  }
 }
 
 /** Values that must never reach a log line. */
@@ -56,9 +78,18 @@ const redactedPaths = [
   '*.secret',
 ];
 
+/**
+ * The service as one Fastify app: the API process (`server.ts`) listens on it, the worker
+ * (`worker.ts`) only readies it. Shared parts are plugins registered first (the database,
+ * the process's one queue), then each module as a plugin in dependency order; Fastify's
+ * onReady (in order) starts background work and onClose (in reverse) stops it, so the
+ * queue and the database close last.
+ */
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  const background = options.background ?? true;
+  const role = options.role ?? 'api';
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
 
@@ -84,6 +115,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   );
   registerErrorHandling(app);
   registerRequestBodies(app);
+  if (!options.database)
+    database.onPoolError = (error) => app.log.warn({ err: error }, 'database pool error');
 
   const blobs =
     options.blobs ??
@@ -94,6 +127,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       publicUrl: config.publicUrl,
     });
 
+  // One queue per process; it listens for jobs only where background work takes them.
+  const queue = new ProcessQueue(config, { listen: background, log: app.log });
   const ctx: AppContext = {
     config,
     database,
@@ -101,9 +136,33 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     blobs,
     clock,
     events: new EventEmitter<DomainEvents>(),
+    queue,
+    runs: new RunsRuntime({ queue, log: app.log, remoteRunners: Boolean(config.databaseUrl) }),
+    metrics: new Metrics(),
     branchCopiers: [],
     log: app.log,
   };
+
+  // Registered first, so their onClose hooks run last: the database, then the queue.
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.decorate('ctx', ctx);
+        instance.addHook('onClose', async () => {
+          if (!options.database) await database.close();
+        });
+      },
+      { name: 'database' },
+    ),
+  );
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.addHook('onClose', async () => queue.close());
+      },
+      { name: 'queue', dependencies: ['database'] },
+    ),
+  );
 
   await app.register(multipart, {
     limits: { fileSize: config.bodyLimitBytes, files: 20, fields: 20, fieldSize: config.bodyLimitBytes },
@@ -117,29 +176,23 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   await registerSecurityHeaders(app);
   await registerOpenApi(app, config.publicUrl);
-
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(observabilityPlugin, { ctx });
   if (blobs instanceof FileBlobStore) registerSignedBlobRoute(app, blobs);
 
-  for (const module of serviceModules) {
-    if (module.routes) await module.routes(app, ctx);
-  }
+  const moduleOptions: ModuleOptions = { ctx, background, role };
+  for (const plugin of modulePlugins) await app.register(plugin, moduleOptions);
 
-  const stops: Array<() => Promise<void>> = [];
-  app.addHook('onReady', async () => {
-    if (options.background === false) return;
-    for (const module of serviceModules) if (module.start) stops.push(await module.start(ctx));
-  });
-  app.addHook('onClose', async () => {
-    for (const stop of stops.reverse()) await stop();
-    if (!options.database) await database.close();
-  });
-
-  const bootstrap = await bootstrapInstall(database.db, {
-    dataDir: config.dataDir,
-    adminPassword: config.adminPassword,
-    publicUrl: config.publicUrl,
-    clock,
-  });
-  return { app, ctx, bootstrap };
+  let installed = false;
+  const installBootstrap = async () => {
+    if (installed) return undefined;
+    installed = true;
+    return bootstrapInstall(database.db, {
+      dataDir: config.dataDir,
+      adminPassword: config.adminPassword,
+      publicUrl: config.publicUrl,
+      clock,
+    });
+  };
+  const bootstrap = (options.bootstrap ?? 'now') === 'now' ? await installBootstrap() : undefined;
+  return { app, ctx, bootstrap, installBootstrap };
 }

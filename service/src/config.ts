@@ -59,6 +59,12 @@ const envSchema = z.object({
     .int('RUNNER_STALE_HEARTBEAT_MS must be an integer')
     .min(2000, 'RUNNER_STALE_HEARTBEAT_MS must be at least 2000')
     .default(15_000),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: 'SHUTDOWN_GRACE_MS must be a number' })
+    .int('SHUTDOWN_GRACE_MS must be an integer')
+    .min(0, 'SHUTDOWN_GRACE_MS must be at least 0')
+    .default(30_000),
+  METRICS_TOKEN: optionalString,
 });
 
 export type Config = {
@@ -82,9 +88,16 @@ export type Config = {
   inboxDomain: string;
   /** A run whose runner has not sent a heartbeat for this long is failed (dead worker). */
   runnerStaleHeartbeatMs?: number;
+  /** On SIGTERM/SIGINT, how long running runs may still finish before they are failed. */
+  shutdownGraceMs: number;
+  /** Bearer token GET /metrics requires; open when unset. */
+  metricsToken: string | undefined;
 };
 
 export class ConfigError extends Error {}
+
+/** A start-up problem the operator fixes by changing a setting: printed as one line, exit 1. */
+export class StartupError extends Error {}
 
 /** Reads and validates the environment; a bad value fails start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpPort: value.SMTP_PORT,
     inboxDomain: value.INBOX_DOMAIN,
     runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
+    shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
+    metricsToken: value.METRICS_TOKEN,
   };
 }
 
@@ -150,4 +165,20 @@ function parseAllowedTargets(raw: string | undefined): string[] {
         );
       }
     });
+}
+
+/** A listener that could not bind, as the one line naming the setting to change. */
+export function listenError(error: unknown, setting: string, host: string, port: number): Error {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE')
+    return new StartupError(
+      `${setting} ${port} is already in use on ${host}: stop the other process or set ${setting} to a free port`,
+    );
+  if (code === 'EACCES')
+    return new StartupError(
+      `${setting} ${port} on ${host} needs privileges this process lacks: set ${setting} to a port above 1023`,
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new StartupError(`HOST ${host} is not an address of this machine (${setting} ${port}): set HOST`);
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,9 +1,12 @@
 import type { EventEmitter } from 'node:events';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import type { DatabaseHandle, Db } from './adapters/db/index.ts';
+import type { ProcessQueue } from './adapters/queue/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { Metrics } from './metrics.ts';
 import type { BranchCopier } from './modules/console/service.ts';
+import type { RunsRuntime } from './modules/runs/runtime.ts';
 
 /**
  * A run that reached `completed` or `failed`, with everything a webhook body needs, so the
@@ -47,8 +50,15 @@ export interface AppContext {
   blobs: BlobStore;
   clock: Clock;
   events: EventEmitter<DomainEvents>;
+  /** The process's one job queue (runs, webhooks and schedules share it). */
+  queue: ProcessQueue;
+  /** The runs module's per-process state: wake-ups and the aborts of runs executing here. */
+  runs: RunsRuntime;
+  /** The app's Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
   /** Per-branch state copiers run when the console creates a branch (tests add theirs). */
   branchCopiers: BranchCopier[];
+  /** The app's pino logger (the worker's too), seen through the calls modules make. */
   log: {
     info(obj: object | string, msg?: string): void;
     warn(obj: object | string, msg?: string): void;

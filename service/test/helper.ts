@@ -63,6 +63,8 @@ export interface TestAppOptions {
   blobs?: BuildOptions['blobs'];
   /** Credentials of an install whose bootstrap.json is gone (a restored copy of another). */
   bootstrap?: BootstrapInfo;
+  /** Called once the app is built, before it is ready (background work starts on ready). */
+  beforeReady?: (ctx: AppContext) => void;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     blobs: options.blobs,
     logger: false,
   });
+  options.beforeReady?.(built.ctx);
   await built.app.ready();
   const bootstrap =
     built.bootstrap ??
@@ -159,4 +162,42 @@ export async function createApiKey(t: TestApp, scopes: string[], name = 'test ke
   });
   if (response.statusCode !== 201) throw new Error(`key creation failed: ${response.body}`);
   return response.json().data.key as string;
+}
+
+/** Builds a multipart body by hand-free means: FormData serialised through Request. */
+export async function multipart(
+  fields: Record<string, string>,
+  files: Array<{ field?: string; filename: string; content: Buffer | string }> = [],
+) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const file of files)
+    form.append(
+      file.field ?? 'files',
+      new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]),
+      file.filename,
+    );
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const body = Buffer.from(await request.arrayBuffer());
+  return { payload: body, headers: { 'content-type': request.headers.get('content-type') as string } };
+}
+
+/** Creates a test through the real POST /v1/tests API (multipart); returns its id and parent. */
+export async function createTest(
+  t: TestApp,
+  testData: Record<string, unknown>,
+  options: {
+    files?: Array<{ filename: string; content: Buffer | string }>;
+    headers?: Record<string, string>;
+  } = {},
+) {
+  const form = await multipart({ testData: JSON.stringify(testData) }, options.files);
+  const response = await t.api({
+    method: 'POST',
+    url: '/v1/tests',
+    payload: form.payload,
+    headers: { ...form.headers, ...options.headers },
+  });
+  if (response.statusCode !== 200) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return response.json().data as { id: string; parentTestId: string | null };
 }

@@ -88,6 +88,8 @@ describe('server process', () => {
     };
     const server = startServer({ ...env, ADMIN_PASSWORD: 'server-password' });
     await server.waitFor(/Server listening at/);
+    // The first-start credentials are written once the listeners are up, then printed.
+    await server.waitFor(/written to /);
 
     const bootstrap = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8'));
     const { stdout } = server.output();

@@ -1,29 +1,34 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { consoleModule } from './console/index.ts';
-import { inboxesModule } from './inboxes/index.ts';
-import { runsModule } from './runs/index.ts';
-import { schedulesModule } from './schedules/index.ts';
-import { stepsModule } from './steps/index.ts';
-import { testsModule } from './tests/index.ts';
-import { webhooksModule } from './webhooks/index.ts';
+import { consolePlugin } from './console/index.ts';
+import { inboxesPlugin } from './inboxes/index.ts';
+import { runsPlugin } from './runs/index.ts';
+import { schedulesPlugin } from './schedules/index.ts';
+import { stepsPlugin } from './steps/index.ts';
+import { testsPlugin } from './tests/index.ts';
+import { webhooksPlugin } from './webhooks/index.ts';
 
 /**
- * A feature of the service: its HTTP routes and, optionally, background work (runners,
- * SMTP, timers) started with the app and stopped on close.
+ * What every module plugin is registered with. A module is a `fastify-plugin` with a `name`
+ * and its `dependencies`: it decorates the instance with its service, registers its routes,
+ * and (with `background`) starts its background work on `onReady` and stops it on `onClose`.
+ * Fastify runs `onReady` hooks in registration order and `onClose` hooks in reverse, so a
+ * module starts after, and stops before, the modules it depends on.
  */
-export interface ServiceModule {
-  name: string;
-  routes?(app: FastifyInstance, ctx: AppContext): Promise<void>;
-  start?(ctx: AppContext): Promise<() => Promise<void>>;
+export interface ModuleOptions {
+  ctx: AppContext;
+  /** Start background work (runners, SMTP, timers) with the app. Off for most API tests. */
+  background: boolean;
+  /** `api`: the HTTP service (and SMTP); `worker`: `npm run worker`, never listens. */
+  role: 'api' | 'worker';
 }
 
-export const serviceModules: ServiceModule[] = [
-  consoleModule,
-  testsModule,
-  stepsModule,
-  runsModule,
-  webhooksModule,
-  inboxesModule,
-  schedulesModule,
+/** In dependency order (the order of registration). */
+export const modulePlugins = [
+  consolePlugin,
+  testsPlugin,
+  stepsPlugin,
+  runsPlugin,
+  webhooksPlugin,
+  inboxesPlugin,
+  schedulesPlugin,
 ];

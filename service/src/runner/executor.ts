@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -14,6 +14,7 @@ import {
 import { TEST_ID_ANNOTATION } from './compiler/index.ts';
 import type { CompiledProject } from './compiler/types.ts';
 import { createRedactor, redactDirectory, redactFile } from './redact.ts';
+import { spawnSupervised } from './supervisor.ts';
 
 /**
  * Runs a compiled project with `playwright test` in a child process (its own process group),
@@ -378,10 +379,11 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   });
 
   const { cli } = playwrightPaths();
-  const child = spawn(
+  // Under a supervisor that ends the run's processes if this process dies (supervisor.ts).
+  const child = spawnSupervised(
     process.execPath,
     [cli, 'test', '--config', path.join(dir, 'playwright.config.ts'), '--reporter=list,json,html'],
-    { cwd: dir, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: dir, env: childEnv },
   );
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(

@@ -35,6 +35,11 @@ export interface DatabaseHandle {
   sqlite?: SqliteDatabase.Database;
   /** Embedded only: changes whenever anything is written through `db` (see WriteCounter). */
   writes?: WriteCounter;
+  /**
+   * Where errors of idle pooled connections go (PostgreSQL); the app points it at its
+   * logger. Until then they are written to stderr: never dropped.
+   */
+  onPoolError: (error: Error) => void;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
     kind: 'sqlite',
     sqlite: file,
     writes,
+    onPoolError: () => {},
     close: async () => {
       await reads.destroy();
       await db.destroy();
@@ -134,25 +140,27 @@ function withStatementCache(file: SqliteDatabase.Database) {
 }
 
 function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'stepdeck' });
   // An idle connection the server ends (restart, failover, admin shutdown) is reported here;
   // the pool drops it and the next query opens a new one. Queries in flight get their own
   // error. Without a listener the event would crash the process.
-  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Connections open on demand, so an idle process holds none of these.
-  const readPool = new pg.Pool({ connectionString: url, max: 4 });
-  readPool.on('error', () => {});
+  const readPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'stepdeck' });
   const reads = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) });
-  return {
+  const handle: DatabaseHandle = {
     db,
     reads,
     kind: 'postgres',
+    onPoolError: (error) => process.stderr.write(`database pool error: ${error.message}\n`),
     close: async () => {
       await reads.destroy();
       await db.destroy();
     },
   };
+  pool.on('error', (error) => handle.onPoolError(error));
+  readPool.on('error', (error) => handle.onPoolError(error));
+  return handle;
 }
 
 async function migrate(db: Db): Promise<void> {

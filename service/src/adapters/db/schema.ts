@@ -10,6 +10,7 @@ import type { RunsTables } from './migrations/0003_runs.ts';
 import type { WebhooksTables } from './migrations/0004_webhooks.ts';
 import type { InboxesTables } from './migrations/0005_inboxes.ts';
 import type { SchedulesTables } from './migrations/0006_schedules.ts';
+import type { RunProcessesTables } from './migrations/0010_run_processes.ts';
 
 export interface Database
   extends FoundationTables,
@@ -17,4 +18,5 @@ export interface Database
     RunsTables,
     WebhooksTables,
     InboxesTables,
-    SchedulesTables {}
+    SchedulesTables,
+    RunProcessesTables {}

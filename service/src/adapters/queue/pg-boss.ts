@@ -1,5 +1,7 @@
 import { PgBoss } from 'pg-boss';
-import type { JobHandler, JobQueue } from './index.ts';
+import type { JobHandler, JobQueue, QueueLog } from './index.ts';
+
+export const queueApplicationName = 'stepdeck-queue';
 
 /** pg-boss on the service's PostgreSQL: jobs survive restarts and reach any attached process. */
 export class PgBossQueue implements JobQueue {
@@ -11,10 +13,18 @@ export class PgBossQueue implements JobQueue {
     this.boss = boss;
   }
 
-  static async start(url: string, options: { listen?: boolean } = {}): Promise<PgBossQueue> {
-    const boss = new PgBoss({ connectionString: url, useListenNotify: options.listen ?? true, max: 4 });
-    boss.on('error', () => {});
-    boss.on('warning', () => {});
+  static async start(url: string, options: { listen?: boolean; log: QueueLog }): Promise<PgBossQueue> {
+    const boss = new PgBoss({
+      connectionString: url,
+      useListenNotify: options.listen ?? true,
+      max: 4,
+      // Names its sessions in pg_stat_activity (operators count connections per part).
+      application_name: queueApplicationName,
+    });
+    // pg-boss emits its pool's and its maintenance loop's errors here; without a listener
+    // an 'error' event would crash the process, so they are logged (never dropped).
+    boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+    boss.on('warning', (warning) => options.log.warn({ warning }, 'job queue warning'));
     await boss.start();
     return new PgBossQueue(boss);
   }
@@ -39,6 +49,15 @@ export class PgBossQueue implements JobQueue {
         for (const job of jobs) await handler(job.data);
       },
     );
+  }
+
+  async offWork(name: string): Promise<void> {
+    // Waits for the jobs this process is handling under that name.
+    await this.boss.offWork(name, { wait: true });
+  }
+
+  async ping(): Promise<void> {
+    await this.boss.getQueues();
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,7 @@
-import type { ServiceModule } from '../index.ts';
+import fp from 'fastify-plugin';
+import type { ModuleOptions } from '../index.ts';
 import { consoleRoutes } from './routes.ts';
 
-export const consoleModule: ServiceModule = { name: 'console', routes: consoleRoutes };
+export const consolePlugin = fp<ModuleOptions>(async (app, { ctx }) => consoleRoutes(app, ctx), {
+  name: 'console',
+});

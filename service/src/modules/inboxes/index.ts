@@ -1,31 +1,22 @@
+import fp from 'fastify-plugin';
+import { listenError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import type { ServiceModule } from '../index.ts';
+import type { ModuleOptions } from '../index.ts';
 import { inboxRoutes } from './routes.ts';
 import { deleteStaleRunKeys } from './run-access.ts';
 import { InboxService } from './service.ts';
-import { startSmtpListener } from './smtp.ts';
+import { type SmtpListener, startSmtpListener } from './smtp.ts';
 
 export { issueRunInboxAccess, type RunInboxAccess, usesEmailSteps } from './run-access.ts';
 
 /** How often expired messages are deleted (reads also hide them at once). */
 export const retentionSweepMs = 60_000;
 
-const services = new WeakMap<AppContext, InboxService>();
-const smtpPorts = new WeakMap<AppContext, number>();
-
-/** The app's one inbox service (routes and SMTP share it, and so its write batches). */
-export function inboxServiceOf(ctx: AppContext): InboxService {
-  let service = services.get(ctx);
-  if (!service) {
-    service = new InboxService({
-      db: ctx.db,
-      kind: ctx.database.kind,
-      clock: ctx.clock,
-      inboxDomain: ctx.config.inboxDomain,
-    });
-    services.set(ctx, service);
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The inboxes module of this process (routes and SMTP share its service, and so its write batches). */
+    inboxes: Inboxes;
   }
-  return service;
 }
 
 /**
@@ -52,29 +43,67 @@ export async function startRetentionSweep(
   return () => clearInterval(timer);
 }
 
-/** The port the SMTP listener bound (SMTP_PORT=0 picks a free one); undefined before start. */
-export function smtpPortOf(ctx: AppContext): number | undefined {
-  return smtpPorts.get(ctx);
+/** The inbox service plus its background work: the SMTP listener and the retention sweep. */
+export class Inboxes {
+  readonly service: InboxService;
+  private readonly ctx: AppContext;
+  private listener: SmtpListener | undefined;
+  private stopSweep: (() => void) | undefined;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+    this.service = new InboxService({
+      db: ctx.db,
+      kind: ctx.database.kind,
+      clock: ctx.clock,
+      inboxDomain: ctx.config.inboxDomain,
+    });
+  }
+
+  /** The port the SMTP listener bound (SMTP_PORT=0 picks a free one); undefined when stopped. */
+  get smtpPort(): number | undefined {
+    return this.listener?.port;
+  }
+
+  async start(): Promise<void> {
+    if (this.listener) return;
+    const { ctx } = this;
+    try {
+      this.listener = await startSmtpListener({
+        host: ctx.config.host,
+        port: ctx.config.smtpPort,
+        service: this.service,
+        log: ctx.log,
+        onOutcome: (outcome) => ctx.metrics.smtpMessage(outcome),
+      });
+    } catch (error) {
+      throw listenError(error, 'SMTP_PORT', ctx.config.host, ctx.config.smtpPort);
+    }
+    ctx.log.info(
+      { port: this.listener.port, domain: this.service.inboxDomain },
+      'SMTP inbox listener started',
+    );
+    this.stopSweep = await startRetentionSweep(ctx, this.service, { intervalMs: retentionSweepMs });
+  }
+
+  /** Stops taking mail (SMTP closes) and sweeping. */
+  async stop(): Promise<void> {
+    this.stopSweep?.();
+    this.stopSweep = undefined;
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.close();
+  }
 }
 
-export const inboxesModule: ServiceModule = {
-  name: 'inboxes',
-  routes: (app, ctx) => inboxRoutes(app, inboxServiceOf(ctx)),
-  async start(ctx) {
-    const service = inboxServiceOf(ctx);
-    const listener = await startSmtpListener({
-      host: ctx.config.host,
-      port: ctx.config.smtpPort,
-      service,
-      log: ctx.log,
-    });
-    smtpPorts.set(ctx, listener.port);
-    ctx.log.info({ port: listener.port, domain: service.inboxDomain }, 'SMTP inbox listener started');
-    const stopSweep = await startRetentionSweep(ctx, service, { intervalMs: retentionSweepMs });
-    return async () => {
-      stopSweep();
-      smtpPorts.delete(ctx);
-      await listener.close();
-    };
+/** Email inboxes; with background work in the API process, the SMTP listener and the sweep. */
+export const inboxesPlugin = fp<ModuleOptions>(
+  async (app, { ctx, background, role }) => {
+    const inboxes = new Inboxes(ctx);
+    app.decorate('inboxes', inboxes);
+    await inboxRoutes(app, inboxes.service);
+    if (background && role === 'api') app.addHook('onReady', async () => inboxes.start());
+    app.addHook('onClose', async () => inboxes.stop());
   },
-};
+  { name: 'inboxes' },
+);

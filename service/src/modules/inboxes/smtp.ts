@@ -8,6 +8,9 @@ export interface SmtpListener {
   close(): Promise<void>;
 }
 
+/** What became of one SMTP transaction (metrics): stored, or refused at RCPT/DATA, or failed. */
+export type SmtpOutcome = 'accepted' | 'refused' | 'too_large' | 'failed';
+
 interface Logger {
   warn(obj: object | string, msg?: string): void;
   error(obj: object | string, msg?: string): void;
@@ -28,8 +31,10 @@ export async function startSmtpListener(options: {
   service: InboxService;
   log: Logger;
   maxMessageBytes?: number;
+  onOutcome?: (outcome: SmtpOutcome) => void;
 }): Promise<SmtpListener> {
   const { service, log } = options;
+  const count = (outcome: SmtpOutcome) => options.onOutcome?.(outcome);
   const maxBytes = options.maxMessageBytes ?? smtpMaxMessageBytes;
   /** Recipients accepted at RCPT, per session, so DATA need not look them up again. */
   const accepted = new WeakMap<SMTPServerSession, Map<string, Recipient>>();
@@ -46,7 +51,10 @@ export async function startSmtpListener(options: {
     onRcptTo(address, session, callback) {
       service.resolveRecipient(address.address).then(
         (recipient) => {
-          if (!recipient) return callback(reply(550, `5.1.1 <${address.address}>: no such inbox`));
+          if (!recipient) {
+            count('refused');
+            return callback(reply(550, `5.1.1 <${address.address}>: no such inbox`));
+          }
           const map = accepted.get(session) ?? new Map<string, Recipient>();
           accepted.set(session, map);
           map.set(address.address.toLowerCase(), recipient);
@@ -54,6 +62,7 @@ export async function startSmtpListener(options: {
         },
         (error: unknown) => {
           log.error({ err: error }, 'inbox recipient lookup failed');
+          count('failed');
           callback(reply(451, '4.3.0 Temporary failure, try again later'));
         },
       );
@@ -66,18 +75,26 @@ export async function startSmtpListener(options: {
       stream.on('error', (error) => callback(error));
       stream.on('end', () => {
         if (stream.sizeExceeded) {
+          count('too_large');
           return callback(reply(552, `5.3.4 Message exceeds the ${maxBytes}-byte size limit`));
         }
         const map = accepted.get(session);
         const recipients = session.envelope.rcptTo
           .map((address) => map?.get(address.address.toLowerCase()))
           .filter((recipient): recipient is Recipient => recipient !== undefined);
-        if (recipients.length === 0) return callback(reply(554, '5.5.1 No valid recipients'));
+        if (recipients.length === 0) {
+          count('refused');
+          return callback(reply(554, '5.5.1 No valid recipients'));
+        }
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
         service.deliver(Buffer.concat(chunks), recipients, from).then(
-          () => callback(null, 'OK: delivered'),
+          () => {
+            count('accepted');
+            callback(null, 'OK: delivered');
+          },
           (error: unknown) => {
             log.error({ err: error }, 'storing an inbound email failed');
+            count('failed');
             callback(reply(451, '4.3.0 Could not store the message, try again later'));
           },
         );

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
 import { executeRun, failRun } from './execute.ts';
-import { activeStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
-import { closeQueue, dispatchJob, flushDeferred, queueOf, runtimeOf } from './runtime.ts';
+import { sweepDeadRunProcesses } from './processes.ts';
+import { claimedStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
+import { dispatchJob } from './runtime.ts';
 
 /** Runs one process executes at a time, across organizations (each org is also capped). */
 export const defaultRunnerSlots = 4;
@@ -13,6 +14,21 @@ export const defaultRunnerSlots = 4;
  */
 export const staleHeartbeatMs = 15_000;
 const pollMs = 1000;
+/** What a run ended by a shutdown reports (after SHUTDOWN_GRACE_MS). */
+export const shutdownRunnerError =
+  'Runner failed: the service was shut down before the run finished (SHUTDOWN_GRACE_MS elapsed)';
+
+export interface Runner {
+  /**
+   * Stops claiming, lets the runs executing here finish within `graceMs`, then ends the
+   * others as failed with {@link shutdownRunnerError}; resolves when nothing is in flight,
+   * so the queue and the database can close right after.
+   */
+  stop(graceMs: number): Promise<void>;
+  /** Runs executing in this process now (metrics). */
+  readonly busy: number;
+  readonly slots: number;
+}
 
 /**
  * The runner of this process: claims pending runs (pending → queued) while the run's
@@ -24,18 +40,23 @@ const pollMs = 1000;
 export async function startRunner(
   ctx: AppContext,
   options: { slots?: number; embedded: boolean },
-): Promise<() => Promise<void>> {
-  const runtime = runtimeOf(ctx);
+): Promise<Runner> {
+  const runtime = ctx.runs;
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const slots = options.slots ?? defaultRunnerSlots;
-  const executing = new Set<Promise<void>>();
+  const executing = new Map<Promise<void>, string>();
   let stopped = false;
   let pumping: Promise<void> | undefined;
   let recovering: Promise<void> | undefined;
   let again = false;
 
-  // Modules started after this one (webhooks) subscribe to run.finished shortly after.
-  await recover(ctx, options.embedded ? 'all' : 'stale', 500);
+  // The webhooks plugin (which depends on this one) subscribed to run.finished when it was
+  // registered, before any onReady: the failures found here reach it.
+  await recover(ctx, options.embedded ? 'all' : 'stale');
+  // Processes and folders of runs whose runner on this host died (SIGKILL, crash).
+  await sweepDeadRunProcesses(ctx, runnerId).catch((error: unknown) =>
+    ctx.log.error({ err: error }, 'could not clean up after dead runs'),
+  );
 
   const pump = () => {
     if (stopped) return;
@@ -61,7 +82,7 @@ export async function startRunner(
                 executing.delete(job);
                 pump();
               });
-            executing.add(job);
+            executing.set(job, runId);
           }
         } while (again && !stopped);
       } catch (error) {
@@ -73,16 +94,16 @@ export async function startRunner(
   };
   runtime.pump = pump;
 
-  if (ctx.config.databaseUrl) {
-    const queue = await queueOf(ctx, { listen: true });
-    await queue.work(dispatchJob, async () => pump());
-  }
+  const queue = ctx.config.databaseUrl ? await ctx.queue.open('work') : undefined;
+  await queue?.work(dispatchJob, async () => pump());
   const timer = setInterval(() => {
     pump();
     if (options.embedded || recovering) return;
     recovering = recover(ctx, 'stale')
-      .then((failed) => {
-        if (failed > 0) pump();
+      .then(async (failed) => {
+        if (failed === 0) return;
+        pump();
+        await sweepDeadRunProcesses(ctx, runnerId);
       })
       .catch((error) => {
         if (!stopped) ctx.log.error({ err: error }, 'run recovery failed');
@@ -94,19 +115,39 @@ export async function startRunner(
   timer.unref();
   pump();
 
-  // Stops in order and awaits everything in flight, so the database and pg-boss can close
-  // right after (no query left running, no timer firing later).
-  return async () => {
-    stopped = true;
-    runtime.pump = undefined;
-    clearInterval(timer);
-    // No more wake-ups: pg-boss stops delivering before the runs end.
-    await closeQueue(ctx);
-    for (const controller of runtime.aborts.values())
-      controller.abort(new Error('The service is shutting down'));
-    while (pumping || recovering || executing.size > 0)
-      await Promise.allSettled([pumping, recovering, ...executing]);
-    await flushDeferred(ctx);
+  return {
+    slots,
+    get busy() {
+      return executing.size;
+    },
+    // Stops in order and awaits everything in flight, so the database and pg-boss can close
+    // right after (no query left running, no timer firing later).
+    async stop(graceMs) {
+      stopped = true;
+      runtime.pump = undefined;
+      clearInterval(timer);
+      // No more wake-ups: pg-boss stops handing this process dispatch jobs.
+      await queue?.offWork(dispatchJob).catch((error: unknown) => {
+        ctx.log.warn({ err: error }, 'could not stop taking run wake-ups');
+      });
+      while (pumping || recovering) await Promise.allSettled([pumping, recovering]);
+      if (executing.size > 0) {
+        ctx.log.info({ runs: executing.size, graceMs }, 'waiting for running runs to finish');
+        let graceTimer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...executing.keys()]),
+          new Promise((resolve) => {
+            graceTimer = setTimeout(resolve, graceMs);
+          }),
+        ]);
+        clearTimeout(graceTimer);
+      }
+      const ended = [...executing.values()];
+      for (const runId of ended) runtime.abort(runId, new Error('The service is shutting down'));
+      while (executing.size > 0) await Promise.allSettled([...executing.keys()]);
+      // An aborted run stops without an outcome: it ends as failed, saying why.
+      for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError, [...claimedStatuses]);
+    },
   };
 }
 
@@ -139,7 +180,7 @@ async function claimNext(ctx: AppContext, runnerId: string): Promise<string | un
         .selectFrom('runs')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('organizationId', '=', run.organizationId)
-        .where('status', 'in', ['queued', 'running'])
+        .where('status', 'in', [...claimedStatuses])
         .executeTakeFirstOrThrow();
       if (Number(busy.count) >= (await concurrencyCapOf(tx, run.organizationId))) {
         full.add(run.organizationId);
@@ -166,8 +207,11 @@ async function claimNext(ctx: AppContext, runnerId: string): Promise<string | un
  * Runs `queued`/`running` in a process that died become `failed`. The embedded service is
  * the only runner, so at start every such run is orphaned; workers judge by heartbeat.
  */
-export async function recover(ctx: AppContext, which: 'all' | 'stale', deferEventMs = 0): Promise<number> {
-  let query = ctx.db.selectFrom('runs').select(['id']).where('status', 'in', ['queued', 'running']);
+export async function recover(ctx: AppContext, which: 'all' | 'stale'): Promise<number> {
+  let query = ctx.db
+    .selectFrom('runs')
+    .select(['id'])
+    .where('status', 'in', [...claimedStatuses]);
   if (which === 'stale')
     query = query.where(
       'heartbeatAt',
@@ -181,12 +225,9 @@ export async function recover(ctx: AppContext, which: 'all' | 'stale', deferEven
       ctx,
       orphan.id,
       'Runner failed: the process executing this run stopped before it finished',
-      ['queued', 'running'],
-      { deferEventMs },
+      [...claimedStatuses],
     );
     if (done) failed += 1;
   }
   return failed;
 }
-
-export { activeStatuses };

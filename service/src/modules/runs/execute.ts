@@ -10,8 +10,9 @@ import { secretEnvVar } from '../../runner/compiler/index.ts';
 import { createRedactor } from '../../runner/redact.ts';
 import { issueRunInboxAccess } from '../inboxes/index.ts';
 import { compiler, type ExecutionResult, executor, tests as testsModule } from './deps.ts';
+import { recordProcessGroup, recordRunProcess, releaseRunProcess } from './processes.ts';
 import { concurrencyCapOf, findRun, type RunRow, runTests } from './repository.ts';
-import { defer, runtimeOf } from './runtime.ts';
+import { runtimeOf } from './runtime.ts';
 
 const heartbeatMs = 500;
 
@@ -79,6 +80,7 @@ export async function executeRun(ctx: AppContext, runId: string, runnerId: strin
     const run = await findRun(ctx.db, runId);
     if (!run) return;
     workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stepdeck-run-'));
+    await recordRunProcess(ctx, runId, runnerId, workDir);
     const result = await compileAndExecute(ctx, run, workDir, controller.signal);
     if (cancelled || controller.signal.aborted) return;
     await uploadArtifacts(ctx, run, result.result, result.secrets);
@@ -91,7 +93,12 @@ export async function executeRun(ctx: AppContext, runId: string, runnerId: strin
     clearInterval(beat);
     await beating;
     runtime.aborts.delete(runId);
-    if (workDir) await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+    if (workDir) {
+      await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+      await releaseRunProcess(ctx.db, runId).catch((error: unknown) =>
+        ctx.log.warn({ err: error, runId }, 'could not release the run process record'),
+      );
+    }
   }
 }
 
@@ -165,6 +172,12 @@ async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, 
     env: { ...env, ...inbox.env },
     signal,
     timeoutMs,
+    onSpawn: (pid) => {
+      // The supervisor leads the run's process group (its pid is the group id).
+      recordProcessGroup(ctx.db, run.id, pid).catch((error: unknown) =>
+        ctx.log.warn({ err: error, runId: run.id }, 'could not record the run process group'),
+      );
+    },
   }).finally(() => inbox.release());
   await bundleStored;
   const inboxKey = inbox.env.STEPDECK_API_KEY;
@@ -313,7 +326,6 @@ export async function failRun(
   runId: string,
   message: string,
   from: string[],
-  options: { deferEventMs?: number } = {},
 ): Promise<boolean> {
   const run = await findRun(ctx.db, runId);
   if (!run) return false;
@@ -355,8 +367,7 @@ export async function failRun(
     .where('status', 'in', from)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
-  if (options.deferEventMs) defer(ctx, options.deferEventMs, () => emitFinished(ctx, runId));
-  else await emitFinished(ctx, runId);
+  await emitFinished(ctx, runId);
   return true;
 }
 

@@ -1,21 +1,45 @@
-import type { ServiceModule } from '../index.ts';
+import fp from 'fastify-plugin';
+import type { RunFinished } from '../../context.ts';
+import type { ModuleOptions } from '../index.ts';
 import { startRunner } from './dispatcher.ts';
+import { countPending } from './repository.ts';
 import { runsRoutes } from './routes.ts';
-import { closeQueue } from './runtime.ts';
+import type { RunsRuntime } from './runtime.ts';
 
 export { type StartRunRequest, type StartRunResult, startRun } from './trigger.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The runs module of this process: wake-ups, aborts, and the local runner while started. */
+    runs: RunsRuntime;
+  }
+}
+
 /**
- * Remote runs. `start` runs this process's runner: the embedded default executes runs
- * in-process; with DATABASE_URL every process that starts it (the API with background work,
- * or `npm run worker`) claims runs from the shared database, woken through pg-boss.
+ * Remote runs. With background work, this process's runner starts on ready: the embedded
+ * default executes runs in-process; with DATABASE_URL every process that starts it (the API
+ * with background work, or `npm run worker`) claims runs from the shared database, woken
+ * through the process's queue.
  */
-export const runsModule: ServiceModule = {
-  name: 'runs',
-  routes: async (app, ctx) => {
+export const runsPlugin = fp<ModuleOptions>(
+  async (app, { ctx, background }) => {
+    const runs = ctx.runs;
+    app.decorate('runs', runs);
     await runsRoutes(app, ctx);
-    // The API process may open the pg-boss queue to wake workers; close it with the app.
-    app.addHook('onClose', async () => closeQueue(ctx));
+    ctx.metrics.observePending(() => countPending(ctx.db));
+    ctx.metrics.observeRunner(() => runs.runner);
+    const onFinished = (run: RunFinished) => ctx.metrics.runEnded(run.status, run.durationMs);
+    ctx.events.on('run.finished', onFinished);
+    if (background) {
+      app.addHook('onReady', async () => {
+        runs.runner = await startRunner(ctx, { embedded: !ctx.config.databaseUrl });
+      });
+    }
+    app.addHook('onClose', async () => {
+      await runs.runner?.stop(runs.shutdownGraceMs);
+      runs.runner = undefined;
+      ctx.events.off('run.finished', onFinished);
+    });
   },
-  start: (ctx) => startRunner(ctx, { embedded: !ctx.config.databaseUrl }),
-};
+  { name: 'runs', dependencies: ['queue', 'tests'] },
+);

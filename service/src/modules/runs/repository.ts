@@ -5,8 +5,10 @@ import type { RunsTables } from '../../adapters/db/migrations/0003_runs.ts';
 export type RunRow = RunsTables['runs'];
 export type RunTestRow = RunsTables['runTests'];
 
-export const activeStatuses = ['pending', 'queued', 'running'] as const;
-export const terminalStatuses = ['completed', 'failed', 'cancelled'] as const;
+/** A runner holds the run (claimed, then executing). */
+export const claimedStatuses = ['queued', 'running'] as const;
+/** Not ended yet: the one list every module uses (terminal ones are the contract's). */
+export const activeStatuses = ['pending', ...claimedStatuses] as const;
 
 /** Default parallels per organization when the console has not set one (2-core machine). */
 export const defaultConcurrencyCap = 2;
@@ -90,4 +92,14 @@ export async function findRun(db: Db | Tx, runId: string) {
 
 export async function runTests(db: Db | Tx, runId: string) {
   return db.selectFrom('runTests').selectAll().where('runId', '=', runId).orderBy('position').execute();
+}
+
+/** Runs waiting for a runner, all organizations (the pending-runs gauge). */
+export async function countPending(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -1,43 +1,57 @@
-import { openQueue } from '../../adapters/queue/index.ts';
-import type { ServiceModule } from '../index.ts';
-import { Firer, queueDispatch, workFirings } from './firing.ts';
+import fp from 'fastify-plugin';
+import type { ModuleOptions } from '../index.ts';
+import { Firer, fireJob, queueDispatch, workFirings } from './firing.ts';
 import { schedulesRoutes } from './routes.ts';
 import { runStarter } from './runs-port.ts';
-import { Scheduler, schedulers } from './scheduler.ts';
+import { Scheduler } from './scheduler.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The schedules module of this process; `scheduler` is set while it runs here. */
+    schedules: { scheduler?: Scheduler; wake(): void };
+  }
+}
 
 /**
- * Schedules. `start` (every process with background work: the API with background, and
- * `npm run worker`) runs the timer that claims due ticks in the database and sends each
- * claimed firing as a `schedules.fire` job, and works that queue: pg-boss with DATABASE_URL
- * (so whichever instance takes the job fires it), in-process otherwise.
+ * Schedules. With background work (the API with background, and `npm run worker`), runs the
+ * timer that claims due ticks in the database and sends each claimed firing as a
+ * `schedules.fire` job, and works that queue: pg-boss with DATABASE_URL (so whichever
+ * instance takes the job fires it), in-process otherwise.
  */
-export const schedulesModule: ServiceModule = {
-  name: 'schedules',
-  routes: schedulesRoutes,
-  async start(ctx) {
-    const queue = await openQueue(ctx.config, { listen: true });
-    let stopWorker: () => Promise<void>;
-    try {
+export const schedulesPlugin = fp<ModuleOptions>(
+  async (app, { ctx, background }) => {
+    const schedules: { scheduler?: Scheduler; wake(): void } = {
+      scheduler: undefined,
+      /** A schedule changed here: look again now instead of at the end of the current sleep. */
+      wake: () => schedules.scheduler?.wake(),
+    };
+    app.decorate('schedules', schedules);
+    await schedulesRoutes(app, ctx, () => schedules.wake());
+    if (!background) return;
+    let stopWorker: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      const queue = await ctx.queue.open('work');
       const firer = new Firer({ db: ctx.db, clock: ctx.clock, startRun: runStarter(ctx), log: ctx.log });
       stopWorker = await workFirings(queue, firer, ctx.log);
-    } catch (error) {
-      await queue.stop().catch(() => {});
-      throw error;
-    }
-    const scheduler = new Scheduler({
-      db: ctx.db,
-      clock: ctx.clock,
-      dispatch: queueDispatch(queue),
-      log: ctx.log,
+      const scheduler = new Scheduler({
+        db: ctx.db,
+        clock: ctx.clock,
+        dispatch: queueDispatch(queue),
+        log: ctx.log,
+      });
+      schedules.scheduler = scheduler;
+      scheduler.start();
     });
-    schedulers.set(ctx, scheduler);
-    scheduler.start();
-    return async () => {
-      await scheduler.stop();
-      schedulers.delete(ctx);
-      // No new deliveries once the queue is stopped; then wait for the firings in progress.
-      await queue.stop();
-      await stopWorker();
-    };
+    app.addHook('onClose', async () => {
+      await schedules.scheduler?.stop();
+      schedules.scheduler = undefined;
+      // No new firings taken here; then wait for the ones in progress.
+      const queue = ctx.queue.isOpen ? await ctx.queue.open().catch(() => undefined) : undefined;
+      await queue?.offWork(fireJob).catch((error: unknown) => {
+        ctx.log.warn({ err: error }, 'could not stop taking schedule firings');
+      });
+      await stopWorker?.();
+    });
   },
-};
+  { name: 'schedules', dependencies: ['runs', 'queue'] },
+);

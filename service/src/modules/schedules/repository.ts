@@ -8,7 +8,7 @@ export type ScheduleRow = Selectable<Database['schedules']>;
 export type FiringRow = Selectable<Database['scheduleFirings']>;
 
 /** Run states in which a run still occupies its schedule (a new firing is skipped). */
-export const activeRunStatuses = ['pending', 'queued', 'running'] as const;
+import { activeStatuses as activeRunStatuses } from '../runs/repository.ts';
 
 /** The schedule record as the API returns it. */
 export function toSchedule(row: ScheduleRow) {
@@ -191,16 +191,6 @@ export async function recordFailed(
       .where('id', '=', firingId)
       .execute();
   });
-}
-
-export async function listFirings(db: Db, scheduleId: string, limit = 50) {
-  return db
-    .selectFrom('scheduleFirings')
-    .selectAll()
-    .where('scheduleId', '=', scheduleId)
-    .orderBy('tickAt', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 /**

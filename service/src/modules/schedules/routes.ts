@@ -12,7 +12,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import { runStarter } from './runs-port.ts';
-import { schedulers } from './scheduler.ts';
 import { SchedulesService } from './service.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
@@ -48,13 +47,17 @@ const updateBody = z.object({
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
 });
 
-export async function schedulesRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function schedulesRoutes(
+  parent: FastifyInstance,
+  ctx: AppContext,
+  changed: () => void,
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const service = new SchedulesService({
     db: ctx.db,
     clock: ctx.clock,
     startRun: runStarter(ctx),
-    changed: () => schedulers.get(ctx)?.wake(),
+    changed,
   });
   const tags = ['schedules'];
 

@@ -32,9 +32,6 @@ export interface SchedulerOptions {
   pollMs?: number;
 }
 
-/** The running scheduler of each app (keyed by its AppContext); routes wake it after changes. */
-export const schedulers = new WeakMap<object, Scheduler>();
-
 /** What a pass did per schedule: the outcome when fired inline, `queued` when sent as a job. */
 export type PassOutcome = FiringOutcome | 'queued';
 

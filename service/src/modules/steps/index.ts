@@ -1,4 +1,8 @@
-import type { ServiceModule } from '../index.ts';
+import fp from 'fastify-plugin';
+import type { ModuleOptions } from '../index.ts';
 import { stepsRoutes } from './routes.ts';
 
-export const stepsModule: ServiceModule = { name: 'steps', routes: stepsRoutes };
+export const stepsPlugin = fp<ModuleOptions>(async (app, { ctx }) => stepsRoutes(app, ctx), {
+  name: 'steps',
+  dependencies: ['tests'],
+});

@@ -1,13 +1,14 @@
-import type { ServiceModule } from '../index.ts';
+import fp from 'fastify-plugin';
+import type { ModuleOptions } from '../index.ts';
 import { copyBranchTests } from './branches.ts';
 import { testsRoutes } from './routes.ts';
 import { secretsRoutes } from './secrets-routes.ts';
 
-export const testsModule: ServiceModule = {
-  name: 'tests',
-  async routes(app, ctx) {
+export const testsPlugin = fp<ModuleOptions>(
+  async (app, { ctx }) => {
     if (!ctx.branchCopiers.includes(copyBranchTests)) ctx.branchCopiers.push(copyBranchTests);
     await testsRoutes(app, ctx);
     await secretsRoutes(app, ctx);
   },
-};
+  { name: 'tests' },
+);

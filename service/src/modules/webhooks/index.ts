@@ -1,23 +1,43 @@
-import type { AppContext, RunFinished } from '../../context.ts';
-import type { ServiceModule } from '../index.ts';
-import { enqueueRunDeliveries, startWebhookDelivery } from './delivery.ts';
+import fp from 'fastify-plugin';
+import type { RunFinished } from '../../context.ts';
+import type { ModuleOptions } from '../index.ts';
+import { WebhookDelivery } from './delivery.ts';
 import { webhooksRoutes } from './routes.ts';
 
-export { configureWebhooks, enqueueRunDeliveries, startWebhookDelivery } from './delivery.ts';
+export { WebhookDelivery } from './delivery.ts';
 
-/** Subscribes to finished runs and delivers their webhooks until the app closes. */
-async function start(ctx: AppContext): Promise<() => Promise<void>> {
-  const onFinished = (run: RunFinished) => {
-    enqueueRunDeliveries(ctx, run).catch((error: unknown) =>
-      ctx.log.error({ err: error, runId: run.runId }, 'recording webhook deliveries failed'),
-    );
-  };
-  ctx.events.on('run.finished', onFinished);
-  const stopDelivery = await startWebhookDelivery(ctx);
-  return async () => {
-    ctx.events.off('run.finished', onFinished);
-    await stopDelivery();
-  };
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhooks module of this process: settings, recording and delivering. */
+    webhooks: WebhookDelivery;
+  }
 }
 
-export const webhooksModule: ServiceModule = { name: 'webhooks', routes: webhooksRoutes, start };
+/**
+ * Webhooks. Subscribes to finished runs when registered, so it hears the runs recovered when
+ * the runner starts (runs is a dependency: its onReady runs first, its onClose after this
+ * one's), and with background work delivers until the app closes.
+ */
+export const webhooksPlugin = fp<ModuleOptions>(
+  async (app, { ctx, background }) => {
+    const delivery = new WebhookDelivery(ctx, {
+      observe: (outcome, seconds) => ctx.metrics.webhookAttempt(outcome, seconds),
+    });
+    app.decorate('webhooks', delivery);
+    await webhooksRoutes(app, ctx, delivery);
+    const onFinished = (run: RunFinished) => {
+      delivery
+        .enqueueRunDeliveries(run)
+        .catch((error: unknown) =>
+          ctx.log.error({ err: error, runId: run.runId }, 'recording webhook deliveries failed'),
+        );
+    };
+    ctx.events.on('run.finished', onFinished);
+    if (background) app.addHook('onReady', async () => delivery.start());
+    app.addHook('onClose', async () => {
+      ctx.events.off('run.finished', onFinished);
+      await delivery.stop();
+    });
+  },
+  { name: 'webhooks', dependencies: ['runs', 'queue'] },
+);

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, fromJson } from '../../adapters/db/index.ts';
 import type { WebhooksTables } from '../../adapters/db/migrations/0004_webhooks.ts';
@@ -164,4 +164,64 @@ export async function claimDueDeliveries(
   return rows
     .sort((a, b) => String(a.nextAttemptAt).localeCompare(String(b.nextAttemptAt)))
     .map((row) => row.id);
+}
+
+/** A claimed delivery with its webhook's URL and secret; undefined when the claim was lost. */
+export async function claimedDelivery(db: Db, id: string, token: string) {
+  return db
+    .selectFrom('webhookDeliveries')
+    .innerJoin('webhooks', 'webhooks.id', 'webhookDeliveries.webhookId')
+    .selectAll('webhookDeliveries')
+    .select(['webhooks.url as url', 'webhooks.secret as secret'])
+    .where('webhookDeliveries.id', '=', id)
+    .where('webhookDeliveries.claimToken', '=', token)
+    .executeTakeFirst();
+}
+
+/** Gives a claimed attempt back unmade (the instance is stopping): the next one makes it. */
+export async function releaseDelivery(db: Db, id: string, token: string): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ claimedUntil: null, claimToken: null })
+    .where('id', '=', id)
+    .where('claimToken', '=', token)
+    .execute();
+}
+
+/** Records an attempt's outcome under its claim (and so releases it). */
+export async function recordAttempt(
+  db: Db,
+  id: string,
+  token: string,
+  values: {
+    status: string;
+    attempts: number;
+    cycleAttempts: number;
+    lastResponseCode: number | null;
+    lastError: string | null;
+    lastAttemptAt: string;
+    nextAttemptAt: string | null;
+    completedAt: string | null;
+    updatedAt: string;
+  },
+): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ ...values, claimedUntil: null, claimToken: null })
+    .where('id', '=', id)
+    .where('claimToken', '=', token)
+    .execute();
+}
+
+/** Inserts deliveries, skipping any (webhook, run, event) already recorded; returns the new ids. */
+export async function insertDeliveries(db: Db, rows: Insertable<WebhooksTables['webhookDeliveries']>[]) {
+  const inserted = await db.transaction().execute((tx) =>
+    tx
+      .insertInto('webhookDeliveries')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['webhookId', 'runId', 'event']).doNothing())
+      .returning('id')
+      .execute(),
+  );
+  return inserted.map((row) => row.id);
 }

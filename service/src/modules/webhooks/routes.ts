@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
-import { closeWebhookQueue } from './delivery.ts';
+import type { WebhookDelivery } from './delivery.ts';
 import { sampleBody, webhookEvents } from './payload.ts';
 import { WebhooksService } from './service.ts';
 
@@ -26,11 +26,13 @@ const customData = z.record(z.string(), z.unknown(), { error: 'customData must b
 const idParams = z.object({ id: uuid });
 const deliveryParams = z.object({ id: uuid, deliveryId: uuid });
 
-export async function webhooksRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function webhooksRoutes(
+  parent: FastifyInstance,
+  ctx: AppContext,
+  delivery: WebhookDelivery,
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new WebhooksService(ctx);
-  // A process that only serves the API opens the queue to hand retries to delivering instances.
-  parent.addHook('onClose', async () => closeWebhookQueue(ctx));
+  const service = new WebhooksService(ctx, delivery);
 
   app.get(
     '/v1/webhooks/sample-payload',

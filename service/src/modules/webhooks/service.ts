@@ -4,7 +4,7 @@ import { isoNow } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
-import { announceDeliveries, webhookSettings } from './delivery.ts';
+import type { WebhookDelivery } from './delivery.ts';
 import type { WebhookEvent } from './payload.ts';
 import {
   findDelivery,
@@ -31,13 +31,15 @@ export interface WebhookInput {
 /** Console management of an organization's webhooks and their deliveries. */
 export class WebhooksService {
   private readonly ctx: AppContext;
+  private readonly delivery: WebhookDelivery;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: AppContext, delivery: WebhookDelivery) {
     this.ctx = ctx;
+    this.delivery = delivery;
   }
 
   private async checkUrl(url: string) {
-    const settings = webhookSettings(this.ctx);
+    const settings = this.delivery.settings;
     await assertTargetUrl(url, { resolve: settings.resolve, allowedTargets: settings.allowedTargets });
   }
 
@@ -143,7 +145,7 @@ export class WebhooksService {
       if (!delivery) throw notFound('Delivery not found');
       throw conflict('Delivery is still pending: wait for its attempts to finish before retrying');
     }
-    await announceDeliveries(this.ctx, [deliveryId]);
+    await this.delivery.announce([deliveryId]);
     const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
     if (!delivery) throw notFound('Delivery not found');
     return toDeliveryView(delivery);

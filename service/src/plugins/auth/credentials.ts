@@ -36,32 +36,6 @@ export interface ActiveBranch {
   projectId: string;
 }
 
-/** One indexed lookup per request, uncached, so a revoke or delete applies to the very next call. */
-export async function findApiKey(db: Db, key: string): Promise<ApiKeyPrincipal | undefined> {
-  const row = await db
-    .selectFrom('apiKeys')
-    .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
-    .select([
-      'apiKeys.id',
-      'apiKeys.name',
-      'apiKeys.scopes',
-      'apiKeys.revokedAt',
-      'apiKeys.organizationId',
-      'organizations.subscriptionActive',
-    ])
-    .where('apiKeys.keyHash', '=', hashToken(key))
-    .executeTakeFirst();
-  if (!row || row.revokedAt) return undefined;
-  return {
-    kind: 'apiKey',
-    organizationId: row.organizationId,
-    apiKeyId: row.id,
-    apiKeyName: row.name,
-    scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
-    subscriptionActive: fromFlag(row.subscriptionActive),
-  };
-}
-
 /** What one API-key request resolves to; project and branch are null when not asked for or not found. */
 export interface ApiKeyLookup {
   principal: ApiKeyPrincipal | undefined;
@@ -307,22 +281,4 @@ export async function findSessionUser(db: Db, token: string, now: Date): Promise
     role: row.role,
     subscriptionActive: fromFlag(row.subscriptionActive),
   };
-}
-
-export async function findProject(db: Db, organizationId: string, projectId: string) {
-  return db
-    .selectFrom('projects')
-    .select(['id', 'name', 'organizationId', 'defaultBranchId'])
-    .where('id', '=', projectId)
-    .where('organizationId', '=', organizationId)
-    .executeTakeFirst() satisfies Promise<ActiveProject | undefined>;
-}
-
-export async function findBranch(db: Db, projectId: string, branchId: string) {
-  return db
-    .selectFrom('branches')
-    .select(['id', 'name', 'projectId'])
-    .where('id', '=', branchId)
-    .where('projectId', '=', projectId)
-    .executeTakeFirst() satisfies Promise<ActiveBranch | undefined>;
 }

@@ -1,7 +1,6 @@
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/clock.ts';
-import { inboxesModule, inboxServiceOf, smtpPortOf } from '../../../src/modules/inboxes/index.ts';
 import {
   consoleCall,
   createApiKey,
@@ -68,10 +67,11 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
     t = await createTestApp({ database, clock });
     // The module's own background start (SMTP listener + retention sweep), without the
     // other modules' background work (runners) that createTestApp({background: true}) adds.
-    stopInboxes = await (inboxesModule.start as NonNullable<typeof inboxesModule.start>)(t.ctx);
+    await t.app.inboxes.start();
+    stopInboxes = () => t.app.inboxes.stop();
     cookie = await t.consoleCookie();
     key = await createApiKey(t, ['emailInbox:read', 'emailInbox:delete']);
-    const port = smtpPortOf(t.ctx);
+    const port = t.app.inboxes.smtpPort;
     if (!port) throw new Error('SMTP listener did not start');
     smtp = nodemailer.createTransport({ host: t.config.host, port, secure: false, ignoreTLS: true });
     const a = await createInbox({ name: 'Sign-up flow' });
@@ -84,7 +84,7 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
   afterAll(async () => {
     smtp?.close();
     await stopInboxes?.();
-    expect(smtpPortOf(t.ctx)).toBeUndefined();
+    expect(t.app.inboxes.smtpPort).toBeUndefined();
     await t?.close();
   });
 
@@ -268,7 +268,7 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
     const created = await createInbox({ name: 'bulk' });
     expect(created.statusCode, created.body).toBe(201);
     const bulk: Inbox = created.json().data;
-    const service = inboxServiceOf(t.ctx);
+    const service = t.app.inboxes.service;
     const recipient = { inboxId: bulk.id, organizationId: t.bootstrap.organizationId };
     await Promise.all(
       Array.from({ length: 1000 }, (_, index) =>
@@ -422,7 +422,7 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
     expect(listed.find((inbox) => inbox.id === inboxB.id)?.messageCount).toBe(0);
     expect(await count()).toBe(stored);
 
-    const swept = await inboxServiceOf(t.ctx).sweepExpired();
+    const swept = await t.app.inboxes.service.sweepExpired();
     expect(swept).toBeGreaterThanOrEqual(stored);
     expect(await count()).toBe(0);
 

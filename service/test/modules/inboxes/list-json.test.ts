@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inboxServiceOf } from '../../../src/modules/inboxes/index.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 
 /**
@@ -23,7 +22,7 @@ describe.each(databaseKinds)('GET …/messages body (%s)', (database) => {
   afterAll(async () => t?.close());
 
   it('is valid JSON equal to the parsed messages, with escapes, Unicode and urls intact', async () => {
-    const service = inboxServiceOf(t.ctx);
+    const service = t.app.inboxes.service;
     const recipient = { inboxId, organizationId: t.bootstrap.organizationId };
     const awkward = 'Quote " backslash \\ tab\t line\u2028sep — Grüße 🎉 </script>';
     await service.store(

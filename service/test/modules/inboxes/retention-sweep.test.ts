@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  inboxServiceOf,
-  issueRunInboxAccess,
-  startRetentionSweep,
-} from '../../../src/modules/inboxes/index.ts';
+import { issueRunInboxAccess, startRetentionSweep } from '../../../src/modules/inboxes/index.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 
 const hour = 3_600_000;
@@ -28,7 +24,7 @@ describe.each(databaseKinds)('retention sweep timer (%s)', (database) => {
   afterAll(async () => t?.close());
 
   const deliver = (subject: string) =>
-    inboxServiceOf(t.ctx).deliver(
+    t.app.inboxes.service.deliver(
       Buffer.from(`From: app@example.test\r\nSubject: ${subject}\r\n\r\nbody\r\n`),
       [recipient],
     );
@@ -55,7 +51,7 @@ describe.each(databaseKinds)('retention sweep timer (%s)', (database) => {
     offsetMs += 13 * hour;
     await deliver('fresh');
     const sweeps: number[] = [];
-    const stop = await startRetentionSweep(t.ctx, inboxServiceOf(t.ctx), {
+    const stop = await startRetentionSweep(t.ctx, t.app.inboxes.service, {
       intervalMs: 40,
       onSweep: (deleted) => sweeps.push(deleted),
     });
@@ -135,7 +131,7 @@ describe.each(databaseKinds)('retention sweep timer (%s)', (database) => {
     });
     expect(tests.statusCode).toBe(403);
 
-    const stop = await startRetentionSweep(t.ctx, inboxServiceOf(t.ctx), { intervalMs: 60_000 });
+    const stop = await startRetentionSweep(t.ctx, t.app.inboxes.service, { intervalMs: 60_000 });
     stop();
     expect((await runKeys()).map((row) => row.name)).toEqual(['stepdeck-run:live-run']);
     await live.release();

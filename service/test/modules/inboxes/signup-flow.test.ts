@@ -2,7 +2,6 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smtpPortOf } from '../../../src/modules/inboxes/index.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 import { createTest, waitForStatus } from '../runs/helpers.ts';
 
@@ -131,7 +130,7 @@ describe('sign-up flow: a browser run follows a link mailed through the service 
     });
     // The runner's email steps poll the inbox API over HTTP, so the app really listens.
     await t.app.listen({ port, host: '127.0.0.1' });
-    const smtpPort = smtpPortOf(t.ctx);
+    const smtpPort = t.app.inboxes.smtpPort;
     expect(smtpPort).toBeGreaterThan(0);
     site = await startSignupSite(smtpPort as number);
     const created = await consoleCall(t.app, await t.consoleCookie(), {

@@ -1,6 +1,5 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inboxServiceOf, smtpPortOf } from '../../../src/modules/inboxes/index.ts';
 import { type SmtpListener, startSmtpListener } from '../../../src/modules/inboxes/smtp.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 
@@ -27,7 +26,7 @@ describe('SMTP listener', () => {
 
   it('listens when the app starts its background work, for INBOX_DOMAIN', async () => {
     expect(address.endsWith('@mail.test.example')).toBe(true);
-    const port = smtpPortOf(t.ctx);
+    const port = t.app.inboxes.smtpPort;
     expect(port).toBeGreaterThan(0);
     const smtp = transport(port as number);
     try {
@@ -58,7 +57,7 @@ describe('SMTP listener', () => {
       listener = await startSmtpListener({
         host: '127.0.0.1',
         port: 0,
-        service: inboxServiceOf(t.ctx),
+        service: t.app.inboxes.service,
         log: { warn() {}, error() {} },
         maxMessageBytes: 4096,
       });
@@ -75,7 +74,7 @@ describe('SMTP listener', () => {
     } finally {
       await listener?.close();
     }
-    const subjects = (await inboxServiceOf(t.ctx).listMessages(t.bootstrap.organizationId, inboxId)).map(
+    const subjects = (await t.app.inboxes.service.listMessages(t.bootstrap.organizationId, inboxId)).map(
       (message) => message.subject,
     );
     expect(subjects).toContain('small');
@@ -86,8 +85,8 @@ describe('SMTP listener', () => {
     await expect(
       startSmtpListener({
         host: '127.0.0.1',
-        port: smtpPortOf(t.ctx) as number,
-        service: inboxServiceOf(t.ctx),
+        port: t.app.inboxes.smtpPort as number,
+        service: t.app.inboxes.service,
         log: { warn() {}, error() {} },
       }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });

@@ -1,26 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { consoleCall, type TestApp } from '../../helper.ts';
+import { consoleCall, createTest as createTestThroughApi, multipart, type TestApp } from '../../helper.ts';
 
-export async function multipart(fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const body = Buffer.from(await request.arrayBuffer());
-  return { payload: body, headers: { 'content-type': request.headers.get('content-type') as string } };
-}
+export { multipart };
 
-/** Creates a test through the real POST /v1/tests API. */
+/** Creates an active test through the real POST /v1/tests API; returns its id. */
 export async function createTest(t: TestApp, testData: Record<string, unknown>): Promise<string> {
-  const form = await multipart({ testData: JSON.stringify({ status: 'active', ...testData }) });
-  const response = await t.api({
-    method: 'POST',
-    url: '/v1/tests',
-    payload: form.payload,
-    headers: form.headers,
-  });
-  if (response.statusCode !== 200) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json().data.id as string;
+  return (await createTestThroughApi(t, { status: 'active', ...testData })).id;
 }
 
 export async function createTag(t: TestApp, name: string): Promise<string> {

@@ -39,8 +39,13 @@ describe('restart recovery (embedded)', () => {
     await before.close();
 
     const events: RunFinished[] = [];
-    restarted = await createTestApp({ dataDir, background: true, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    restarted.ctx.events.on('run.finished', (event) => events.push(event));
+    // Subscribed before the runner starts (on ready), as the webhooks module is.
+    restarted = await createTestApp({
+      dataDir,
+      background: true,
+      env: { RATE_LIMIT_PER_MINUTE: '100000' },
+      beforeReady: (ctx) => ctx.events.on('run.finished', (event) => events.push(event)),
+    });
     const failed = await waitForStatus(restarted, stuck, ['failed', 'completed']);
     expect(failed.status).toBe('failed');
     const report = failed.report as { runTypeInfo: { runnerError: string } };

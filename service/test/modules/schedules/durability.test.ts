@@ -136,7 +136,7 @@ describe('schedule durability', () => {
       const schedule = await createSchedule(a, { name: 'queued', testIds: [testId] });
 
       // Instance A: a timer pass that claims ticks and sends them, and no schedules.fire worker.
-      const queueA = await openQueue(a.config, { listen: false });
+      const queueA = await openQueue(a.config, { listen: false, log: a.ctx.log });
       cleanups.push(() => queueA.stop());
       const sentByA: FiringJob[] = [];
       const sendA = queueDispatch(queueA);
@@ -150,7 +150,7 @@ describe('schedule durability', () => {
         },
       });
       // Instance B: claims too, and is the only process working schedules.fire.
-      const queueB = await openQueue(b.config);
+      const queueB = await openQueue(b.config, { log: b.ctx.log });
       const firerB = firerFor(b, clock, runStarter(b.ctx));
       const performedByB: Array<{ firingId: string; outcome: string | undefined }> = [];
       const stopB = await workFirings(

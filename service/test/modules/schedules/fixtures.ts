@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Clock } from '../../../src/clock.ts';
 import { Firer, inlineDispatch } from '../../../src/modules/schedules/firing.ts';
 import { runStarter } from '../../../src/modules/schedules/runs-port.ts';
 import { Scheduler } from '../../../src/modules/schedules/scheduler.ts';
-import { consoleCall, type TestApp } from '../../helper.ts';
+import { consoleCall, createTest, type TestApp } from '../../helper.ts';
 
 /** A clock the test moves by hand (console sessions last 12 h: keep steps small). */
 export function manualClock(start: string) {
@@ -17,24 +16,9 @@ export function manualClock(start: string) {
   };
 }
 
-export function multipart(fields: Record<string, string>) {
-  const boundary = `----stepdeck${randomUUID().replaceAll('-', '')}`;
-  let payload = '';
-  for (const [name, value] of Object.entries(fields)) {
-    payload += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  }
-  payload += `--${boundary}--\r\n`;
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 /** An active leaf test, created through the API (so runs can expand it). */
 export async function createActiveTest(t: TestApp, name: string): Promise<string> {
-  const form = multipart({
-    testData: JSON.stringify({ name, status: 'active' }),
-  });
-  const response = await t.api({ method: 'POST', url: '/v1/tests', ...form });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data.id as string;
+  return (await createTest(t, { name, status: 'active' })).id;
 }
 
 export async function createSchedule(t: TestApp, body: Record<string, unknown>) {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureWebhooks } from '../../../src/modules/webhooks/delivery.ts';
 import {
   consoleCall,
   createApiKey,
@@ -26,7 +25,7 @@ describe.each(databaseKinds)('webhook console on %s', (database) => {
   let memberCookie: string;
   beforeAll(async () => {
     t = await createTestApp({ database, env: { PUBLIC_URL: 'https://stepdeck.example.com' } });
-    configureWebhooks(t.ctx, { resolve });
+    t.app.webhooks.configure({ resolve });
     cookie = await t.consoleCookie();
     const member = await consoleCall(t.app, cookie, {
       method: 'POST',

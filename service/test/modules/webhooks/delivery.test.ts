@@ -1,15 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  configureWebhooks,
   defaultAttemptDelaysMs,
   defaultDeadlineMs,
-  enqueueRunDeliveries,
-  startWebhookDelivery,
-  webhookSettings,
+  type WebhookSettings,
 } from '../../../src/modules/webhooks/delivery.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
-import { finishedRun, makeCertificate, type Receiver, startReceiver } from './receiver.ts';
+import { finishedRun, makeCertificate, type Receiver, startDelivering, startReceiver } from './receiver.ts';
 
 const certificate = makeCertificate();
 const publicUrl = 'https://stepdeck.example.com';
@@ -38,21 +35,21 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     ca: certificate.cert,
     deadlineMs: defaultDeadlineMs,
     attemptDelaysMs: defaultAttemptDelaysMs,
-    resolve: webhookSettings(t.ctx).resolve,
+    resolve: t.app.webhooks.settings.resolve,
     allowedTargets: configuredTargets,
   });
-  let systemResolve: ReturnType<typeof webhookSettings>['resolve'];
+  let systemResolve: WebhookSettings['resolve'];
   let configuredTargets: string[] = [];
 
   beforeAll(async () => {
     t = await createTestApp({ env: { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', PUBLIC_URL: publicUrl } });
-    systemResolve = webhookSettings(t.ctx).resolve;
-    configuredTargets = webhookSettings(t.ctx).allowedTargets;
-    configureWebhooks(t.ctx, { ca: certificate.cert, pollIntervalMs: 200 });
-    stop = await startWebhookDelivery(t.ctx);
+    systemResolve = t.app.webhooks.settings.resolve;
+    configuredTargets = t.app.webhooks.settings.allowedTargets;
+    t.app.webhooks.configure({ ca: certificate.cert, pollIntervalMs: 200 });
+    stop = await startDelivering(t.app);
   });
   afterEach(async () => {
-    configureWebhooks(t.ctx, { ...defaults(), resolve: systemResolve });
+    t.app.webhooks.configure({ ...defaults(), resolve: systemResolve });
     await t.ctx.db.deleteFrom('webhookDeliveries').execute();
     await t.ctx.db.deleteFrom('webhooks').execute();
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -106,7 +103,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     const hook = await receiver();
     const webhook = await createWebhook({ url: hook.url(), events: ['run.completed'] });
     const run = finishedRun(t.bootstrap.organizationId);
-    const [deliveryId] = await enqueueRunDeliveries(t.ctx, run);
+    const [deliveryId] = await t.app.webhooks.enqueueRunDeliveries(run);
     const [request] = await hook.waitFor(1);
     if (!request || !deliveryId) throw new Error('no delivery');
 
@@ -166,7 +163,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       status: 'failed',
       trigger: { type: 'manual', email: 'dev@example.com' },
     });
-    const ids = await enqueueRunDeliveries(t.ctx, run);
+    const ids = await t.app.webhooks.enqueueRunDeliveries(run);
     expect(ids).toHaveLength(1);
     const [request] = await failedHook.waitFor(1);
     const body = JSON.parse(request?.rawBody.toString('utf8') ?? '{}');
@@ -193,10 +190,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     await createWebhook({ url: hook.url(), events: ['run.completed', 'run.failed'] });
     await createWebhook({ url: disabled.url(), events: ['run.completed'], enabled: false });
     const cancelled = { ...finishedRun(t.bootstrap.organizationId), status: 'cancelled' } as never;
-    expect(await enqueueRunDeliveries(t.ctx, cancelled)).toEqual([]);
+    expect(await t.app.webhooks.enqueueRunDeliveries(cancelled)).toEqual([]);
     const run = finishedRun(t.bootstrap.organizationId);
-    expect(await enqueueRunDeliveries(t.ctx, run)).toHaveLength(1);
-    expect(await enqueueRunDeliveries(t.ctx, run)).toHaveLength(0);
+    expect(await t.app.webhooks.enqueueRunDeliveries(run)).toHaveLength(1);
+    expect(await t.app.webhooks.enqueueRunDeliveries(run)).toHaveLength(0);
     await hook.waitFor(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hook.requests).toHaveLength(1);
@@ -208,7 +205,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     await createWebhook({ url: hook.url(), events: ['run.completed'] });
     // The module's start() subscribes; here the test plays the subscription the same way.
     const run = finishedRun(t.bootstrap.organizationId);
-    const onFinished = (event: typeof run) => void enqueueRunDeliveries(t.ctx, event);
+    const onFinished = (event: typeof run) => void t.app.webhooks.enqueueRunDeliveries(event);
     t.ctx.events.on('run.finished', onFinished);
     t.ctx.events.emit('run.finished', run);
     t.ctx.events.off('run.finished', onFinished);
@@ -228,8 +225,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     const webhooks = [];
     for (const hook of hooks)
       webhooks.push(await createWebhook({ url: hook.receiver.url(), events: ['run.failed'] }));
-    const ids = await enqueueRunDeliveries(
-      t.ctx,
+    const ids = await t.app.webhooks.enqueueRunDeliveries(
       finishedRun(t.bootstrap.organizationId, { status: 'failed' }),
     );
     expect(ids).toHaveLength(3);
@@ -261,10 +257,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
 
   it('treats a receiver that does not answer within the deadline as a failed attempt', async () => {
     // The deadline is injectable; the 10 s default is asserted above.
-    configureWebhooks(t.ctx, { deadlineMs: 1_500 });
+    t.app.webhooks.configure({ deadlineMs: 1_500 });
     const hanging = await receiver('hang');
     const webhook = await createWebhook({ url: hanging.url(), events: ['run.completed'] });
-    const [id] = await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    const [id] = await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     const record = await settled(webhook.id, id as string, 30_000);
     expect(record.status).toBe('failed');
     expect(record.attempts).toBe(3);
@@ -281,10 +277,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   }, 30_000);
 
   it('retries a failed delivery with the same id, refusing while it is pending', async () => {
-    configureWebhooks(t.ctx, { attemptDelaysMs: [0, 100, 200] });
+    t.app.webhooks.configure({ attemptDelaysMs: [0, 100, 200] });
     const hook = await receiver({ status: 500 }, { status: 500 }, { status: 500 }, { status: 200 });
     const webhook = await createWebhook({ url: hook.url(), events: ['run.completed'] });
-    const [id] = await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    const [id] = await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     const cookie = await t.consoleCookie();
     const retry = () =>
       consoleCall(t.app, cookie, {
@@ -321,7 +317,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   it('signs with the rotated secret from the next delivery on', async () => {
     const hook = await receiver();
     const webhook = await createWebhook({ url: hook.url(), events: ['run.completed'] });
-    await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     await hook.waitFor(1);
     const rotated = await consoleCall(t.app, await t.consoleCookie(), {
       method: 'POST',
@@ -330,7 +326,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(rotated.statusCode).toBe(200);
     const secret = rotated.json().data.secret as string;
     expect(secret).not.toBe(webhook.secret);
-    await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     const [before, after] = await hook.waitFor(2);
     if (!before || !after) throw new Error('missing requests');
     const signatureOf = (request: typeof before) => String(request.headers['x-service-signature']);
@@ -342,7 +338,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   it('connects to the address it checked, and re-checks the URL before every attempt', async () => {
     const hook = await receiver();
     let answer = ['127.0.0.1'];
-    configureWebhooks(t.ctx, {
+    t.app.webhooks.configure({
       attemptDelaysMs: [0, 100, 200],
       resolve: async (hostname) => {
         if (hostname !== 'hooks.example.test') throw new Error('ENOTFOUND');
@@ -353,7 +349,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     // receiver through the dispatcher's pinned lookup, never through a second (system) resolution.
     const url = `https://hooks.example.test:${hook.port}/pinned`;
     const webhook = await createWebhook({ url, events: ['run.completed'] });
-    const [first] = await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    const [first] = await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     const ok = await settled(webhook.id, first as string);
     expect(ok.status).toBe('succeeded');
     expect(hook.requests[0]?.headers.host).toBe(`hooks.example.test:${hook.port}`);
@@ -361,7 +357,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     // The name now resolves to a public address first and a private one second: refused
     // before the attempt, so the receiver sees nothing.
     answer = ['93.184.216.34', '10.1.2.3'];
-    const [second] = await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+    const [second] = await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
     const refused = await settled(webhook.id, second as string);
     expect(refused).toMatchObject({ status: 'failed', attempts: 3, lastResponseCode: null });
     expect(refused.lastError).toContain('10.1.2.3');
@@ -372,7 +368,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     const hook = await startReceiver(certificate, [{ status: 200 }], { keepAliveMs: 10_000 });
     receivers.push(hook);
     let answer = '127.0.0.1';
-    configureWebhooks(t.ctx, {
+    t.app.webhooks.configure({
       attemptDelaysMs: [0, 50, 50],
       // 127.0.0.2 is loopback too, but nothing listens there: a connection to it is refused.
       allowedTargets: ['127.0.0.1/32', '127.0.0.2/32'],
@@ -386,7 +382,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       events: ['run.completed'],
     });
     const deliver = async () => {
-      const [id] = await enqueueRunDeliveries(t.ctx, finishedRun(t.bootstrap.organizationId));
+      const [id] = await t.app.webhooks.enqueueRunDeliveries(finishedRun(t.bootstrap.organizationId));
       return settled(webhook.id, id as string);
     };
     expect((await deliver()).status).toBe('succeeded');

@@ -2,14 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  configureWebhooks,
-  enqueueRunDeliveries,
-  startWebhookDelivery,
-} from '../../../src/modules/webhooks/delivery.ts';
 import type { Resolver } from '../../../src/modules/webhooks/url-guard.ts';
 import { consoleCall, createPostgresDatabase, createTestApp, type TestApp } from '../../helper.ts';
-import { finishedRun, makeCertificate, type Receiver, startReceiver } from './receiver.ts';
+import { finishedRun, makeCertificate, type Receiver, startDelivering, startReceiver } from './receiver.ts';
 
 const certificate = makeCertificate();
 /** Longer than any test: a delivery that happens was started by a queue job, not a poll. */
@@ -59,7 +54,7 @@ describe('webhook attempts through the job queue on postgres', () => {
       counter.attempts += 1;
       return [{ address: '127.0.0.1', family: 4 }];
     };
-    configureWebhooks(t.ctx, {
+    t.app.webhooks.configure({
       ca: certificate.cert,
       pollIntervalMs: noPolling,
       attemptDelaysMs: options.attemptDelaysMs,
@@ -67,7 +62,7 @@ describe('webhook attempts through the job queue on postgres', () => {
     });
     const entry: { t: TestApp; stop?: () => Promise<void> } = { t };
     open.push(entry);
-    if (options.delivers) entry.stop = await startWebhookDelivery(t.ctx);
+    if (options.delivers) entry.stop = await startDelivering(t.app);
     return { t, counter };
   }
 
@@ -117,7 +112,7 @@ describe('webhook attempts through the job queue on postgres', () => {
     const [webhookId] = await createWebhooks(a.t, 1);
     a.counter.attempts = 0;
 
-    const [id] = await enqueueRunDeliveries(a.t.ctx, finishedRun(a.t.bootstrap.organizationId));
+    const [id] = await a.t.app.webhooks.enqueueRunDeliveries(finishedRun(a.t.bootstrap.organizationId));
     if (!id || !webhookId) throw new Error('no delivery');
     const failed = await until(async () => {
       const row = await record(a.t, id);
@@ -159,7 +154,9 @@ describe('webhook attempts through the job queue on postgres', () => {
     const ids: string[] = [];
     for (let run = 0; run < 6; run += 1) {
       const source = run % 2 === 0 ? a.t : b.t;
-      ids.push(...(await enqueueRunDeliveries(source.ctx, finishedRun(source.bootstrap.organizationId))));
+      ids.push(
+        ...(await source.app.webhooks.enqueueRunDeliveries(finishedRun(source.bootstrap.organizationId))),
+      );
     }
     expect(ids).toHaveLength(36);
     await until(async () => {

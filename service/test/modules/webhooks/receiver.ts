@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { RunFinished } from '../../../src/context.ts';
 
 export interface TestCertificate {
@@ -176,4 +177,10 @@ export function finishedRun(organizationId: string, overrides: Partial<RunFinish
           ],
     ...overrides,
   };
+}
+
+/** Starts delivering in an app built without background work; resolves to its stop function. */
+export async function startDelivering(app: FastifyInstance): Promise<() => Promise<void>> {
+  await app.webhooks.start();
+  return () => app.webhooks.stop();
 }

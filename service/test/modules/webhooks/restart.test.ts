@@ -3,18 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  configureWebhooks,
-  enqueueRunDeliveries,
-  startWebhookDelivery,
-} from '../../../src/modules/webhooks/delivery.ts';
-import {
   consoleCall,
   createPostgresDatabase,
   createTestApp,
   databaseKinds,
   type TestApp,
 } from '../../helper.ts';
-import { finishedRun, makeCertificate, type Receiver, type Reply, startReceiver } from './receiver.ts';
+import {
+  finishedRun,
+  makeCertificate,
+  type Receiver,
+  type Reply,
+  startDelivering,
+  startReceiver,
+} from './receiver.ts';
 
 const certificate = makeCertificate();
 
@@ -53,8 +55,8 @@ describe.each(databaseKinds)('durable webhook delivery on %s', (database) => {
       databaseUrl,
       env: { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1' },
     });
-    configureWebhooks(t.ctx, { ca: certificate.cert, pollIntervalMs: 100 });
-    open.push({ t, stop: await startWebhookDelivery(t.ctx) });
+    t.app.webhooks.configure({ ca: certificate.cert, pollIntervalMs: 100 });
+    open.push({ t, stop: await startDelivering(t.app) });
     return t;
   }
 
@@ -98,7 +100,7 @@ describe.each(databaseKinds)('durable webhook delivery on %s', (database) => {
   it('records the delivery before the first attempt and resumes it after a restart mid-attempt', async () => {
     const first = await instance();
     const { receiver: hook } = await webhookTo(first, ['hang', { status: 200 }]);
-    const [id] = await enqueueRunDeliveries(first.ctx, finishedRun(first.bootstrap.organizationId));
+    const [id] = await first.app.webhooks.enqueueRunDeliveries(finishedRun(first.bootstrap.organizationId));
     if (!id) throw new Error('no delivery');
     await hook.waitFor(1);
     // The attempt hangs at the receiver: the record is already there, pending, with its body.
@@ -121,9 +123,9 @@ describe.each(databaseKinds)('durable webhook delivery on %s', (database) => {
 
   it('resumes the retry schedule after a restart between attempts', async () => {
     const first = await instance();
-    configureWebhooks(first.ctx, { attemptDelaysMs: [0, 1_500, 1_500] });
+    first.app.webhooks.configure({ attemptDelaysMs: [0, 1_500, 1_500] });
     const { receiver: hook } = await webhookTo(first, [{ status: 500 }, { status: 200 }]);
-    const [id] = await enqueueRunDeliveries(first.ctx, finishedRun(first.bootstrap.organizationId));
+    const [id] = await first.app.webhooks.enqueueRunDeliveries(finishedRun(first.bootstrap.organizationId));
     if (!id) throw new Error('no delivery');
     const waiting = await until(async () => {
       const row = await record(first, id);
@@ -158,7 +160,9 @@ describe.each(databaseKinds)('durable webhook delivery on %s', (database) => {
     const ids: string[] = [];
     for (let run = 0; run < 5; run += 1) {
       const source = run % 2 === 0 ? a : b;
-      ids.push(...(await enqueueRunDeliveries(source.ctx, finishedRun(source.bootstrap.organizationId))));
+      ids.push(
+        ...(await source.app.webhooks.enqueueRunDeliveries(finishedRun(source.bootstrap.organizationId))),
+      );
     }
     expect(ids).toHaveLength(40);
     await receiver.waitFor(40);

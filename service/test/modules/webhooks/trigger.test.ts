@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureWebhooks } from '../../../src/modules/webhooks/delivery.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 import { makeCertificate, type Receiver, startReceiver } from './receiver.ts';
 
@@ -39,7 +38,7 @@ describe('run.trigger in webhook bodies for real runs', () => {
       background: true,
       env: { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '100000' },
     });
-    configureWebhooks(t.ctx, { ca: certificate.cert });
+    t.app.webhooks.configure({ ca: certificate.cert });
     const response = await consoleCall(t.app, await t.consoleCookie(), {
       method: 'POST',
       url: '/console/v1/webhooks',

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const serverFile = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const workerFile = fileURLToPath(new URL('../src/worker.ts', import.meta.url));
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-startup-'));
+  tempDirs.push(dir);
+  return dir;
+};
+
+/** A port held by another listener for the duration of `use`. */
+async function withTakenPort<T>(use: (port: number) => T): Promise<T> {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  try {
+    return use((holder.address() as net.AddressInfo).port);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
+}
+
+function start(file: string, env: Record<string, string>) {
+  return spawnSync(process.execPath, [file], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    // Generous: start-up on a loaded 2-core machine can take tens of seconds.
+    timeout: 110_000,
+  });
+}
+
+/** Exit 1, one line on stderr naming the setting, no stack trace, nothing set up. */
+function expectOneLine(result: ReturnType<typeof start>, setting: string, dataDir?: string) {
+  expect(result.status, result.stderr).toBe(1);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toContain(setting);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stdout).not.toContain('Keep these');
+  if (dataDir) expect(fs.existsSync(path.join(dataDir, 'bootstrap.json'))).toBe(false);
+}
+
+describe('start-up errors', { timeout: 240_000 }, () => {
+  it('a taken SMTP_PORT: one line naming it, exit 1, no bootstrap written', async () => {
+    const dataDir = tempDir();
+    const result = await withTakenPort((port) =>
+      start(serverFile, { DATA_DIR: dataDir, PORT: '0', SMTP_PORT: String(port) }),
+    );
+    expectOneLine(result, 'SMTP_PORT', dataDir);
+    expect(result.stderr).toMatch(/already in use/);
+  });
+
+  it('a taken PORT: one line naming it, exit 1, no bootstrap written', async () => {
+    const dataDir = tempDir();
+    const result = await withTakenPort((port) =>
+      start(serverFile, { DATA_DIR: dataDir, PORT: String(port), SMTP_PORT: '0' }),
+    );
+    expectOneLine(result, 'PORT', dataDir);
+    expect(result.stderr).toMatch(/^PORT \d+ is already in use/);
+  });
+
+  it('an unwritable DATA_DIR: one line naming it, exit 1', () => {
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    const result = start(serverFile, { DATA_DIR: path.join(file, 'data'), PORT: '0', SMTP_PORT: '0' });
+    expectOneLine(result, 'DATA_DIR');
+  });
+
+  it('an unreachable database: one line naming DATABASE_URL without its password, exit 1', async () => {
+    const dataDir = tempDir();
+    const closed = await withTakenPort((port) => port); // free again once returned
+    const result = start(serverFile, {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SMTP_PORT: '0',
+      DATABASE_URL: `postgres://stepdeck:very-secret-pw@127.0.0.1:${closed}/stepdeck`,
+    });
+    expectOneLine(result, 'DATABASE_URL', dataDir);
+    expect(result.stderr).not.toContain('very-secret-pw');
+    const worker = start(workerFile, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: `postgres://stepdeck:very-secret-pw@127.0.0.1:${closed}/stepdeck`,
+    });
+    expectOneLine(worker, 'DATABASE_URL', dataDir);
+  });
+
+  it('a missing Chromium: one line naming CHROMIUM_PATH, exit 1', () => {
+    const dataDir = tempDir();
+    const result = start(serverFile, {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SMTP_PORT: '0',
+      CHROMIUM_PATH: '/nonexistent/chromium',
+    });
+    expectOneLine(result, 'CHROMIUM_PATH', dataDir);
+  });
+});
