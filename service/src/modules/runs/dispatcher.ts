@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
-import { executeRun, failRun } from './execute.ts';
+import { RunnerShutdownError } from './errors.ts';
+import { executeRun } from './execute.ts';
+import { failRun } from './finish.ts';
 import { activeStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
 import { closeQueue, dispatchJob, flushDeferred, queueOf, runtimeOf } from './runtime.ts';
 
@@ -102,8 +104,7 @@ export async function startRunner(
     clearInterval(timer);
     // No more wake-ups: pg-boss stops delivering before the runs end.
     await closeQueue(ctx);
-    for (const controller of runtime.aborts.values())
-      controller.abort(new Error('The service is shutting down'));
+    for (const controller of runtime.aborts.values()) controller.abort(new RunnerShutdownError());
     while (pumping || recovering || executing.size > 0)
       await Promise.allSettled([pumping, recovering, ...executing]);
     await flushDeferred(ctx);

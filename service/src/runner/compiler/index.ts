@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ResolvedRunConfig, type RunConfig, resolveRunConfig, type StepNode } from '@stepdeck/contract';
+import { outlineSteps, stepTitle } from './outline.ts';
 import type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
+export type { StepOutline } from './outline.ts';
 export type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 /**
@@ -15,6 +17,8 @@ export type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 export const RUNTIME_FILE = 'stepdeck-runtime.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
+/** Written by the runtime when an assertion fails (see `recordExpectation`). */
+export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -149,12 +153,6 @@ function fileFor(ctx: TestContext, step: StepNode, filename: string): string | n
   ctx.files.set(key, { relative, content: match.content });
   ctx.out.set(relative, match.content);
   return relative;
-}
-
-function stepTitle(step: StepNode): string {
-  const name = step.name?.trim();
-  if (name) return name;
-  return step.action.description?.trim() || step.action.name;
 }
 
 /** The code of one action; `s` is the scope variable of the step's body. */
@@ -404,6 +402,7 @@ function readme(input: CompileInput): string {
 export function compileProject(input: CompileInput): CompiledProject {
   const files = new Map<string, Buffer | string>();
   const specFiles = new Map<string, string>();
+  const outlines = new Map<string, ReturnType<typeof outlineSteps>>();
   const usedNames = new Set<string>();
   const groups = new Map<string, { config: ResolvedRunConfig; specs: string[] }>();
   let browser = false;
@@ -417,6 +416,7 @@ export function compileProject(input: CompileInput): CompiledProject {
     files.set(spec, specSource(ctx, input));
     for (const [relative, content] of ctx.out) files.set(relative, content);
     specFiles.set(test.id, spec);
+    outlines.set(test.id, outlineSteps(test.steps));
     if (testNeedsPage(test)) browser = true;
 
     const config = input.config ?? resolveRunConfig(test.config as RunConfig);
@@ -453,6 +453,7 @@ export function compileProject(input: CompileInput): CompiledProject {
   return {
     files,
     specFiles,
+    outlines,
     requirements: { browser, video: groupList.some((group) => group.config.use.video !== 'off') },
   };
 }
