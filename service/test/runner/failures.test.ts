@@ -289,10 +289,6 @@ describe('failures in the user’s words (real Chromium)', () => {
 
   it('a test timeout names the step that was running', () => {
     const test = byId(ids.timeout);
-    console.log(
-      JSON.stringify(test, null, 1),
-      require('node:fs').readFileSync(result.jsonReportPath, 'utf8').slice(0, 0),
-    );
     expect(test.status).toBe('timedOut');
     expect(test.errorLocation).toBe('Pause');
     expect(test.errorMessage).toBe('Step "Pause" (wait 60000 ms) failed\nTest timeout of 12000ms exceeded.');
