@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import { stripVTControlCharacters } from 'node:util';
+import type { JSONReport } from '@playwright/test/reporter';
 import {
   defaultBrowsersPath,
   ffmpegProblem,
@@ -11,39 +12,17 @@ import {
   prepareBrowsersPath,
   resolveChromium,
 } from './browser.ts';
-import { TEST_ID_ANNOTATION } from './compiler/index.ts';
 import type { CompiledProject } from './compiler/types.ts';
 import { createRedactor, redactDirectory, redactFile } from './redact.ts';
+import { type ExecutedTest, mapReport } from './report-map.ts';
 import { spawnSupervised } from './supervisor.ts';
+
+export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
 
 /**
  * Runs a compiled project with `playwright test` in a child process (its own process group),
  * with the JSON and HTML reporters, and maps the JSON report back to Stepdeck test ids.
  */
-
-export type ExecutedTestStatus = 'passed' | 'failed' | 'skipped' | 'timedOut' | 'flaky';
-
-export interface ExecutedArtifact {
-  /** Absolute path on disk. */
-  path: string;
-  /** File name to store it under (unique within the test's entry). */
-  file: string;
-  kind: 'trace' | 'screenshot' | 'video' | 'other';
-}
-
-export interface ExecutedTest {
-  testId: string;
-  name: string;
-  status: ExecutedTestStatus;
-  durationMs: number;
-  errorMessage: string | null;
-  /** `file:line:col`, the file relative to the project directory. */
-  errorLocation: string | null;
-  attempts: number;
-  /** Playwright project name (one per distinct config). */
-  project: string;
-  artifacts: ExecutedArtifact[];
-}
 
 export interface ExecutionResult {
   status: 'passed' | 'failed' | 'runnerError';
@@ -105,10 +84,6 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
 }
 
 export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-const stripAnsi = (value: string) => value.replace(ANSI, '');
 
 /** The values the executor hides: project secrets and the Stepdeck API key it was given. */
 function secretValues(env: Record<string, string>): string[] {
@@ -191,81 +166,30 @@ function isRunning(pid: number): boolean {
   }
 }
 
-interface MapContext {
-  dir: string;
-  testIdBySpec: Map<string, string>;
-}
-
-function collectTests(
-  suite: JSONReportSuite,
-  out: Array<{ file: string; title: string; test: JSONReportTest }>,
-) {
-  for (const spec of suite.specs) {
-    for (const test of spec.tests) out.push({ file: spec.file, title: spec.title, test });
-  }
-  for (const child of suite.suites ?? []) collectTests(child, out);
-}
-
-function artifactKind(name: string, contentType: string): ExecutedArtifact['kind'] {
-  if (name === 'trace' || contentType === 'application/zip') return 'trace';
-  if (name === 'video' || contentType.startsWith('video/')) return 'video';
-  if (name === 'screenshot' || contentType.startsWith('image/')) return 'screenshot';
-  return 'other';
-}
-
-function mapReport(report: JSONReport, context: MapContext): ExecutedTest[] {
-  const entries: Array<{ file: string; title: string; test: JSONReportTest }> = [];
-  for (const suite of report.suites) collectTests(suite, entries);
-  const seen = new Map<string, number>();
-  return entries.map(({ file, title, test }) => {
-    const annotated = test.annotations.find(
-      (annotation) => annotation.type === TEST_ID_ANNOTATION,
-    )?.description;
-    const testId = annotated ?? context.testIdBySpec.get(path.basename(file)) ?? file;
-    const occurrence = seen.get(testId) ?? 0;
-    seen.set(testId, occurrence + 1);
-    const results = test.results;
-    const last = results[results.length - 1];
-    let status: ExecutedTestStatus;
-    if (test.status === 'skipped') status = 'skipped';
-    else if (test.status === 'expected') status = 'passed';
-    else if (test.status === 'flaky') status = 'flaky';
-    else status = last?.status === 'timedOut' ? 'timedOut' : 'failed';
-    const failing = status === 'failed' || status === 'timedOut' ? last : undefined;
-    const error = failing?.errors[0] ?? failing?.error;
-    const location = failing?.errorLocation ?? error?.location;
-    const artifacts: ExecutedArtifact[] = [];
-    const used = new Set<string>();
-    for (const result of results) {
-      for (const attachment of result.attachments) {
-        if (!attachment.path || !existsSync(attachment.path)) continue;
-        const kind = artifactKind(attachment.name, attachment.contentType);
-        const named =
-          kind === 'screenshot' && attachment.name !== 'screenshot' && path.extname(attachment.name)
-            ? attachment.name
-            : path.basename(attachment.path);
-        const prefix = `${occurrence > 0 ? `run${occurrence + 1}-` : ''}${result.retry > 0 ? `retry${result.retry}-` : ''}`;
-        let fileName = `${prefix}${named}`;
-        for (let n = 2; used.has(fileName); n++) fileName = `${prefix}${n}-${named}`;
-        used.add(fileName);
-        artifacts.push({ path: path.resolve(attachment.path), file: fileName, kind });
-      }
-    }
-    const message = error?.message ?? (failing ? `test ${status}` : null);
-    return {
-      testId,
-      name: title,
-      status,
-      durationMs: results.reduce((sum, result) => sum + result.duration, 0),
-      errorMessage: message === null ? null : stripAnsi(message).slice(0, 8_000),
-      errorLocation: location
-        ? `${path.relative(context.dir, location.file) || location.file}:${location.line}:${location.column}`
-        : null,
-      attempts: results.length,
-      project: test.projectName,
-      artifacts,
-    };
-  });
+/** Every text of a test result loses the secret values (the step tree's names and errors too). */
+function redactTest(test: ExecutedTest, redact: (text: string) => string): ExecutedTest {
+  const maybe = (text: string | null) => (text === null ? null : redact(text));
+  return {
+    ...test,
+    errorMessage: maybe(test.errorMessage),
+    errorLocation: maybe(test.errorLocation),
+    errorDetail: maybe(test.errorDetail),
+    expected: maybe(test.expected),
+    received: maybe(test.received),
+    failedStep: test.failedStep && {
+      ...test.failedStep,
+      name: redact(test.failedStep.name),
+      action: maybe(test.failedStep.action),
+      path: test.failedStep.path.map(redact),
+    },
+    steps: test.steps.map((step) => ({
+      ...step,
+      name: redact(step.name),
+      action: maybe(step.action),
+      path: step.path.map(redact),
+      error: maybe(step.error),
+    })),
+  };
 }
 
 const LAUNCH_FAILURE =
@@ -298,7 +222,7 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   const logParts: string[] = [];
   let logSize = 0;
   const log = (line: string) => {
-    const clean = redact(stripAnsi(line));
+    const clean = redact(stripVTControlCharacters(line));
     if (logSize < MAX_LOG_CHARS) {
       logParts.push(clean);
       logSize += clean.length + 1;
@@ -470,19 +394,20 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   }
   const testIdBySpec = new Map<string, string>();
   for (const [testId, spec] of options.project.specFiles) testIdBySpec.set(path.basename(spec), testId);
-  const tests = mapReport(report, { dir, testIdBySpec }).map((test) => ({
-    ...test,
-    errorMessage: test.errorMessage === null ? null : redact(test.errorMessage),
-  }));
+  const tests = mapReport(report, {
+    dir,
+    testIdBySpec,
+    outlines: options.project.outlines ?? new Map(),
+  }).map((test) => redactTest(test, redact));
 
-  const launchFailure = tests.find((test) => test.errorMessage && LAUNCH_FAILURE.test(test.errorMessage));
-  if (launchFailure?.errorMessage) {
-    const firstLines = launchFailure.errorMessage.split('\n').slice(0, 6).join('\n');
+  const launchFailure = tests.find((test) => test.errorDetail && LAUNCH_FAILURE.test(test.errorDetail));
+  if (launchFailure?.errorDetail) {
+    const firstLines = launchFailure.errorDetail.split('\n').slice(0, 6).join('\n');
     return result('runnerError', tests, { runnerError: `the browser could not be started: ${firstLines}` });
   }
   if (report.errors.length > 0) {
     const message = redact(
-      stripAnsi(report.errors.map((error) => error.message ?? String(error.value)).join('\n')),
+      stripVTControlCharacters(report.errors.map((error) => error.message ?? String(error.value)).join('\n')),
     );
     return result('runnerError', tests, {
       runnerError: `Playwright reported an error: ${message.slice(0, 4_000)}`,

@@ -6,11 +6,13 @@ export {
   CHROMIUM_ARGS,
   compileProject,
   DEFAULT_ACTION_TIMEOUT_MS,
+  EXPECTATION_ANNOTATION,
   RUNTIME_FILE,
   secretEnvVar,
   TEST_ID_ANNOTATION,
   testNeedsPage,
 } from './compiler/index.ts';
+export type { StepOutline } from './compiler/outline.ts';
 export type { CompilableTest, CompiledProject, CompileInput } from './compiler/types.ts';
 export {
   type ExecutedArtifact,

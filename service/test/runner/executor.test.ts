@@ -212,15 +212,20 @@ describe('executeProject with real Chromium', () => {
       expect(failing.attempts).toBe(2);
       expect(failing.errorMessage).toContain('Timeout 1000ms exceeded');
       expect(failing.errorMessage).toContain('#missing-button');
+      // Issue 11: the location is the step the user wrote, not the generated spec file.
+      expect(failing.errorLocation).toBe('Click missing');
+      expect(failing.failedStep?.action).toBe('click #missing-button');
+      // Playwright's own text (with the generated file's line) stays available, paths relative.
       const spec = compiledFiles.get(
         [...compiledFiles.keys()].find((file) => file.includes('fails-on-a-missing-button')) ?? '',
       );
       const line = String(spec)
         .split('\n')
         .findIndex((text) => text.includes('#missing-button'));
-      expect(failing.errorLocation).toMatch(
-        new RegExp(`^tests/fails-on-a-missing-button-bbbbbbbb\\.spec\\.ts:${line + 1}:\\d+$`),
+      expect(failing.errorDetail).toMatch(
+        new RegExp(`tests/fails-on-a-missing-button-bbbbbbbb\\.spec\\.ts:${line + 1}:\\d+`),
       );
+      expect(failing.errorDetail).not.toMatch(/\/tmp\//);
       const kinds = failing.artifacts.map((artifact) => artifact.kind);
       expect(kinds).toContain('trace');
       expect(kinds).toContain('screenshot');

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
-import { executeRun, failRun } from './execute.ts';
+import { RunnerShutdownError } from './errors.ts';
+import { executeRun } from './execute.ts';
+import { failRun } from './finish.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
 import { claimedStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
 import { dispatchJob } from './runtime.ts';
@@ -143,7 +145,7 @@ export async function startRunner(
         clearTimeout(graceTimer);
       }
       const ended = [...executing.values()];
-      for (const runId of ended) runtime.abort(runId, new Error('The service is shutting down'));
+      for (const runId of ended) runtime.abort(runId, new RunnerShutdownError());
       while (executing.size > 0) await Promise.allSettled([...executing.keys()]);
       // An aborted run stops without an outcome: it ends as failed, saying why.
       for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError, [...claimedStatuses]);

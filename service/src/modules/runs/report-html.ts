@@ -1,4 +1,4 @@
-import type { TestRunDetail } from '@stepdeck/contract';
+import type { RunStepResult, RunTestResult, TestRunDetail } from '@stepdeck/contract';
 
 const esc = (value: unknown): string =>
   String(value ?? '')
@@ -13,11 +13,54 @@ const colors: Record<string, string> = {
   completed: '#1a7f37',
   failed: '#cf222e',
   timedOut: '#cf222e',
+  flaky: '#9a6700',
   interrupted: '#9a6700',
   skipped: '#6e7781',
 };
 
 const seconds = (ms: number | null | undefined) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
+
+const mono = 'font-family:Menlo,Consolas,monospace;font-size:12px;';
+
+const stepMarks: Record<RunStepResult['status'], { mark: string; color: string; label: string }> = {
+  passed: { mark: '&#10003;', color: '#1a7f37', label: 'passed' },
+  failed: { mark: '&#10007;', color: '#cf222e', label: 'failed' },
+  skipped: { mark: '&#8631;', color: '#6e7781', label: 'skipped' },
+  notRun: { mark: '&#8212;', color: '#6e7781', label: 'not run' },
+};
+
+/** The test's step tree with each step's outcome, indented by depth (tables only, for email). */
+function stepTree(steps: RunStepResult[]): string {
+  if (steps.length === 0) return '';
+  const rows = steps
+    .map((step) => {
+      const { mark, color, label } = stepMarks[step.status];
+      const action =
+        step.action && step.action !== step.name
+          ? ` <span style="color:#57606a;">${esc(step.action)}</span>`
+          : '';
+      const error = step.error
+        ? `<div style="${mono}color:#cf222e;white-space:pre-wrap;margin-top:2px;">${esc(step.error)}</div>`
+        : '';
+      return `<tr><td style="padding:2px 6px 2px ${8 + step.depth * 18}px;font-size:13px;vertical-align:top;"><span style="color:${color};" title="${label}">${mark}</span> <span${step.status === 'failed' ? ' style="font-weight:bold;"' : ''}>${esc(step.name)}</span>${action}${error}</td><td style="padding:2px 6px;font-size:12px;color:${color};vertical-align:top;">${label}</td><td style="padding:2px 6px;font-size:12px;color:#57606a;text-align:right;vertical-align:top;">${step.status === 'passed' || step.status === 'failed' ? seconds(step.duration) : ''}</td></tr>`;
+    })
+    .join('');
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin-top:8px;border:1px solid #d0d7de;border-radius:6px;border-collapse:collapse;">${rows}</table>`;
+}
+
+/** The failure under a test's name: the message, the step path, and the step tree. */
+function failureBlock(test: RunTestResult): string {
+  if (!test.errorMessage) return '';
+  const flaky = test.flaky
+    ? `<div style="font-size:12px;color:#9a6700;margin-top:4px;">Flaky: failed, then passed on a retry. The failed attempt:</div>`
+    : '';
+  const location = test.errorLocation
+    ? `<div style="${mono}color:#57606a;">at ${esc(test.errorLocation)}</div>`
+    : '';
+  // A passing retry's tree is all green; the tree is for the tests that failed.
+  const tree = test.flaky ? '' : stepTree(test.steps ?? []);
+  return `${flaky}<div style="margin-top:6px;${mono}color:#cf222e;white-space:pre-wrap;">${esc(test.errorMessage)}</div>${location}${tree}`;
+}
 
 /**
  * The run as one self-contained HTML document: inline styles only and table layout, so it
@@ -31,13 +74,7 @@ export function renderReportHtml(run: TestRunDetail, publicUrl: string): string 
   const rows = (report?.runTypeInfo.testResults ?? [])
     .map((test) => {
       const color = colors[test.status] ?? '#24292f';
-      const error = test.errorMessage
-        ? `<div style="margin-top:6px;font-family:Menlo,Consolas,monospace;font-size:12px;color:#cf222e;white-space:pre-wrap;">${esc(test.errorMessage)}</div>${
-            test.errorLocation
-              ? `<div style="font-family:Menlo,Consolas,monospace;font-size:12px;color:#57606a;">at ${esc(test.errorLocation)}</div>`
-              : ''
-          }`
-        : '';
+      const error = failureBlock(test);
       return `<tr><td style="${cell}"><strong>${esc(test.name)}</strong>${error}</td><td style="${cell}color:${color};font-weight:bold;">${esc(test.status)}</td><td style="${cell}text-align:right;">${seconds(test.duration)}</td></tr>`;
     })
     .join('\n');

@@ -11,6 +11,7 @@ import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { tests as testsModule } from './deps.ts';
+import { RunCancelledError } from './errors.ts';
 import { renderReportHtml } from './report-html.ts';
 import { activeStatuses, findRun, type RunRow, runTests } from './repository.ts';
 import { runtimeOf, wakeRunners } from './runtime.ts';
@@ -268,7 +269,7 @@ export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
     throw badRequest(`Run is already ${current?.status ?? 'finished'}`);
   }
   // This process's runner stops at once; a worker elsewhere sees the flag within 500 ms.
-  runtimeOf(ctx).aborts.get(runId)?.abort(new Error('Run cancelled'));
+  runtimeOf(ctx).aborts.get(runId)?.abort(new RunCancelledError());
   await wakeRunners(ctx);
   const message =
     run.status === 'running'

@@ -81,8 +81,10 @@ export function sampleBody(event: WebhookEvent, publicUrl: string): Record<strin
             name: 'Pay with card',
             status: 'failed',
             durationMs: 42225,
-            errorMessage: 'Timed out 5000ms waiting for expect(locator).toBeVisible()',
-            errorLocation: 'step 4: assert "Order confirmed" is visible',
+            // The shape a real failure has: the step, its action, the expectation (issue 11).
+            errorMessage:
+              'Step "Pay › Confirmation" (assertText #status) failed\nExpected substring: "Order confirmed"\nReceived string: "Payment declined"\nTimeout: 5000ms',
+            errorLocation: 'Pay › Confirmation',
           }
         : {
             name: 'Pay with card',

@@ -1,4 +1,5 @@
 import type { ResolvedRunConfig, StepNode } from '@stepdeck/contract';
+import type { StepOutline } from './outline.ts';
 
 /**
  * What the compiler needs to turn tests into a Playwright Test project. The tests module
@@ -37,6 +38,8 @@ export interface CompiledProject {
   files: Map<string, Buffer | string>;
   /** Relative path of each test's spec file, by test id. */
   specFiles: Map<string, string>;
+  /** Each test's step tree as the user wrote it, by test id (names failing steps in results). */
+  outlines?: Map<string, StepOutline[]>;
   /**
    * What running the project needs (added by the runner): a browser (some test uses a page)
    * and ffmpeg (some project records video). The executor checks these before starting.

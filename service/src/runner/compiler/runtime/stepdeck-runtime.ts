@@ -50,6 +50,10 @@ export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
+/** Result annotation with a failed assertion's expected and received values (JSON text). */
+export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
+const EXPECTATION_MAX_CHARS = 2_000;
+
 const TEMPLATE = /\{\{\s*(vars|parameters|secrets)\.([^}\s]+)\s*\}\}/g;
 
 function lookup(root: unknown, dotted: string): unknown {
@@ -184,8 +188,37 @@ export class Stepdeck {
       if (!this.failedAny) {
         this.failedAny = true;
         this.error = error;
+        this.recordExpectation(error);
       }
     }
+  }
+
+  /**
+   * Keeps an assertion's expected and received values (Playwright's `matcherResult`, which its
+   * reports drop) as a result annotation, so a report can show them without parsing messages.
+   */
+  private recordExpectation(error: unknown): void {
+    const result = (error as { matcherResult?: { expected?: unknown; actual?: unknown } } | null)
+      ?.matcherResult;
+    if (!result || typeof result !== 'object') return;
+    const show = (value: unknown): string | null => {
+      if (value === undefined || typeof value === 'function') return null;
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(value);
+      } catch {
+        text = String(value);
+      }
+      if (text === undefined) return null;
+      return text.length > EXPECTATION_MAX_CHARS ? `${text.slice(0, EXPECTATION_MAX_CHARS)}…` : text;
+    };
+    const expected = show(result.expected);
+    const received = show(result.actual);
+    if (expected === null && received === null) return;
+    this.testInfo.annotations.push({
+      type: EXPECTATION_ANNOTATION,
+      description: JSON.stringify({ expected, received }),
+    });
   }
 
   /** Ends the test: the first failure (if any) fails it. */

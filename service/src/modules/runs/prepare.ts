@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { type RunConfig, resolveRunConfig } from '@stepdeck/contract';
+import * as tar from 'tar';
+import { fromJson } from '../../adapters/db/index.ts';
+import type { AppContext } from '../../context.ts';
+import { secretEnvVar } from '../../runner/compiler/index.ts';
+import { issueRunInboxAccess } from '../inboxes/index.ts';
+import { artifactKey } from './artifacts.ts';
+import { compiler, executor, tests as testsModule } from './deps.ts';
+import { recordProcessGroup } from './processes.ts';
+import { concurrencyCapOf, type RunRow, runTests } from './repository.ts';
+
+/**
+ * From a claimed run to Playwright's result: the tests compiled with the run's overrides, the
+ * bundle stored while the browser runs, secrets and a per-run inbox key in the environment.
+ */
+
+export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, signal: AbortSignal) {
+  const members = await runTests(ctx.db, run.id);
+  const executable = await testsModule();
+  const compilable = await executable.loadCompilableTests(ctx.db, ctx.blobs, {
+    projectId: run.projectId,
+    branchId: run.branchId,
+    testIds: members.map((member) => member.testId),
+  });
+  const secrets = await executable.loadProjectSecrets(ctx.db, run.projectId);
+  const overrides = fromJson<RunConfig>(run.config, {});
+  const cap = await concurrencyCapOf(ctx.db, run.organizationId);
+  // Overrides layer over each test's own config; the compiler groups tests by the result.
+  const merged = compilable.map((test) => ({
+    ...test,
+    config: effectiveConfig(test.config as RunConfig, overrides, cap) as Record<string, unknown>,
+  }));
+  const resolvedAll = merged.map((test) => resolveRunConfig(test.config as RunConfig));
+  const { compileProject } = await compiler();
+  const project = await compileProject({
+    tests: merged,
+    config: null,
+    secretNames: Object.keys(secrets),
+  });
+
+  // The compiled project as a bundle: generated code only, secrets stay in the environment.
+  const bundleDir = path.join(workDir, 'bundle');
+  for (const [relative, content] of project.files) {
+    const target = path.join(bundleDir, relative);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.writeFile(target, content);
+  }
+  const bundleFile = path.join(workDir, 'bundle.tgz');
+  // Packed and stored while the browser runs: the run does not wait for it to start.
+  const bundleStored = (async () => {
+    await tar.c(
+      { gzip: true, cwd: bundleDir, file: bundleFile, portable: true },
+      await fsp.readdir(bundleDir),
+    );
+    await ctx.blobs.put(
+      artifactKey(run.id, 'bundle.tgz'),
+      fs.createReadStream(bundleFile),
+      'application/gzip',
+    );
+  })();
+  // Settled below; a rejection must not go unhandled while the run executes.
+  bundleStored.catch(() => {});
+
+  // The service URL reaches email steps through the environment, like the secrets, so the
+  // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
+  const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
+  for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
+  const perTest = resolvedAll.reduce(
+    (sum, config) => sum + Math.max(config.timeout, 30_000) * (config.retries + 1) * config.repeatEach,
+    0,
+  );
+  const timeoutMs = Math.min(perTest + 120_000, 6 * 3600_000);
+  const { executeProject } = await executor();
+  // Email steps poll the inbox API with a per-run emailInbox:read key, deleted when the run ends.
+  const inbox = await issueRunInboxAccess(ctx.db, ctx.clock, {
+    organizationId: run.organizationId,
+    runId: run.id,
+    apiUrl: ctx.config.publicUrl,
+    tests: compilable,
+  });
+  const result = await executeProject({
+    dir: path.join(workDir, 'project'),
+    project,
+    env: { ...env, ...inbox.env },
+    signal,
+    timeoutMs,
+    onSpawn: (pid) => {
+      // The supervisor leads the run's process group (its pid is the group id).
+      recordProcessGroup(ctx.db, run.id, pid).catch((error: unknown) =>
+        ctx.log.warn({ err: error, runId: run.id }, 'could not record the run process group'),
+      );
+    },
+  }).finally(() => inbox.release());
+  await bundleStored;
+  const inboxKey = inbox.env.STEPDECK_API_KEY;
+  return { result, secrets: inboxKey ? { ...secrets, STEPDECK_API_KEY: inboxKey } : secrets };
+}
+
+/** A test's config with the run's overrides on top: always headless, workers within the cap. */
+export function effectiveConfig(
+  testConfig: RunConfig | null | undefined,
+  overrides: RunConfig,
+  cap: number,
+): RunConfig {
+  const base = testConfig ?? {};
+  const merged: RunConfig = {
+    ...base,
+    ...overrides,
+    use: { ...base.use, ...overrides.use, headless: true },
+    viewport: { ...base.viewport, ...overrides.viewport },
+  };
+  if (merged.workers !== undefined) merged.workers = Math.max(1, Math.min(merged.workers, cap));
+  return merged;
+}

@@ -1,0 +1,22 @@
+/** Names and defaults shared by the compiler, the runtime's reader (the executor) and the config. */
+
+export const RUNTIME_FILE = 'stepdeck-runtime.ts';
+export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
+/** Written by the runtime when an assertion fails (see `recordExpectation`). */
+export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+/** `use.actionTimeout: 0` means this default (the spec). */
+export const DEFAULT_ACTION_TIMEOUT_MS = 60_000;
+
+/** The environment variable holding a project secret at run time (same rule as the runtime). */
+export function secretEnvVar(name: string): string {
+  return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}

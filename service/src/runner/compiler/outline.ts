@@ -1,0 +1,78 @@
+import type { StepAction, StepNode } from '@stepdeck/contract';
+
+/**
+ * The step tree of a compiled test as the user wrote it: what the runner needs to name a
+ * failing step (title, action in the user's words, condition) without reading generated code.
+ * The runtime makes exactly one `test.step` per node, in this order, so Playwright's step
+ * report lines up with it node for node.
+ */
+export interface StepOutline {
+  stepId: string;
+  /** The `test.step` title the compiler gave it. */
+  title: string;
+  /** The name shown to the user: the step's name, else its description, else its action. */
+  name: string;
+  /** The action in the user's words, e.g. `assertText #out`. */
+  action: string;
+  condition: 'skip' | 'alwaysRun' | 'if' | null;
+  children: StepOutline[];
+}
+
+const MAX_LABEL = 120;
+
+/** The title a step runs under (its name, else the action's description, else the action). */
+export function stepTitle(step: StepNode): string {
+  const name = step.name?.trim();
+  if (name) return name;
+  return step.action.description?.trim() || step.action.name;
+}
+
+/**
+ * The action and its main argument as written (templates unresolved, so no secret value).
+ * Typed values (fill, request bodies) stay out: they can be long and are not what names a step.
+ */
+export function actionLabel(action: StepAction): string {
+  const argument = ((): string | undefined => {
+    switch (action.name) {
+      case 'goto':
+        return action.url;
+      case 'press':
+        return [action.selector, action.key].filter(Boolean).join(' ');
+      case 'wait':
+        return `${action.ms} ms`;
+      case 'assertUrl':
+      case 'assertTitle':
+        return action.value;
+      case 'request':
+        return `${action.method} ${action.url}`;
+      case 'assertStatus':
+        return String(action.value);
+      case 'assertJson':
+        return action.path;
+      case 'waitForEmail':
+        return action.inbox;
+      case 'screenshot':
+      case 'gotoEmailLink':
+      case 'group':
+        return undefined;
+      default: {
+        const selector = (action as { selector?: unknown }).selector;
+        return typeof selector === 'string' ? selector : undefined;
+      }
+    }
+  })();
+  const label = argument ? `${action.name} ${argument}` : action.name;
+  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
+export function outlineSteps(steps: StepNode[]): StepOutline[] {
+  return steps.map((step) => ({
+    stepId: step.id,
+    title: stepTitle(step),
+    name: step.name?.trim() || step.action.description?.trim() || actionLabel(step.action),
+    action: actionLabel(step.action),
+    condition: step.condition?.type ?? null,
+    // Only a group's children become steps of their own (see actionCode).
+    children: step.action.name === 'group' ? outlineSteps(step.children ?? []) : [],
+  }));
+}

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type {
+  JSONReport,
+  JSONReportSuite,
+  JSONReportTest,
+  JSONReportTestResult,
+} from '@playwright/test/reporter';
+import type { FailedStep, RunStepResult } from '@stepdeck/contract';
+import { TEST_ID_ANNOTATION } from './compiler/index.ts';
+import type { StepOutline } from './compiler/outline.ts';
+import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
+
+/**
+ * Maps Playwright's JSON report back to Stepdeck tests: one entry per test and repeat (retries
+ * of one repeat are its attempts), with artifacts, step outcomes and the failure in the user's
+ * words (see outcome.ts).
+ */
+
+export type ExecutedTestStatus = 'passed' | 'failed' | 'skipped' | 'timedOut' | 'flaky';
+
+export interface ExecutedArtifact {
+  /** Absolute path on disk. */
+  path: string;
+  /** File name to store it under (unique within the test's entry). */
+  file: string;
+  kind: 'trace' | 'screenshot' | 'video' | 'other';
+}
+
+export interface ExecutedTest {
+  testId: string;
+  name: string;
+  status: ExecutedTestStatus;
+  durationMs: number;
+  /** User-facing: the failing step, its action and what was expected and received. */
+  errorMessage: string | null;
+  /** The failing step's path (`Checkout › Pay › assertText #out`). */
+  errorLocation: string | null;
+  attempts: number;
+  /** Playwright project name (one per distinct config). */
+  project: string;
+  artifacts: ExecutedArtifact[];
+  failedStep: FailedStep | null;
+  expected: string | null;
+  received: string | null;
+  /** Playwright's own error text (ANSI stripped, run paths relative). */
+  errorDetail: string | null;
+  /** Failed, then passed on a retry: the failure fields describe the failed attempt. */
+  flaky: boolean;
+  /** The step tree's outcomes in the attempt that decided the status. */
+  steps: RunStepResult[];
+}
+
+export interface MapContext {
+  dir: string;
+  testIdBySpec: Map<string, string>;
+  outlines: Map<string, StepOutline[]>;
+}
+
+function collectTests(
+  suite: JSONReportSuite,
+  out: Array<{ file: string; title: string; test: JSONReportTest }>,
+) {
+  for (const spec of suite.specs) {
+    for (const test of spec.tests) out.push({ file: spec.file, title: spec.title, test });
+  }
+  for (const child of suite.suites ?? []) collectTests(child, out);
+}
+
+function artifactKind(name: string, contentType: string): ExecutedArtifact['kind'] {
+  if (name === 'trace' || contentType === 'application/zip') return 'trace';
+  if (name === 'video' || contentType.startsWith('video/')) return 'video';
+  if (name === 'screenshot' || contentType.startsWith('image/')) return 'screenshot';
+  return 'other';
+}
+
+function artifactsOf(results: JSONReportTestResult[], occurrence: number): ExecutedArtifact[] {
+  const artifacts: ExecutedArtifact[] = [];
+  const used = new Set<string>();
+  for (const result of results) {
+    for (const attachment of result.attachments) {
+      if (!attachment.path || !existsSync(attachment.path)) continue;
+      const kind = artifactKind(attachment.name, attachment.contentType);
+      const named =
+        kind === 'screenshot' && attachment.name !== 'screenshot' && path.extname(attachment.name)
+          ? attachment.name
+          : path.basename(attachment.path);
+      const prefix = `${occurrence > 0 ? `run${occurrence + 1}-` : ''}${result.retry > 0 ? `retry${result.retry}-` : ''}`;
+      let fileName = `${prefix}${named}`;
+      for (let n = 2; used.has(fileName); n++) fileName = `${prefix}${n}-${named}`;
+      used.add(fileName);
+      artifacts.push({ path: path.resolve(attachment.path), file: fileName, kind });
+    }
+  }
+  return artifacts;
+}
+
+function statusOf(test: JSONReportTest, last: JSONReportTestResult | undefined): ExecutedTestStatus {
+  if (test.status === 'skipped') return 'skipped';
+  if (test.status === 'expected') return 'passed';
+  if (test.status === 'flaky') return 'flaky';
+  return last?.status === 'timedOut' ? 'timedOut' : 'failed';
+}
+
+const failedAttempt = (result: JSONReportTestResult) =>
+  result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
+
+export function mapReport(report: JSONReport, context: MapContext): ExecutedTest[] {
+  const entries: Array<{ file: string; title: string; test: JSONReportTest }> = [];
+  for (const suite of report.suites) collectTests(suite, entries);
+  const seen = new Map<string, number>();
+  return entries.map(({ file, title, test }) => {
+    const annotated = test.annotations.find(
+      (annotation) => annotation.type === TEST_ID_ANNOTATION,
+    )?.description;
+    const testId = annotated ?? context.testIdBySpec.get(path.basename(file)) ?? file;
+    const occurrence = seen.get(testId) ?? 0;
+    seen.set(testId, occurrence + 1);
+    const results = test.results;
+    const last = results[results.length - 1];
+    const status = statusOf(test, last);
+    const outlines = context.outlines.get(testId) ?? [];
+    // The attempt whose failure is reported: the last one of a failed test, the first failed
+    // one of a flaky test (which then passed on a retry).
+    const failing =
+      status === 'failed' || status === 'timedOut'
+        ? last
+        : status === 'flaky'
+          ? results.find(failedAttempt)
+          : undefined;
+    let failure: AttemptFailure | null = null;
+    if (failing)
+      failure = describeFailure(failing, stepResults(outlines, failing, context.dir).failed, context.dir);
+    return {
+      testId,
+      name: title,
+      status,
+      durationMs: results.reduce((sum, result) => sum + result.duration, 0),
+      errorMessage: failure?.message ?? null,
+      errorLocation: failure?.location ?? null,
+      attempts: results.length,
+      project: test.projectName,
+      artifacts: artifactsOf(results, occurrence),
+      failedStep: failure?.failedStep ?? null,
+      expected: failure?.expected ?? null,
+      received: failure?.received ?? null,
+      errorDetail: failure?.detail ?? null,
+      flaky: status === 'flaky',
+      steps: last ? stepResults(outlines, last, context.dir).steps : [],
+    };
+  });
+}
