@@ -13,6 +13,7 @@ import type { AppContext, DomainEvents } from './context.ts';
 import { serviceModules } from './modules/index.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerConsoleStatic } from './plugins/console-static.ts';
 import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestBodies } from './plugins/request-body.ts';
@@ -124,6 +125,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   for (const module of serviceModules) {
     if (module.routes) await module.routes(app, ctx);
   }
+  await registerConsoleStatic(app, ctx);
 
   const stops: Array<() => Promise<void>> = [];
   app.addHook('onReady', async () => {
