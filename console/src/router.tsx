@@ -53,7 +53,9 @@ export const router = createBrowserRouter(
 
 /** The page to come back to after signing in: where the user was, inside the console. */
 export function signInPath(): string {
-  const { pathname, search } = router.state.location;
+  const { search } = router.state.location;
+  // The router's own state keeps the basename; navigate() adds it again.
+  const pathname = router.state.location.pathname.replace(/^\/console(?=\/|$)/, '') || '/';
   if (pathname.startsWith('/sign-in')) return '/sign-in';
   return `/sign-in?next=${encodeURIComponent(pathname + search)}`;
 }
