@@ -91,11 +91,11 @@ export function RunsListPage() {
           </select>
         </label>
         <label>
-          From
+          From date
           <input name="startDate" type="date" defaultValue={search.get('startDate') ?? ''} />
         </label>
         <label>
-          To
+          To date
           <input name="endDate" type="date" defaultValue={search.get('endDate') ?? ''} />
         </label>
         <button type="submit">Apply filters</button>
