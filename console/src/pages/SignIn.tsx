@@ -4,12 +4,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { sessionKey } from '../components/RequireSession.tsx';
+import { safeNext } from './safe-next.ts';
 
-/** Only paths inside the console: a `next` pointing elsewhere would be an open redirect. */
-export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/sign-in')) return '/';
-  return next;
-}
 
 export function SignInPage() {
   const navigate = useNavigate();
