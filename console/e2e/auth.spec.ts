@@ -1,5 +1,15 @@
 import { expect, test } from '@playwright/test';
-import { bootstrap, createTest, expectAccessible, runPath, signIn, signInFresh, startRun, waitForRun, waitingTest } from './fixtures.ts';
+import {
+  bootstrap,
+  createTest,
+  expectAccessible,
+  runPath,
+  signIn,
+  signInFresh,
+  startRun,
+  waitForRun,
+  waitingTest,
+} from './fixtures.ts';
 
 test.describe('sign-in and sign-out', () => {
   test('signs in with Email and Password and lands on the runs list', async ({ page }) => {
@@ -25,7 +35,10 @@ test.describe('sign-in and sign-out', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'deep link target' })).toBeVisible();
   });
 
-  test('an expired session sends the user to sign-in and back to the page asked for', async ({ page, context }) => {
+  test('an expired session sends the user to sign-in and back to the page asked for', async ({
+    page,
+    context,
+  }) => {
     await signInFresh(page);
     await context.clearCookies();
     await page.getByRole('link', { name: 'Dashboard' }).click();

@@ -4,13 +4,19 @@ import type { Bootstrap } from './service.ts';
 
 export const serviceUrl = () => process.env.STEPDECK_E2E_URL as string;
 export const siteUrl = () => process.env.STEPDECK_E2E_SITE as string;
-export const bootstrap = (): Bootstrap => JSON.parse(process.env.STEPDECK_E2E_BOOTSTRAP as string) as Bootstrap;
+export const bootstrap = (): Bootstrap =>
+  JSON.parse(process.env.STEPDECK_E2E_BOOTSTRAP as string) as Bootstrap;
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes; each asserts what it reads
 type Json = Record<string, any>;
 
 /** A call with the bootstrap API key on the default project (the way CI and the CLI call). */
-export async function apiCall(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function apiCall(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const info = bootstrap();
   const response = await fetch(`${serviceUrl()}${path}`, {
     method,
@@ -31,13 +37,15 @@ export async function createTest(testData: Record<string, unknown>): Promise<str
   const form = new FormData();
   form.append('testData', JSON.stringify({ status: 'active', ...testData }));
   const response = await apiCall('POST', '/v1/tests', form);
-  if (response.status !== 200) throw new Error(`create test: ${response.status} ${JSON.stringify(response.json)}`);
+  if (response.status !== 200)
+    throw new Error(`create test: ${response.status} ${JSON.stringify(response.json)}`);
   return response.json.data.id as string;
 }
 
 export async function startRun(testId: string, config?: Record<string, unknown>): Promise<string> {
   const response = await apiCall('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
-  if (response.status !== 200) throw new Error(`remote-run: ${response.status} ${JSON.stringify(response.json)}`);
+  if (response.status !== 200)
+    throw new Error(`remote-run: ${response.status} ${JSON.stringify(response.json)}`);
   return response.json.data.runId as string;
 }
 
@@ -71,7 +79,11 @@ export const uiRunConfig = () => ({ use: { baseURL: siteUrl(), actionTimeout: 15
 export const runPath = (runId: string, projectId = bootstrap().projectId) =>
   `/console/projects/${projectId}/runs/${runId}`;
 
-export async function signIn(page: Page, email = bootstrap().adminEmail, password = bootstrap().adminPassword) {
+export async function signIn(
+  page: Page,
+  email = bootstrap().adminEmail,
+  password = bootstrap().adminPassword,
+) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -87,8 +99,13 @@ export async function signInFresh(page: Page, email?: string, password?: string)
 /** No serious or critical accessibility violation on the page (Playwright's own viewer excluded). */
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const bad = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
   expect(
-    bad.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`),
+    bad.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
   ).toEqual([]);
 }

@@ -35,7 +35,9 @@ test.describe('the run page', () => {
     await expect(status).toHaveText(/^(pending|queued|running)$/);
     await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
     await expect(status).toHaveText('completed', { timeout: 90_000 });
-    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      'same document',
+    );
     await expect(page.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
     await expect(page.getByText('1 passed, 0 failed, 0 skipped of 1')).toBeVisible();
     await expect(page.getByText('API key “bootstrap”')).toBeVisible();

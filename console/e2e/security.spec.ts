@@ -33,17 +33,23 @@ test.describe('cookie-authenticated changes', () => {
     const response = await answer;
     expect(response.status()).toBe(403);
     expect(await response.json()).toEqual({
-      message: 'Cross-site request refused: a console request that changes data needs the x-stepdeck-csrf header',
+      message:
+        'Cross-site request refused: a console request that changes data needs the x-stepdeck-csrf header',
     });
     expect((await apiCall('GET', '/v1/test-runs?limit=500')).json.pagination.total).toBe(before);
   });
 
-  test("refuses the console's own fetch without the header, and accepts it with the header", async ({ page }) => {
+  test("refuses the console's own fetch without the header, and accepts it with the header", async ({
+    page,
+  }) => {
     await signInFresh(page);
     const call = (withHeader: boolean) =>
       page.evaluate(
         async ({ id, projectId, withHeader }) => {
-          const headers: Record<string, string> = { 'x-project-id': projectId, 'content-type': 'application/json' };
+          const headers: Record<string, string> = {
+            'x-project-id': projectId,
+            'content-type': 'application/json',
+          };
           if (withHeader) headers['x-stepdeck-csrf'] = '1';
           const response = await fetch(`/v1/test-runs/${id}/cancel`, { method: 'POST', headers, body: '{}' });
           return { status: response.status, body: await response.json() };

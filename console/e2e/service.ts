@@ -32,7 +32,9 @@ export async function freePort(): Promise<number> {
 
 /** Builds the console when its sources changed since the last build. */
 export function buildConsole(): void {
-  execFileSync(process.execPath, [path.join(consoleDir, 'scripts', 'build-if-stale.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(consoleDir, 'scripts', 'build-if-stale.mjs')], {
+    stdio: 'inherit',
+  });
 }
 
 export interface RunningService {
@@ -106,7 +108,9 @@ export async function startSite(): Promise<{ url: string; stop(): Promise<void> 
     const target = new URL(request.url ?? '/', 'http://localhost');
     if (target.pathname === '/page') {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end('<!doctype html><title>Runs page</title><h1 id="title">Hello runs</h1><p>A page for console tests.</p>');
+      response.end(
+        '<!doctype html><title>Runs page</title><h1 id="title">Hello runs</h1><p>A page for console tests.</p>',
+      );
       return;
     }
     if (target.pathname === '/cross-site-form') {

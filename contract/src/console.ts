@@ -64,7 +64,9 @@ export const consoleSchedulesResponse = dataOf(z.array(consoleScheduleSummary));
  * started it (an API key's name, a schedule's name or a console user's email).
  */
 export const runMetadata = z.looseObject({
-  target: z.looseObject({ type: z.string(), id: z.string().optional(), name: z.string().optional() }).optional(),
+  target: z
+    .looseObject({ type: z.string(), id: z.string().optional(), name: z.string().optional() })
+    .optional(),
   trigger: z.looseObject({ type: z.string(), name: z.string().optional() }).optional(),
 });
 export type RunMetadata = z.infer<typeof runMetadata>;

@@ -19,8 +19,7 @@ import { type ProjectScope, request } from './client.ts';
 
 /** Every call the console makes, typed by the contract's schemas. */
 export const api = {
-  signIn: (body: SignInBody) =>
-    request('/console/v1/session', consoleUserResponse, { method: 'POST', body }),
+  signIn: (body: SignInBody) => request('/console/v1/session', consoleUserResponse, { method: 'POST', body }),
   session: () => request('/console/v1/session', consoleUserResponse),
   signOut: () => request('/console/v1/session', z.object({ data: z.null() }), { method: 'DELETE' }),
   organization: () => request('/console/v1/organization', consoleOrganizationResponse),

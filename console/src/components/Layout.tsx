@@ -12,7 +12,11 @@ export function Layout() {
   const [search] = useSearchParams();
   const scope = useProjectScope();
   const session = useQuery({ queryKey: sessionKey, queryFn: api.session, staleTime: 60_000 });
-  const organization = useQuery({ queryKey: ['organization'], queryFn: api.organization, staleTime: 300_000 });
+  const organization = useQuery({
+    queryKey: ['organization'],
+    queryFn: api.organization,
+    staleTime: 300_000,
+  });
   const projects = useQuery({ queryKey: ['projects'], queryFn: api.projects, staleTime: 60_000 });
   const branches = useQuery({
     queryKey: ['branches', projectId],
@@ -55,7 +59,10 @@ export function Layout() {
         </label>
         <label>
           Branch{' '}
-          <select value={scope.branchId ?? defaultBranch?.id ?? ''} onChange={(event) => switchBranch(event.target.value)}>
+          <select
+            value={scope.branchId ?? defaultBranch?.id ?? ''}
+            onChange={(event) => switchBranch(event.target.value)}
+          >
             {(branches.data?.data ?? []).map((branch) => (
               <option key={branch.id} value={branch.id}>
                 {branch.name}

@@ -16,14 +16,20 @@ export function TestResultCard(props: {
   const failed = isFailure(result);
   const headingId = `test-${result.testId}-${result.name}`.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
-    <section className={`test-card ${failed ? 'test-failed' : ''}`} aria-labelledby={headingId} data-testid="test-result">
+    <section
+      className={`test-card ${failed ? 'test-failed' : ''}`}
+      aria-labelledby={headingId}
+      data-testid="test-result"
+    >
       <header>
         <h3 id={headingId}>{result.name}</h3>
         <StatusBadge status={result.status} />
         {result.flaky ? <span className="badge badge-flaky">flaky</span> : null}
         <span className="muted">
           {formatDuration(result.duration)}
-          {retriesOf(result) ? ` · ${retriesOf(result)} ${retriesOf(result) === 1 ? 'retry' : 'retries'}` : ''}
+          {retriesOf(result)
+            ? ` · ${retriesOf(result)} ${retriesOf(result) === 1 ? 'retry' : 'retries'}`
+            : ''}
         </span>
         {own.trace ? (
           <button type="button" onClick={() => props.onOpenTrace(own.trace?.key as string)}>
@@ -35,7 +41,8 @@ export function TestResultCard(props: {
         <div className="failure">
           {result.failedStep ? (
             <p>
-              <strong>Failing step:</strong> {[...result.failedStep.path].join(' › ') || result.failedStep.name}
+              <strong>Failing step:</strong>{' '}
+              {[...result.failedStep.path].join(' › ') || result.failedStep.name}
               {result.failedStep.action ? <code> {result.failedStep.action}</code> : null}
             </p>
           ) : result.errorLocation ? (
@@ -88,14 +95,24 @@ export function TestResultCard(props: {
         <div className="screenshots">
           {own.images.map((image) => (
             <a key={image.key} href={artifactUrl(runId, image.key)} target="_blank" rel="noreferrer">
-              <img src={artifactUrl(runId, image.key)} alt={`Screenshot of ${result.name}: ${image.label}`} loading="lazy" />
+              <img
+                src={artifactUrl(runId, image.key)}
+                alt={`Screenshot of ${result.name}: ${image.label}`}
+                loading="lazy"
+              />
             </a>
           ))}
         </div>
       ) : null}
       {own.videos.map((video) => (
         // biome-ignore lint/a11y/useMediaCaption: test recordings have no speech to caption
-        <video key={video.key} controls preload="metadata" src={artifactUrl(runId, video.key)} aria-label={`Video of ${result.name}`} />
+        <video
+          key={video.key}
+          controls
+          preload="metadata"
+          src={artifactUrl(runId, video.key)}
+          aria-label={`Video of ${result.name}`}
+        />
       ))}
     </section>
   );

@@ -48,7 +48,9 @@ describe('run state', () => {
     expect(triggerLabel(parseMetadata({ trigger: { type: 'manual', name: 'ada@example.com' } }))).toBe(
       'ada@example.com (console)',
     );
-    expect(triggerLabel(parseMetadata({ trigger: { type: 'schedule' } }), 'nightly')).toBe('schedule “nightly”');
+    expect(triggerLabel(parseMetadata({ trigger: { type: 'schedule' } }), 'nightly')).toBe(
+      'schedule “nightly”',
+    );
     expect(triggerLabel(parseMetadata(null))).toBe('unknown');
   });
 
@@ -77,8 +79,18 @@ describe('run state', () => {
 
   it('ranks the most failing and the slowest tests over several runs', () => {
     const leaders = testLeaders([
-      { testResults: [result('login', 'failed', { duration: 300 }), result('cart', 'passed', { duration: 900 })] },
-      { testResults: [result('login', 'failed', { duration: 100 }), result('cart', 'failed', { duration: 1100 })] },
+      {
+        testResults: [
+          result('login', 'failed', { duration: 300 }),
+          result('cart', 'passed', { duration: 900 }),
+        ],
+      },
+      {
+        testResults: [
+          result('login', 'failed', { duration: 100 }),
+          result('cart', 'failed', { duration: 1100 }),
+        ],
+      },
     ]);
     expect(leaders.failing).toEqual([
       { name: 'login', failures: 2, runs: 2 },

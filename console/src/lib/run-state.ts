@@ -68,7 +68,10 @@ export function artifactsOfTest(artifacts: readonly RunArtifact[], testName: str
 export function testLeaders(
   reports: ReadonlyArray<{ testResults: readonly RunTestResult[] }>,
   limit = 5,
-): { failing: Array<{ name: string; failures: number; runs: number }>; slowest: Array<{ name: string; avgMs: number; runs: number }> } {
+): {
+  failing: Array<{ name: string; failures: number; runs: number }>;
+  slowest: Array<{ name: string; avgMs: number; runs: number }>;
+} {
   const byName = new Map<string, { failures: number; runs: number; totalMs: number }>();
   for (const report of reports) {
     for (const result of report.testResults) {

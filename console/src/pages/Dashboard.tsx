@@ -15,7 +15,10 @@ const reportRuns = 20;
 
 export default function DashboardPage() {
   const scope = useProjectScope();
-  const stats = useQuery({ queryKey: ['stats', scope.projectId, scope.branchId], queryFn: () => api.stats(scope) });
+  const stats = useQuery({
+    queryKey: ['stats', scope.projectId, scope.branchId],
+    queryFn: () => api.stats(scope),
+  });
   const runs = useQuery({
     queryKey: ['runs', scope.projectId, scope.branchId, { limit: recentRuns }],
     queryFn: () => api.runs(scope, { limit: recentRuns, page: 0 }),
@@ -38,7 +41,11 @@ export default function DashboardPage() {
   const runsChart = useMemo(() => {
     const x = days.map((day) => parseISO(day.day).getTime() / 1000);
     return {
-      data: [x, days.map((day) => day.total), days.map((day) => day.failed)] as [number[], number[], number[]],
+      data: [x, days.map((day) => day.total), days.map((day) => day.failed)] as [
+        number[],
+        number[],
+        number[],
+      ],
       series: [
         { label: 'Runs', stroke: '#1f5fbf' },
         { label: 'Failed', stroke: '#b3261e' },

@@ -84,7 +84,10 @@ export function RunPage() {
             Run again
           </button>
           {report ? (
-            <a href={`/v1/test-runs/${detail.id}/report`} onClick={(event) => openReport(event, scope, detail.id)}>
+            <a
+              href={`/v1/test-runs/${detail.id}/report`}
+              onClick={(event) => openReport(event, scope, detail.id)}
+            >
               HTML report
             </a>
           ) : null}
@@ -96,7 +99,9 @@ export function RunPage() {
         <dt>Trigger</dt>
         <dd>{triggerLabel(metadata, report?.scheduleName)}</dd>
         <dt>Target</dt>
-        <dd>{metadata.target ? `${metadata.target.type} “${metadata.target.name ?? detail.name}”` : detail.name}</dd>
+        <dd>
+          {metadata.target ? `${metadata.target.type} “${metadata.target.name ?? detail.name}”` : detail.name}
+        </dd>
         <dt>Branch</dt>
         <dd>{detail.branchName ?? detail.branchId}</dd>
         <dt>Created</dt>
@@ -118,7 +123,9 @@ export function RunPage() {
         <summary>Config</summary>
         <pre>{JSON.stringify(detail.config ?? {}, null, 2)}</pre>
       </details>
-      {runnerError ? <ErrorMessage error={new Error(runnerError)} title="The runner reported an error" /> : null}
+      {runnerError ? (
+        <ErrorMessage error={new Error(runnerError)} title="The runner reported an error" />
+      ) : null}
       <section aria-labelledby="tests-heading">
         <h2 id="tests-heading">Tests</h2>
         {results.length === 0 ? (
@@ -126,6 +133,7 @@ export function RunPage() {
         ) : (
           results.map((result, index) => (
             <TestResultCard
+              // biome-ignore lint/suspicious/noArrayIndexKey: repeatEach reports one test several times; the report's order is fixed
               key={`${result.testId}-${index}`}
               runId={detail.id}
               result={result}

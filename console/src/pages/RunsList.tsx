@@ -29,8 +29,14 @@ export function RunsListPage() {
     // Live refresh while any listed run is still moving.
     refetchInterval: (q) => refreshInterval(q.state.data?.data.map((run) => run.status) ?? [], 2000),
   });
-  const tests = useQuery({ queryKey: ['tests', scope.projectId, scope.branchId], queryFn: () => api.tests(scope) });
-  const schedules = useQuery({ queryKey: ['schedules', scope.projectId], queryFn: () => api.schedules(scope.projectId) });
+  const tests = useQuery({
+    queryKey: ['tests', scope.projectId, scope.branchId],
+    queryFn: () => api.tests(scope),
+  });
+  const schedules = useQuery({
+    queryKey: ['schedules', scope.projectId],
+    queryFn: () => api.schedules(scope.projectId),
+  });
 
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -120,7 +126,9 @@ export function RunsListPage() {
               {runs.data.data.map((run) => (
                 <tr key={run.id}>
                   <td>
-                    <Link to={`/projects/${scope.projectId}/runs/${run.id}${scope.branchQuery}`}>{run.name}</Link>
+                    <Link to={`/projects/${scope.projectId}/runs/${run.id}${scope.branchQuery}`}>
+                      {run.name}
+                    </Link>
                     {run.scheduleType ? <span className="muted"> (schedule)</span> : null}
                   </td>
                   <td>

@@ -6,7 +6,6 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { sessionKey } from '../components/RequireSession.tsx';
 import { safeNext } from './safe-next.ts';
 
-
 export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -45,14 +45,18 @@ describe('the console session on /v1', () => {
     expect(routeRules['POST /v1/tests/:testId/remote-run']).toMatchObject({ session: 'member' });
     expect(routeRules['POST /v1/test-runs/:runId/cancel']).toMatchObject({ session: 'member' });
     expect(routeRules['POST /v1/tests']).toMatchObject({ session: 'admin' });
-    expect(routeRules['GET /v1/email-inboxes']?.kind === 'apiKey' && routeRules['GET /v1/email-inboxes'].session).toBe(
-      undefined,
-    );
+    expect(
+      routeRules['GET /v1/email-inboxes']?.kind === 'apiKey' && routeRules['GET /v1/email-inboxes'].session,
+    ).toBe(undefined);
   });
 
   it('lets members read with the project from x-project-id, and names the project errors as for keys', async () => {
     expect((await call(member, 'GET', '/v1/test-runs')).statusCode).toBe(200);
-    const noProject = await t.app.inject({ method: 'GET', url: '/v1/test-runs', headers: { cookie: member } });
+    const noProject = await t.app.inject({
+      method: 'GET',
+      url: '/v1/test-runs',
+      headers: { cookie: member },
+    });
     expect(noProject.statusCode).toBe(400);
     expect(noProject.json()).toEqual({ message: 'No active project' });
     const badProject = await call(member, 'GET', '/v1/test-runs', { 'x-project-id': 'nope' });
@@ -87,14 +91,26 @@ describe('the console session on /v1', () => {
   });
 
   it('keeps routes without a session field key-only, and a key ignores any cookie', async () => {
-    const inboxes = await t.app.inject({ method: 'GET', url: '/v1/email-inboxes', headers: { cookie: admin } });
+    const inboxes = await t.app.inject({
+      method: 'GET',
+      url: '/v1/email-inboxes',
+      headers: { cookie: admin },
+    });
     expect(inboxes.statusCode).toBe(401);
-    const withKey = await t.api({ method: 'GET', url: '/v1/test-runs', headers: { cookie: 'stepdeck_session=x' } });
+    const withKey = await t.api({
+      method: 'GET',
+      url: '/v1/test-runs',
+      headers: { cookie: 'stepdeck_session=x' },
+    });
     expect(withKey.statusCode).toBe(200);
   });
 
   it('serves artifacts same-origin to the session of the run organization only', async () => {
-    const artifactTest = await createTest(t, { name: 'artifact target', metadata: { type: 'api' }, steps: [] });
+    const artifactTest = await createTest(t, {
+      name: 'artifact target',
+      metadata: { type: 'api' },
+      steps: [],
+    });
     const started = await t.api({ method: 'POST', url: `/v1/tests/${artifactTest}/remote-run`, payload: {} });
     const runId = started.json().data.runId as string;
     await t.ctx.blobs.put(`runs/${runId}/tests/a b/trace.zip`, Buffer.from('zip bytes'));

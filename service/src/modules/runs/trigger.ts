@@ -111,7 +111,11 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     const cap = await concurrencyCapOf(tx, request.organizationId);
     const trigger = request.trigger;
     const triggerName =
-      trigger.type === 'apiKey' ? trigger.name : trigger.type === 'schedule' ? trigger.scheduleName : trigger.email;
+      trigger.type === 'apiKey'
+        ? trigger.name
+        : trigger.type === 'schedule'
+          ? trigger.scheduleName
+          : trigger.email;
     // A single-test run records what it was started with: the test's working revision on the
     // branch and that revision's vars/parameters (runs of several tests leave them null).
     const working = single

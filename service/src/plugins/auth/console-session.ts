@@ -44,7 +44,9 @@ export async function authenticateConsoleSession(
   const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
   if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
   if (!safeMethods.has(request.method) && !headerValue(request, csrfHeader))
-    throw forbidden(`Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`);
+    throw forbidden(
+      `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
+    );
   if (rule.session === 'admin' && user.role === 'member')
     throw forbidden('This action needs an admin or owner role');
   request.principal = user;

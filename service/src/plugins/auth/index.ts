@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
+import { authenticateConsoleSession, wantsConsoleSession } from './console-session.ts';
 import {
   type ActiveBranch,
   type ActiveProject,
@@ -12,7 +13,6 @@ import {
   findSessionUser,
   type UserPrincipal,
 } from './credentials.ts';
-import { authenticateConsoleSession, wantsConsoleSession } from './console-session.ts';
 import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
 import { apiKeyPattern } from './secrets.ts';
 import { readSessionToken } from './session-cookie.ts';

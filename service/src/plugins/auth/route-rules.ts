@@ -30,7 +30,12 @@ export type RouteRule =
 export type SessionRole = 'member' | 'admin';
 
 /** Project reads: any signed-in member may make them too. */
-const read = (...scopes: Scope[]): RouteRule => ({ kind: 'apiKey', scopes, project: true, session: 'member' });
+const read = (...scopes: Scope[]): RouteRule => ({
+  kind: 'apiKey',
+  scopes,
+  project: true,
+  session: 'member',
+});
 /** Project changes: a session needs an admin or owner. */
 const change = (...scopes: Scope[]): RouteRule => ({
   kind: 'apiKey',
