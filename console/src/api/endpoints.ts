@@ -36,7 +36,8 @@ export const api = {
     request(`/v1/test-runs/${runId}`, testRunDetailResponse, { scope, signal }),
   artifacts: (scope: ProjectScope, runId: string) =>
     request(`/v1/test-runs/${runId}/artifacts`, runArtifactsResponse, { scope }),
-  stats: (scope: ProjectScope) => request('/v1/test-runs/stats', runStatisticsResponse, { scope }),
+  stats: (scope: ProjectScope) =>
+    request('/v1/test-runs/stats', runStatisticsResponse, { scope, query: { branchId: scope.branchId } }),
   cancel: (scope: ProjectScope, runId: string) =>
     request(`/v1/test-runs/${runId}/cancel`, cancelRunResponse, { scope, method: 'POST' }),
   runTest: (scope: ProjectScope, testId: string, config: unknown) =>

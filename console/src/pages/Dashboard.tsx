@@ -21,7 +21,7 @@ export default function DashboardPage() {
   });
   const runs = useQuery({
     queryKey: ['runs', scope.projectId, scope.branchId, { limit: recentRuns }],
-    queryFn: () => api.runs(scope, { limit: recentRuns, page: 0 }),
+    queryFn: () => api.runs(scope, { limit: recentRuns, page: 0, branchId: scope.branchId }),
   });
   const finished = (runs.data?.data ?? [])
     .filter((run) => terminalRunStatuses.includes(run.status) && run.status !== 'cancelled')

@@ -17,7 +17,8 @@ export function RunsListPage() {
   const scope = useProjectScope();
   const [search, setSearch] = useSearchParams();
   const page = Number(search.get('page') ?? '0') || 0;
-  const query: Partial<TestRunListQuery> = { limit: pageSize, page };
+  // The branch switcher's branch (when not the default) filters the list; otherwise all branches.
+  const query: Partial<TestRunListQuery> = { limit: pageSize, page, branchId: scope.branchId };
   for (const name of filterNames) {
     const value = search.get(name);
     if (value) Object.assign(query, { [name]: value });
