@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * The console against the real service (started by e2e/global-setup.ts on a free port with a
- * temporary DATA_DIR) in Debian's Chromium. One worker: the service runs real Playwright runs
+ * temporary DATA_DIR) in the Chromium the service resolves for its runs (Debian's here). One worker: the service runs real Playwright runs
  * of its own, and CI has 2 cores.
  */
 export default defineConfig({
@@ -19,7 +19,8 @@ export default defineConfig({
     baseURL: process.env.STEPDECK_E2E_URL,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Set by e2e/global-setup.ts, which runs before any worker starts.
+      executablePath: process.env.STEPDECK_E2E_CHROMIUM ?? process.env.CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -35,7 +35,10 @@ test.describe('sign-in and sign-out', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'deep link target' })).toBeVisible();
   });
 
-  test('an expired session sends the user to sign-in and back to the page asked for', async ({ page, context }) => {
+  test('an expired session sends the user to sign-in and back to the page asked for', async ({
+    page,
+    context,
+  }) => {
     await signInFresh(page);
     // The dashboard does not poll, so nothing else notices the session going first.
     await page.getByRole('link', { name: 'Dashboard' }).click();

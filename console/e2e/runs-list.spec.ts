@@ -30,21 +30,21 @@ test.describe('runs list and dashboard', () => {
     await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toBeVisible();
     await expectAccessible(page);
 
-    await page.getByLabel('Status').selectOption('failed');
+    await page.getByLabel('Status', { exact: true }).selectOption('failed');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(page).toHaveURL(/status=failed/);
     await expect(page.getByRole('link', { name: `list fail ${suffix}` })).toBeVisible();
     await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toHaveCount(0);
     for (const badge of await rows.locator('[data-status]').all()) await expect(badge).toHaveText('failed');
 
-    await page.getByLabel('Status').selectOption('');
-    await page.getByLabel('Name').fill(`list pass ${suffix}`);
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByLabel('Name', { exact: true }).fill(`list pass ${suffix}`);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(rows).toHaveCount(1);
     await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toBeVisible();
 
-    await page.getByLabel('Name').fill('');
-    await page.getByLabel('Test or directory').selectOption(failingTestId);
+    await page.getByLabel('Name', { exact: true }).fill('');
+    await page.getByLabel('Test or directory', { exact: true }).selectOption(failingTestId);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(rows).toHaveCount(1);
     await page.getByRole('link', { name: `list fail ${suffix}` }).click();
@@ -52,9 +52,9 @@ test.describe('runs list and dashboard', () => {
 
     // A date range before any run: nothing listed.
     await page.goBack();
-    await page.getByLabel('Test or directory').selectOption('');
-    await page.getByLabel('From date').fill('2001-01-01');
-    await page.getByLabel('To date').fill('2001-01-02');
+    await page.getByLabel('Test or directory', { exact: true }).selectOption('');
+    await page.getByLabel('From date', { exact: true }).fill('2001-01-01');
+    await page.getByLabel('To date', { exact: true }).fill('2001-01-02');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(page.getByText('0 runs')).toBeVisible();
   });

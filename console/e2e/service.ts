@@ -62,7 +62,6 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       RATE_LIMIT_PER_MINUTE: '100000',
       SMTP_PORT: String(await freePort()),
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1/32',
-      CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import SqliteDatabase from 'better-sqlite3';
 import { buildConsole, consoleDir, startService, startSite } from '../../console/e2e/service.ts';
+import { resolveChromium } from '../src/runner/browser.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '20' }, runs: { type: 'string', default: '10000' } },
@@ -83,8 +84,10 @@ for (;;) {
   sqlite.close();
 }
 
+const resolved = await resolveChromium();
+if (!resolved.ok) throw new Error(resolved.problem);
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: resolved.browser.executablePath,
   args: [
     '--no-sandbox',
     '--disable-gpu',

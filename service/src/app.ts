@@ -12,7 +12,6 @@ import type { Config } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
 import { serviceModules } from './modules/index.ts';
 import { authPlugin } from './plugins/auth/index.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
 import { registerConsoleStatic } from './plugins/console-static.ts';
 import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';

@@ -62,49 +62,59 @@ export function RunsListPage() {
     <section aria-labelledby="runs-heading">
       <h1 id="runs-heading">Runs</h1>
       <form className="filters" onSubmit={applyFilters} aria-label="Filter runs" key={search.toString()}>
-        <label>
-          Status
-          <select name="status" defaultValue={search.get('status') ?? ''}>
+        <div className="field">
+          <label htmlFor="filter-status">Status</label>
+          <select id="filter-status" name="status" defaultValue={search.get('status') ?? ''}>
             <option value="">any</option>
             {runStatus.options.map((status) => (
               <option key={status}>{status}</option>
             ))}
-          </select>
-        </label>
-        <label>
-          Name
-          <input name="name" type="search" defaultValue={search.get('name') ?? ''} />
-        </label>
-        <label>
-          Test or directory
-          <select name="testId" defaultValue={search.get('testId') ?? ''}>
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-name">Name</label>
+          <input id="filter-name" name="name" type="search" defaultValue={search.get('name') ?? ''} />{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-testId">Test or directory</label>
+          <select id="filter-testId" name="testId" defaultValue={search.get('testId') ?? ''}>
             <option value="">any</option>
             {(tests.data?.children ?? []).map((test) => (
               <option key={test.id} value={test.id}>
                 {test.directory ? `${test.name}/` : test.name}
               </option>
             ))}
-          </select>
-        </label>
-        <label>
-          Schedule
-          <select name="scheduleId" defaultValue={search.get('scheduleId') ?? ''}>
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-scheduleId">Schedule</label>
+          <select id="filter-scheduleId" name="scheduleId" defaultValue={search.get('scheduleId') ?? ''}>
             <option value="">any</option>
             {(schedules.data?.data ?? []).map((schedule) => (
               <option key={schedule.id} value={schedule.id}>
                 {schedule.name}
               </option>
             ))}
-          </select>
-        </label>
-        <label>
-          From date
-          <input name="startDate" type="date" defaultValue={search.get('startDate') ?? ''} />
-        </label>
-        <label>
-          To date
-          <input name="endDate" type="date" defaultValue={search.get('endDate') ?? ''} />
-        </label>
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-startDate">From date</label>
+          <input
+            id="filter-startDate"
+            name="startDate"
+            type="date"
+            defaultValue={search.get('startDate') ?? ''}
+          />{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-endDate">To date</label>
+          <input
+            id="filter-endDate"
+            name="endDate"
+            type="date"
+            defaultValue={search.get('endDate') ?? ''}
+          />{' '}
+        </div>
         <button type="submit">Apply filters</button>
       </form>
       {runs.error ? <ErrorMessage error={runs.error} title="Could not list runs" /> : null}
