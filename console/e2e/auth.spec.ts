@@ -43,6 +43,8 @@ test.describe('sign-in and sign-out', () => {
     // The dashboard does not poll, so nothing else notices the session going first.
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    // Let the dashboard's own requests finish first, so the click below is what meets the 401.
+    await page.waitForLoadState('networkidle');
     await context.clearCookies();
     await page.getByRole('link', { name: 'Runs', exact: true }).first().click();
     await expect(page).toHaveURL(/\/console\/sign-in\?next=.*runs/);

@@ -61,5 +61,7 @@ export function signInPath(): string {
 }
 
 onUnauthorized(() => {
+  // Already on the sign-in page (another request noticed first): keep its `next`.
+  if (signInPath() === '/sign-in') return;
   void router.navigate(signInPath(), { replace: true });
 });

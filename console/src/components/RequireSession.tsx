@@ -10,12 +10,11 @@ export const sessionKey = ['session'] as const;
 export function RequireSession() {
   const location = useLocation();
   const session = useQuery({ queryKey: sessionKey, queryFn: api.session, staleTime: 60_000 });
+  if (session.isPending) return <p role="status">Loading…</p>;
   if (session.error instanceof ApiError && session.error.status === 401) {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/sign-in?next=${next}`} replace />;
   }
   if (session.error) return <ErrorMessage error={session.error} />;
-  // While the session is checked the page already loads its own data (in parallel): a 401 there
-  // sends the user to sign-in just the same.
   return <Outlet />;
 }
