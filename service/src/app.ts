@@ -13,6 +13,7 @@ import type { AppContext, DomainEvents } from './context.ts';
 import { serviceModules } from './modules/index.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerConsoleStatic } from './plugins/console-static.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestBodies } from './plugins/request-body.ts';

@@ -19,7 +19,8 @@ export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppConte
     '/console/v1/test-runs/:runId/artifacts/*',
     {
       schema: {
-        tags: ['console'],
+        // The trace viewer's and the run page's own route, not part of the API document.
+        hide: true,
         params: z.object({ runId: uuid, '*': z.string() }),
       },
     },
