@@ -56,7 +56,7 @@ export const api = {
 
 /** Same-origin address of a run's artifact (the trace viewer's service worker can fetch it). */
 export const artifactUrl = (runId: string, key: string) =>
-  `/console/v1/test-runs/${runId}/artifacts/${key.split('/').map(encodeURIComponent).join('/')}`;
+  `/console/v1/test-runs/${runId}/artifact?key=${encodeURIComponent(key)}`;
 
 /** Playwright's own trace viewer, served by the service, opened on one artifact. */
 export const traceViewerUrl = (runId: string, key: string) =>

@@ -114,7 +114,7 @@ describe('the console session on /v1', () => {
     const started = await t.api({ method: 'POST', url: `/v1/tests/${artifactTest}/remote-run`, payload: {} });
     const runId = started.json().data.runId as string;
     await t.ctx.blobs.put(`runs/${runId}/tests/a b/trace.zip`, Buffer.from('zip bytes'));
-    const url = `/console/v1/test-runs/${runId}/artifacts/tests/a%20b/trace.zip`;
+    const url = `/console/v1/test-runs/${runId}/artifact?key=${encodeURIComponent('tests/a b/trace.zip')}`;
     const ok = await t.app.inject({ method: 'GET', url, headers: { cookie: member } });
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toBe('zip bytes');
@@ -122,13 +122,13 @@ describe('the console session on /v1', () => {
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     const missing = await t.app.inject({
       method: 'GET',
-      url: `/console/v1/test-runs/${runId}/artifacts/tests/none.zip`,
+      url: `/console/v1/test-runs/${runId}/artifact?key=tests/none.zip`,
       headers: { cookie: member },
     });
     expect(missing.statusCode).toBe(404);
     const sneaky = await t.app.inject({
       method: 'GET',
-      url: `/console/v1/test-runs/${runId}/artifacts/..%2F..%2Fsecret`,
+      url: `/console/v1/test-runs/${runId}/artifact?key=..%2F..%2Fsecret`,
       headers: { cookie: member },
     });
     expect(sneaky.statusCode).toBe(400);

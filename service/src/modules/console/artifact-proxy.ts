@@ -6,6 +6,7 @@ import { contentTypeOf } from '../../adapters/blobs/index.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
+import { binaryResponse } from '../../plugins/openapi.ts';
 
 /**
  * A run's artifact through the console's own origin, for the signed-in user's organization.
@@ -16,19 +17,21 @@ import { requireUser } from '../../plugins/auth/index.ts';
 export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get(
-    '/console/v1/test-runs/:runId/artifacts/*',
+    '/console/v1/test-runs/:runId/artifact',
     {
       schema: {
-        // The trace viewer's and the run page's own route, not part of the API document.
-        hide: true,
-        params: z.object({ runId: uuid, '*': z.string() }),
+        tags: ['console'],
+        summary: "Download one of a run's artifacts through the console's origin",
+        params: z.object({ runId: uuid }),
+        querystring: z.object({ key: z.string().min(1, 'must not be empty') }),
+        response: { 200: binaryResponse('application/octet-stream', 'The artifact, with its own content type.') },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const key = request.params['*'];
+      const key = request.query.key;
       if (key === '' || key.split('/').some((part) => part === '' || part === '.' || part === '..'))
-        throw badRequest('params.*: must be an artifact key of the run');
+        throw badRequest('querystring.key: must be an artifact key of the run');
       const run = await ctx.db
         .selectFrom('runs')
         .select(['id', 'organizationId'])

@@ -168,7 +168,7 @@ export const routeRules: Record<string, RouteRule> = {
   'DELETE /console/v1/webhooks/:id': { kind: 'session', access: 'change' },
   'GET /console/v1/webhooks/:id/deliveries': { kind: 'session', access: 'read' },
   // Same-origin artifact download for the run page and Playwright's trace viewer.
-  'GET /console/v1/test-runs/:runId/artifacts/*': { kind: 'session', access: 'read' },
+  'GET /console/v1/test-runs/:runId/artifact': { kind: 'session', access: 'read' },
   'POST /console/v1/webhooks/:id/deliveries/:deliveryId/retry': { kind: 'session', access: 'change' },
 };
 
