@@ -24,7 +24,9 @@ export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppConte
         summary: "Download one of a run's artifacts through the console's origin",
         params: z.object({ runId: uuid }),
         querystring: z.object({ key: z.string().min(1, 'must not be empty') }),
-        response: { 200: binaryResponse('application/octet-stream', 'The artifact, with its own content type.') },
+        response: {
+          200: binaryResponse('application/octet-stream', 'The artifact, with its own content type.'),
+        },
       },
     },
     async (request, reply) => {
