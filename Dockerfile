@@ -19,6 +19,7 @@ ENV NODE24_HOME=/opt/node24 \
 WORKDIR /app
 COPY . .
 RUN bash scripts/install-runtime.sh --omit=dev \
+ && PATH=/opt/node24/node_modules/.bin:$PATH npm run build -w console \
  && chmod -R a+rX /opt/stepdeck-cache
 
 FROM debian:bookworm-slim AS runtime

@@ -4,6 +4,7 @@
  */
 
 export * from './common.ts';
+export * from './console.ts';
 export * from './resources.ts';
 export * from './run-config.ts';
 export * from './runs.ts';

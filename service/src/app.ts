@@ -16,6 +16,7 @@ import { Metrics } from './metrics.ts';
 import { type ModuleOptions, modulePlugins } from './modules/index.ts';
 import { RunsRuntime } from './modules/runs/runtime.ts';
 import { authPlugin } from './plugins/auth/index.ts';
+import { registerConsoleStatic } from './plugins/console-static.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { observabilityPlugin } from './plugins/observability.ts';
 import { registerOpenApi, responseSerializerCompiler } from './plugins/openapi.ts';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   const moduleOptions: ModuleOptions = { ctx, background, role };
   for (const plugin of modulePlugins) await app.register(plugin, moduleOptions);
+  await registerConsoleStatic(app, ctx);
 
   let installed = false;
   const installBootstrap = async () => {

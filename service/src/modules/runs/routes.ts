@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { requireScope } from '../../plugins/auth/index.ts';
+import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import {
   cancelRun,
@@ -31,15 +31,20 @@ import {
   runStatistics,
   toDetail,
 } from './service.ts';
-import { startRun } from './trigger.ts';
+import { type RunTrigger, startRun } from './trigger.ts';
 
 const tags = ['test-runs'];
 const runParams = z.object({ runId: uuid });
 
 export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const scopeOf = (request: Parameters<typeof requireScope>[0]) => {
-    const { principal, project, branch } = requireScope(request);
+  /** Who started a run: the key's name, or the signed-in console user's email. */
+  const triggerOf = (principal: ReturnType<typeof requireCallerScope>['principal']): RunTrigger =>
+    principal.kind === 'apiKey'
+      ? { type: 'apiKey', name: principal.apiKeyName }
+      : { type: 'manual', email: principal.email };
+  const scopeOf = (request: Parameters<typeof requireCallerScope>[0]) => {
+    const { principal, project, branch } = requireCallerScope(request);
     return {
       organizationId: principal.organizationId,
       projectId: project.id,
@@ -72,7 +77,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         branchId: scope.branchId,
         testIds: [request.params.testId],
         config: request.body?.config,
-        trigger: { type: 'apiKey', name: scope.principal.apiKeyName },
+        trigger: triggerOf(scope.principal),
         mode: 'single',
       });
       if (result.single) return { data: { runId: result.runId, status: result.status } };
@@ -101,7 +106,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         testIds: request.body.testIds,
         tagId: request.body.tagId,
         config: request.body.config,
-        trigger: { type: 'apiKey', name: scope.principal.apiKeyName },
+        trigger: triggerOf(scope.principal),
         mode: 'bulk',
       });
       const { runId, status, totalTests, message } = result;

@@ -110,6 +110,12 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
       throw tooManyRequests('concurrency limit exceeded', 10);
     const cap = await concurrencyCapOf(tx, request.organizationId);
     const trigger = request.trigger;
+    const triggerName =
+      trigger.type === 'apiKey'
+        ? trigger.name
+        : trigger.type === 'schedule'
+          ? trigger.scheduleName
+          : trigger.email;
     // A single-test run records what it was started with: the test's working revision on the
     // branch and that revision's vars/parameters (runs of several tests leave them null).
     const working = single
@@ -136,16 +142,12 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
         scheduleType: trigger.type === 'schedule' ? trigger.scheduleType : null,
         scheduleName: trigger.type === 'schedule' ? trigger.scheduleName : null,
         triggerType: trigger.type,
-        triggerName:
-          trigger.type === 'apiKey'
-            ? trigger.name
-            : trigger.type === 'schedule'
-              ? trigger.scheduleName
-              : trigger.email,
+        triggerName,
         config: toJson(runOverrides(request.config, cap)),
         vars: working?.vars ? toJson(working.vars) : null,
         parameters: working?.parameters ? toJson(working.parameters) : null,
-        metadata: toJson({ target, trigger: { type: trigger.type } }),
+        // The trigger's name (key, schedule or user) lets the console say who started the run.
+        metadata: toJson({ target, trigger: { type: trigger.type, name: triggerName } }),
         totalTests: tests.length,
         stats: null,
         report: null,

@@ -26,7 +26,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { requireScope } from '../../plugins/auth/index.ts';
+import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
 import { readForm } from './multipart.ts';
 import { parseJsonField, type Scope, TestsService } from './service.ts';
@@ -48,7 +48,7 @@ export async function scopeOf(
   request: FastifyRequest,
   branchOverride?: string,
 ): Promise<Scope> {
-  const { principal, project, branch } = requireScope(request);
+  const { principal, project, branch } = requireCallerScope(request);
   let branchId = branch.id;
   if (branchOverride) {
     const found = await ctx.db

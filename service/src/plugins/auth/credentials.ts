@@ -282,3 +282,21 @@ export async function findSessionUser(db: Db, token: string, now: Date): Promise
     subscriptionActive: fromFlag(row.subscriptionActive),
   };
 }
+
+/** A project of the organization (the console session path; keys use the cached lookup). */
+export async function findProject(db: Db, organizationId: string, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name', 'organizationId', 'defaultBranchId'])
+    .where('id', '=', projectId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst() satisfies Promise<ActiveProject | undefined>;
+}
+export async function findBranch(db: Db, projectId: string, branchId: string) {
+  return db
+    .selectFrom('branches')
+    .select(['id', 'name', 'projectId'])
+    .where('id', '=', branchId)
+    .where('projectId', '=', projectId)
+    .executeTakeFirst() satisfies Promise<ActiveBranch | undefined>;
+}

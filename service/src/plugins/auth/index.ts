@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
+import { authenticateConsoleSession, wantsConsoleSession } from './console-session.ts';
 import {
   type ActiveBranch,
   type ActiveProject,
@@ -56,8 +57,11 @@ export const authPlugin = fp(
     const authenticate = async (request: FastifyRequest) => {
       const rule = request.routeOptions.config.rule;
       if (!rule || rule.kind === 'public') return;
-      if (rule.kind === 'apiKey') await authenticateApiKey(request, rule);
-      else await authenticateSession(request, rule.access);
+      if (rule.kind === 'apiKey') {
+        // Requests with a key, or without a console cookie, take the key path unchanged.
+        if (wantsConsoleSession(request, rule)) await authenticateConsoleSession(request, rule, db, clock);
+        else await authenticateApiKey(request, rule);
+      } else await authenticateSession(request, rule.access);
     };
 
     app.addHook('onRoute', (route) => {
@@ -126,13 +130,28 @@ export function requireUser(request: FastifyRequest): UserPrincipal {
   return request.principal;
 }
 
-/** The project and branch the auth hook resolved; only on routes whose rule has `project`. */
+/** The project and branch the auth hook resolved for an API key; only on routes whose rule has `project`. */
 export function requireScope(request: FastifyRequest): {
   principal: ApiKeyPrincipal;
   project: ActiveProject;
   branch: ActiveBranch;
 } {
   const principal = requireApiKey(request);
+  if (!request.project || !request.branch) throw badRequest('No active project');
+  return { principal, project: request.project, branch: request.branch };
+}
+
+/**
+ * Like `requireScope`, for routes whose rule also admits the console's session: the caller is
+ * an API key or a signed-in user.
+ */
+export function requireCallerScope(request: FastifyRequest): {
+  principal: ApiKeyPrincipal | UserPrincipal;
+  project: ActiveProject;
+  branch: ActiveBranch;
+} {
+  const principal = request.principal;
+  if (!principal) throw unauthorized();
   if (!request.project || !request.branch) throw badRequest('No active project');
   return { principal, project: request.project, branch: request.branch };
 }

@@ -14,14 +14,44 @@ export type RouteRule =
       project?: boolean;
       /** A changing request that needs an active subscription. */
       license?: boolean;
+      /**
+       * Whether the console's session cookie may call this route instead of a key, and the
+       * least role it needs (owner and admin pass `admin`; everyone passes `member`).
+       * Absent: API keys only. The project comes from `x-project-id` as for keys.
+       */
+      session?: SessionRole;
     }
   /** Console routes: a session cookie; `change` needs an admin or owner. */
   | { kind: 'session'; access: 'read' | 'change' | 'installOwner' }
   /** Reachable without credentials (login, health, signed blob URLs). */
   | { kind: 'public' };
 
-const read = (...scopes: Scope[]): RouteRule => ({ kind: 'apiKey', scopes, project: true });
-const change = (...scopes: Scope[]): RouteRule => ({ kind: 'apiKey', scopes, project: true, license: true });
+/** The least console role a session needs on a `/v1` route. */
+export type SessionRole = 'member' | 'admin';
+
+/** Project reads: any signed-in member may make them too. */
+const read = (...scopes: Scope[]): RouteRule => ({
+  kind: 'apiKey',
+  scopes,
+  project: true,
+  session: 'member',
+});
+/** Project changes: a session needs an admin or owner. */
+const change = (...scopes: Scope[]): RouteRule => ({
+  kind: 'apiKey',
+  scopes,
+  project: true,
+  license: true,
+  session: 'admin',
+});
+/** Triggering and cancelling runs: members may, as the console's everyday actions. */
+const runControl = (...scopes: Scope[]): RouteRule => ({
+  kind: 'apiKey',
+  scopes,
+  project: true,
+  license: true,
+  session: 'member',
+});
 
 export const routeRules: Record<string, RouteRule> = {
   // Tests: every route also needs tests:read.
@@ -40,8 +70,8 @@ export const routeRules: Record<string, RouteRule> = {
   'POST /v1/tests/bulk-update-tags': change('tests:read', 'tests:update'),
   'DELETE /v1/tests/:testId': change('tests:read', 'tests:delete'),
   'POST /v1/tests/bulk-delete': change('tests:read', 'tests:delete'),
-  'POST /v1/tests/:testId/remote-run': change('tests:read', 'tests:run'),
-  'POST /v1/tests/remote-run': change('tests:read', 'tests:run'),
+  'POST /v1/tests/:testId/remote-run': runControl('tests:read', 'tests:run'),
+  'POST /v1/tests/remote-run': runControl('tests:read', 'tests:run'),
   // Export reads only, so it needs no subscription.
   'POST /v1/tests/export': read('tests:read'),
   'POST /v1/tests/import': change('tests:read', 'tests:create'),
@@ -63,8 +93,10 @@ export const routeRules: Record<string, RouteRule> = {
   'GET /v1/test-runs/:runId/tests': read('testRuns:read'),
   'GET /v1/test-runs/:runId/artifacts': read('testRuns:read'),
   'GET /v1/test-runs/:runId/report': read('testRuns:read'),
-  'POST /v1/test-runs/:runId/cancel': change('testRuns:read', 'tests:cancel'),
+  'POST /v1/test-runs/:runId/cancel': runControl('testRuns:read', 'tests:cancel'),
 
+  // Email inboxes, schedules and the sample payload take no session (their handlers serve API
+  // keys only); the console uses the /console/v1 routes for those.
   // Email inboxes are organization-scoped: no x-project-id.
   'GET /v1/email-inboxes': { kind: 'apiKey', scopes: ['emailInbox:read'] },
   'GET /v1/email-inboxes/limits': { kind: 'apiKey', scopes: ['emailInbox:read'] },
@@ -135,6 +167,8 @@ export const routeRules: Record<string, RouteRule> = {
   'POST /console/v1/webhooks/:id/rotate-secret': { kind: 'session', access: 'change' },
   'DELETE /console/v1/webhooks/:id': { kind: 'session', access: 'change' },
   'GET /console/v1/webhooks/:id/deliveries': { kind: 'session', access: 'read' },
+  // Same-origin artifact download for the run page and Playwright's trace viewer.
+  'GET /console/v1/test-runs/:runId/artifact': { kind: 'session', access: 'read' },
   'POST /console/v1/webhooks/:id/deliveries/:deliveryId/retry': { kind: 'session', access: 'change' },
 };
 

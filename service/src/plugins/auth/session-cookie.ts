@@ -22,7 +22,7 @@ export function sessionCookieHeader(
     value: token,
     path: '/',
     httpOnly: true,
-    sameSite: 'lax',
+    sameSite: 'strict',
     secure: options.secure,
     maxAge: options.maxAgeSeconds,
   });
@@ -34,6 +34,6 @@ export const clearedSessionCookieHeader = (): string =>
     value: '',
     path: '/',
     httpOnly: true,
-    sameSite: 'lax',
+    sameSite: 'strict',
     expires: new Date(0),
   });

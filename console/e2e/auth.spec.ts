@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import {
+  bootstrap,
+  createTest,
+  expectAccessible,
+  runPath,
+  signIn,
+  signInFresh,
+  startRun,
+  waitForRun,
+  waitingTest,
+} from './fixtures.ts';
+
+test.describe('sign-in and sign-out', () => {
+  test('signs in with Email and Password and lands on the runs list', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/console\/sign-in/);
+    await expect(page.getByRole('heading', { name: 'Sign in to Stepdeck' })).toBeVisible();
+    await expectAccessible(page);
+    await signIn(page, bootstrap().adminEmail, 'wrong-password');
+    await expect(page.getByRole('alert')).toContainText('Invalid email or password');
+    await signIn(page);
+    await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/console/projects/${bootstrap().projectId}/runs$`));
+    await expect(page.getByText(`${bootstrap().adminEmail} (owner)`)).toBeVisible();
+  });
+
+  test('a deep link to a run survives sign-in', async ({ page }) => {
+    const runId = await startRun(await createTest(waitingTest('deep link target', 10)));
+    await waitForRun(runId, ['completed', 'failed']);
+    await page.goto(runPath(runId));
+    await expect(page).toHaveURL(/\/console\/sign-in\?next=/);
+    await signIn(page);
+    await expect(page).toHaveURL(new RegExp(`${runPath(runId)}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'deep link target' })).toBeVisible();
+  });
+
+  test('an expired session sends the user to sign-in and back to the page asked for', async ({
+    page,
+    context,
+  }) => {
+    await signInFresh(page);
+    // The dashboard does not poll, so nothing else notices the session going first.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    // Let the dashboard's own requests finish first, so the click below is what meets the 401.
+    await page.waitForLoadState('networkidle');
+    await context.clearCookies();
+    await page.getByRole('link', { name: 'Runs', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/console\/sign-in\?next=.*runs/);
+    await signIn(page);
+    await expect(page).toHaveURL(new RegExp(`/console/projects/${bootstrap().projectId}/runs$`));
+    await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+  });
+
+  test('signs out for good', async ({ page }) => {
+    await signInFresh(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to Stepdeck' })).toBeVisible();
+    await page.goto(`/console/projects/${bootstrap().projectId}/runs`);
+    await expect(page).toHaveURL(/\/console\/sign-in\?next=/);
+    const session = await page.request.get('/console/v1/session');
+    expect(session.status()).toBe(401);
+  });
+});

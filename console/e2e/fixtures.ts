@@ -1,0 +1,111 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import type { Bootstrap } from './service.ts';
+
+export const serviceUrl = () => process.env.STEPDECK_E2E_URL as string;
+export const siteUrl = () => process.env.STEPDECK_E2E_SITE as string;
+export const bootstrap = (): Bootstrap =>
+  JSON.parse(process.env.STEPDECK_E2E_BOOTSTRAP as string) as Bootstrap;
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes; each asserts what it reads
+type Json = Record<string, any>;
+
+/** A call with the bootstrap API key on the default project (the way CI and the CLI call). */
+export async function apiCall(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const info = bootstrap();
+  const response = await fetch(`${serviceUrl()}${path}`, {
+    method,
+    headers: {
+      'x-api-key': info.apiKey,
+      'x-project-id': info.projectId,
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? null : body instanceof FormData ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Json) : ({} as Json) };
+}
+
+/** Creates an active test through the real POST /v1/tests API. */
+export async function createTest(testData: Record<string, unknown>): Promise<string> {
+  const form = new FormData();
+  form.append('testData', JSON.stringify({ status: 'active', ...testData }));
+  const response = await apiCall('POST', '/v1/tests', form);
+  if (response.status !== 200)
+    throw new Error(`create test: ${response.status} ${JSON.stringify(response.json)}`);
+  return response.json.data.id as string;
+}
+
+export async function startRun(testId: string, config?: Record<string, unknown>): Promise<string> {
+  const response = await apiCall('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+  if (response.status !== 200)
+    throw new Error(`remote-run: ${response.status} ${JSON.stringify(response.json)}`);
+  return response.json.data.runId as string;
+}
+
+export async function waitForRun(runId: string, statuses: string[], timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await apiCall('GET', `/v1/test-runs/${runId}`);
+    if (statuses.includes(run.json.data?.status)) return run.json.data as Json;
+    if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${run.json.data?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** An API test that waits `ms` before passing: long enough to watch its status move. */
+export const waitingTest = (name: string, ms: number) => ({
+  name,
+  metadata: { type: 'api' },
+  steps: [{ name: 'wait', action: { name: 'wait', ms } }],
+});
+
+/** A browser test that opens the loopback page and expects the wrong title. */
+export const failingUiTest = (name: string) => ({
+  name,
+  steps: [
+    { name: 'open', action: { name: 'goto', url: '/page' } },
+    { name: 'check title', action: { name: 'assertText', selector: '#title', value: 'Something else' } },
+  ],
+});
+export const uiRunConfig = () => ({ use: { baseURL: siteUrl(), actionTimeout: 1500 } });
+
+export const runPath = (runId: string, projectId = bootstrap().projectId) =>
+  `/console/projects/${projectId}/runs/${runId}`;
+
+export async function signIn(
+  page: Page,
+  email = bootstrap().adminEmail,
+  password = bootstrap().adminPassword,
+) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in from the sign-in page and waits until the console shows the runs list. */
+export async function signInFresh(page: Page, email?: string, password?: string) {
+  await page.goto('/console/sign-in');
+  await signIn(page, email, password);
+  await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+}
+
+/** No serious or critical accessibility violation on the page (Playwright's own viewer excluded). */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  const bad = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    bad.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
+}

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import {
+  createTest,
+  expectAccessible,
+  failingUiTest,
+  signInFresh,
+  startRun,
+  uiRunConfig,
+  waitForRun,
+  waitingTest,
+} from './fixtures.ts';
+
+test.describe('runs list and dashboard', () => {
+  const suffix = Date.now().toString(36);
+  let passedRun: string;
+  let failedRun: string;
+  let failingTestId: string;
+
+  test.beforeAll(async () => {
+    passedRun = await startRun(await createTest(waitingTest(`list pass ${suffix}`, 10)));
+    failingTestId = await createTest(failingUiTest(`list fail ${suffix}`));
+    failedRun = await startRun(failingTestId, uiRunConfig());
+    await waitForRun(passedRun, ['completed']);
+    await waitForRun(failedRun, ['failed']);
+  });
+
+  test('filters by status, name and test, and links to each run', async ({ page }) => {
+    await signInFresh(page);
+    const rows = page.locator('table.runs tbody tr');
+    await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByLabel('Status', { exact: true }).selectOption('failed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/status=failed/);
+    await expect(page.getByRole('link', { name: `list fail ${suffix}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toHaveCount(0);
+    for (const badge of await rows.locator('[data-status]').all()) await expect(badge).toHaveText('failed');
+
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByLabel('Name', { exact: true }).fill(`list pass ${suffix}`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toBeVisible();
+
+    await page.getByLabel('Name', { exact: true }).fill('');
+    await page.getByLabel('Test or directory', { exact: true }).selectOption(failingTestId);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(rows).toHaveCount(1);
+    await page.getByRole('link', { name: `list fail ${suffix}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${failedRun}$`));
+
+    // A date range before any run: nothing listed.
+    await page.goBack();
+    await page.getByLabel('Test or directory', { exact: true }).selectOption('');
+    await page.getByLabel('From date', { exact: true }).fill('2001-01-01');
+    await page.getByLabel('To date', { exact: true }).fill('2001-01-02');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByText('0 runs')).toBeVisible();
+  });
+
+  test('shows totals, charts and the most failing and slowest tests', async ({ page }) => {
+    await signInFresh(page);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByText('Success rate')).toBeVisible();
+    await expect(page.getByRole('img', { name: /Runs per day/ })).toBeVisible();
+    await expect(page.locator('canvas').first()).toBeVisible();
+    const failing = page.getByRole('region', { name: /Most failing tests/ });
+    await expect(failing.getByRole('cell', { name: `list fail ${suffix}` })).toBeVisible();
+    await expect(page.getByRole('region', { name: /Slowest tests/ }).getByRole('row')).not.toHaveCount(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: '../docs/console-dashboard.png', fullPage: true });
+  });
+});

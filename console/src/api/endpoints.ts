@@ -1,0 +1,63 @@
+import {
+  cancelRunResponse,
+  consoleBranchesResponse,
+  consoleOrganizationResponse,
+  consoleProjectsResponse,
+  consoleSchedulesResponse,
+  consoleUserResponse,
+  listTestsResponse,
+  remoteRunResponse,
+  runArtifactsResponse,
+  runStatisticsResponse,
+  type SignInBody,
+  type TestRunListQuery,
+  testRunDetailResponse,
+  testRunListResponse,
+} from '@stepdeck/contract';
+import { z } from 'zod';
+import { type ProjectScope, request } from './client.ts';
+
+/** Every call the console makes, typed by the contract's schemas. */
+export const api = {
+  signIn: (body: SignInBody) => request('/console/v1/session', consoleUserResponse, { method: 'POST', body }),
+  session: () => request('/console/v1/session', consoleUserResponse),
+  signOut: () => request('/console/v1/session', z.object({ data: z.null() }), { method: 'DELETE' }),
+  organization: () => request('/console/v1/organization', consoleOrganizationResponse),
+  projects: () => request('/console/v1/projects', consoleProjectsResponse),
+  branches: (projectId: string) =>
+    request(`/console/v1/projects/${projectId}/branches`, consoleBranchesResponse),
+  schedules: (projectId: string) =>
+    request('/console/v1/schedules', consoleSchedulesResponse, { query: { projectId } }),
+  tests: (scope: ProjectScope) =>
+    request('/v1/tests', listTestsResponse, { scope, query: { limit: 100, type: 'all' } }),
+  runs: (scope: ProjectScope, query: Partial<TestRunListQuery>) =>
+    request('/v1/test-runs', testRunListResponse, { scope, query }),
+  run: (scope: ProjectScope, runId: string, signal?: AbortSignal) =>
+    request(`/v1/test-runs/${runId}`, testRunDetailResponse, { scope, signal }),
+  artifacts: (scope: ProjectScope, runId: string) =>
+    request(`/v1/test-runs/${runId}/artifacts`, runArtifactsResponse, { scope }),
+  stats: (scope: ProjectScope) =>
+    request('/v1/test-runs/stats', runStatisticsResponse, { scope, query: { branchId: scope.branchId } }),
+  cancel: (scope: ProjectScope, runId: string) =>
+    request(`/v1/test-runs/${runId}/cancel`, cancelRunResponse, { scope, method: 'POST' }),
+  runTest: (scope: ProjectScope, testId: string, config: unknown) =>
+    request(`/v1/tests/${testId}/remote-run`, remoteRunResponse, {
+      scope,
+      method: 'POST',
+      body: config ? { config } : {},
+    }),
+  runTag: (scope: ProjectScope, tagId: string, config: unknown) =>
+    request('/v1/tests/remote-run', remoteRunResponse, {
+      scope,
+      method: 'POST',
+      body: config ? { tagId, config } : { tagId },
+    }),
+};
+
+/** Same-origin address of a run's artifact (the trace viewer's service worker can fetch it). */
+export const artifactUrl = (runId: string, key: string) =>
+  `/console/v1/test-runs/${runId}/artifact?key=${encodeURIComponent(key)}`;
+
+/** Playwright's own trace viewer, served by the service, opened on one artifact. */
+export const traceViewerUrl = (runId: string, key: string) =>
+  `/console/trace/index.html?trace=${encodeURIComponent(new URL(artifactUrl(runId, key), window.location.origin).href)}`;

@@ -1,0 +1,91 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { NavLink, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api } from '../api/endpoints.ts';
+import { useProjectScope } from '../lib/scope.ts';
+import { sessionKey } from './RequireSession.tsx';
+
+/** Header with the organization, project and branch switchers, navigation and sign-out. */
+export function Layout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { projectId } = useParams();
+  const [search] = useSearchParams();
+  const scope = useProjectScope();
+  const session = useQuery({ queryKey: sessionKey, queryFn: api.session, staleTime: 60_000 });
+  const organization = useQuery({
+    queryKey: ['organization'],
+    queryFn: api.organization,
+    staleTime: 300_000,
+  });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: api.projects, staleTime: 60_000 });
+  const branches = useQuery({
+    queryKey: ['branches', projectId],
+    queryFn: () => api.branches(projectId as string),
+    enabled: Boolean(projectId),
+    staleTime: 60_000,
+  });
+  const defaultBranch = branches.data?.data.find((branch) => branch.isDefault);
+  const signOut = async () => {
+    await api.signOut().catch(() => undefined);
+    queryClient.clear();
+    void navigate('/sign-in', { replace: true });
+  };
+  const switchBranch = (branchId: string) => {
+    const next = new URLSearchParams(search);
+    if (branchId === defaultBranch?.id) next.delete('branch');
+    else next.set('branch', branchId);
+    next.delete('page');
+    void navigate({ search: next.toString() });
+  };
+  return (
+    <>
+      <header className="topbar">
+        <span className="brand">Stepdeck</span>
+        <span className="org" title="Organization">
+          {organization.data?.data.name ?? '…'}
+        </span>
+        <label>
+          Project{' '}
+          <select
+            value={projectId}
+            onChange={(event) => void navigate(`/projects/${event.target.value}/runs`)}
+          >
+            {(projects.data?.data ?? []).map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Branch{' '}
+          <select
+            value={scope.branchId ?? defaultBranch?.id ?? ''}
+            onChange={(event) => switchBranch(event.target.value)}
+          >
+            {(branches.data?.data ?? []).map((branch) => (
+              <option key={branch.id} value={branch.id}>
+                {branch.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <nav aria-label="Main">
+          <NavLink to={`/projects/${projectId}/runs${scope.branchQuery}`} end>
+            Runs
+          </NavLink>
+          <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
+        </nav>
+        <span className="user">
+          {session.data?.data.email} ({session.data?.data.role})
+        </span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import type { RunArtifact, RunTestResult } from '@stepdeck/contract';
+import { artifactUrl } from '../api/endpoints.ts';
+import { formatDuration } from '../lib/format.ts';
+import { artifactsOfTest, isFailure, retriesOf } from '../lib/run-state.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+
+/** One test of a run: outcome, the failure in the user's words, screenshots, video and trace. */
+export function TestResultCard(props: {
+  runId: string;
+  result: RunTestResult;
+  artifacts: readonly RunArtifact[];
+  onOpenTrace(key: string): void;
+}) {
+  const { runId, result } = props;
+  const own = artifactsOfTest(props.artifacts, result.name);
+  const failed = isFailure(result);
+  const headingId = `test-${result.testId}-${result.name}`.replace(/[^A-Za-z0-9_-]/g, '-');
+  return (
+    <section
+      className={`test-card ${failed ? 'test-failed' : ''}`}
+      aria-labelledby={headingId}
+      data-testid="test-result"
+    >
+      <header>
+        <h3 id={headingId}>{result.name}</h3>
+        <StatusBadge status={result.status} />
+        {result.flaky ? <span className="badge badge-flaky">flaky</span> : null}
+        <span className="muted">
+          {formatDuration(result.duration)}
+          {retriesOf(result)
+            ? ` · ${retriesOf(result)} ${retriesOf(result) === 1 ? 'retry' : 'retries'}`
+            : ''}
+        </span>
+        {own.trace ? (
+          <button type="button" onClick={() => props.onOpenTrace(own.trace?.key as string)}>
+            Open trace
+          </button>
+        ) : null}
+      </header>
+      {result.errorMessage ? (
+        <div className="failure">
+          {result.failedStep ? (
+            <p>
+              <strong>Failing step:</strong>{' '}
+              {[...result.failedStep.path].join(' › ') || result.failedStep.name}
+              {result.failedStep.action ? <code> {result.failedStep.action}</code> : null}
+            </p>
+          ) : result.errorLocation ? (
+            <p>
+              <strong>Failing step:</strong> {result.errorLocation}
+            </p>
+          ) : null}
+          <pre className="error-message">{result.errorMessage}</pre>
+          {result.expected != null || result.received != null ? (
+            <dl className="expect">
+              <dt>Expected</dt>
+              <dd>
+                <code>{result.expected ?? '—'}</code>
+              </dd>
+              <dt>Received</dt>
+              <dd>
+                <code>{result.received ?? '—'}</code>
+              </dd>
+            </dl>
+          ) : null}
+          {result.errorDetail ? (
+            <details>
+              <summary>Playwright's error</summary>
+              <pre>{result.errorDetail}</pre>
+            </details>
+          ) : null}
+        </div>
+      ) : null}
+      {result.steps?.length ? (
+        <details open={failed}>
+          <summary>Steps</summary>
+          <ol className="steps">
+            {result.steps.map((step, index) => (
+              <li
+                // biome-ignore lint/suspicious/noArrayIndexKey: steps have no unique key; their order is fixed
+                key={index}
+                style={{ marginLeft: `${step.depth * 1.25}rem` }}
+                data-status={step.status}
+              >
+                <StatusBadge status={step.status} /> {step.name}
+                {step.action ? <code> {step.action}</code> : null}{' '}
+                <span className="muted">{formatDuration(step.duration)}</span>
+                {step.error ? <pre className="error-message">{step.error}</pre> : null}
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
+      {own.images.length ? (
+        <div className="screenshots">
+          {own.images.map((image) => (
+            <a key={image.key} href={artifactUrl(runId, image.key)} target="_blank" rel="noreferrer">
+              <img
+                src={artifactUrl(runId, image.key)}
+                alt={`Screenshot of ${result.name}: ${image.label}`}
+                loading="lazy"
+              />
+            </a>
+          ))}
+        </div>
+      ) : null}
+      {own.videos.map((video) => (
+        // biome-ignore lint/a11y/useMediaCaption: test recordings have no speech to caption
+        <video
+          key={video.key}
+          controls
+          preload="metadata"
+          src={artifactUrl(runId, video.key)}
+          aria-label={`Video of ${result.name}`}
+        />
+      ))}
+    </section>
+  );
+}

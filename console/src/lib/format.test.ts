@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatAgo, formatDuration, percent } from './format.ts';
+
+describe('formatDuration', () => {
+  it('reads milliseconds, seconds and minutes the way people say them', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(1234)).toBe('1.2 s');
+    expect(formatDuration(125_000)).toBe('2 min 5 s');
+    expect(formatDuration(120_000)).toBe('2 min');
+  });
+  it('shows a dash for what is not known yet', () => {
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(undefined)).toBe('—');
+  });
+});
+
+describe('formatAgo and percent', () => {
+  it('says how long ago, from a fixed now', () => {
+    expect(formatAgo('2026-01-01T10:00:00.000Z', new Date('2026-01-01T10:03:00.000Z'))).toBe('3 minutes ago');
+    expect(formatAgo(null)).toBe('—');
+    expect(percent(66.6)).toBe('67%');
+  });
+});

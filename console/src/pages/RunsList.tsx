@@ -1,0 +1,172 @@
+import { runStatus, type TestRunListQuery } from '@stepdeck/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api } from '../api/endpoints.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatDuration, formatTimestamp } from '../lib/format.ts';
+import { refreshInterval } from '../lib/run-state.ts';
+import { useProjectScope } from '../lib/scope.ts';
+
+const pageSize = 20;
+/** The API's filters, kept in the URL so a filtered list can be linked. */
+const filterNames = ['status', 'name', 'testId', 'scheduleId', 'startDate', 'endDate'] as const;
+
+export function RunsListPage() {
+  const scope = useProjectScope();
+  const [search, setSearch] = useSearchParams();
+  const page = Number(search.get('page') ?? '0') || 0;
+  // The branch switcher's branch (when not the default) filters the list; otherwise all branches.
+  const query: Partial<TestRunListQuery> = { limit: pageSize, page, branchId: scope.branchId };
+  for (const name of filterNames) {
+    const value = search.get(name);
+    if (value) Object.assign(query, { [name]: value });
+  }
+  const runs = useQuery({
+    queryKey: ['runs', scope.projectId, scope.branchId, query],
+    queryFn: () => api.runs(scope, query),
+    placeholderData: keepPreviousData,
+    // Live refresh while any listed run is still moving.
+    refetchInterval: (q) => refreshInterval(q.state.data?.data.map((run) => run.status) ?? [], 2000),
+  });
+  const tests = useQuery({
+    queryKey: ['tests', scope.projectId, scope.branchId],
+    queryFn: () => api.tests(scope),
+  });
+  const schedules = useQuery({
+    queryKey: ['schedules', scope.projectId],
+    queryFn: () => api.schedules(scope.projectId),
+  });
+
+  const applyFilters = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    const branch = search.get('branch');
+    if (branch) next.set('branch', branch);
+    for (const name of filterNames) {
+      const value = String(form.get(name) ?? '').trim();
+      if (value) next.set(name, value);
+    }
+    setSearch(next);
+  };
+  const goToPage = (target: number) => {
+    const next = new URLSearchParams(search);
+    next.set('page', String(target));
+    setSearch(next);
+  };
+  const total = runs.data?.pagination.total ?? 0;
+  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+  return (
+    <section aria-labelledby="runs-heading">
+      <h1 id="runs-heading">Runs</h1>
+      <form className="filters" onSubmit={applyFilters} aria-label="Filter runs" key={search.toString()}>
+        <div className="field">
+          <label htmlFor="filter-status">Status</label>
+          <select id="filter-status" name="status" defaultValue={search.get('status') ?? ''}>
+            <option value="">any</option>
+            {runStatus.options.map((status) => (
+              <option key={status}>{status}</option>
+            ))}
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-name">Name</label>
+          <input id="filter-name" name="name" type="search" defaultValue={search.get('name') ?? ''} />{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-testId">Test or directory</label>
+          <select id="filter-testId" name="testId" defaultValue={search.get('testId') ?? ''}>
+            <option value="">any</option>
+            {(tests.data?.children ?? []).map((test) => (
+              <option key={test.id} value={test.id}>
+                {test.directory ? `${test.name}/` : test.name}
+              </option>
+            ))}
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-scheduleId">Schedule</label>
+          <select id="filter-scheduleId" name="scheduleId" defaultValue={search.get('scheduleId') ?? ''}>
+            <option value="">any</option>
+            {(schedules.data?.data ?? []).map((schedule) => (
+              <option key={schedule.id} value={schedule.id}>
+                {schedule.name}
+              </option>
+            ))}
+          </select>{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-startDate">From date</label>
+          <input
+            id="filter-startDate"
+            name="startDate"
+            type="date"
+            defaultValue={search.get('startDate') ?? ''}
+          />{' '}
+        </div>
+        <div className="field">
+          <label htmlFor="filter-endDate">To date</label>
+          <input
+            id="filter-endDate"
+            name="endDate"
+            type="date"
+            defaultValue={search.get('endDate') ?? ''}
+          />{' '}
+        </div>
+        <button type="submit">Apply filters</button>
+      </form>
+      {runs.error ? <ErrorMessage error={runs.error} title="Could not list runs" /> : null}
+      {runs.data ? (
+        <>
+          <table className="runs">
+            <caption className="muted">
+              {total} {total === 1 ? 'run' : 'runs'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Created</th>
+                <th scope="col">Duration</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.data.map((run) => (
+                <tr key={run.id}>
+                  <td>
+                    <Link to={`/projects/${scope.projectId}/runs/${run.id}${scope.branchQuery}`}>
+                      {run.name}
+                    </Link>
+                    {run.scheduleType ? <span className="muted"> (schedule)</span> : null}
+                  </td>
+                  <td>
+                    <StatusBadge status={run.status} />
+                  </td>
+                  <td>{run.branchName}</td>
+                  <td>{formatTimestamp(run.createdAt)}</td>
+                  <td>{formatDuration(run.duration)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav aria-label="Pages" className="pager">
+            <button type="button" disabled={page <= 0} onClick={() => goToPage(page - 1)}>
+              Previous page
+            </button>
+            <span>
+              Page {page + 1} of {lastPage + 1}
+            </span>
+            <button type="button" disabled={page >= lastPage} onClick={() => goToPage(page + 1)}>
+              Next page
+            </button>
+          </nav>
+        </>
+      ) : runs.isPending ? (
+        <p role="status">Loading runs…</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api } from '../api/endpoints.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { sessionKey } from '../components/RequireSession.tsx';
+import { safeNext } from './safe-next.ts';
+
+export function SignInPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [search] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const signIn = useMutation({
+    mutationFn: () => api.signIn({ email, password }),
+    onSuccess: (user) => {
+      queryClient.clear();
+      queryClient.setQueryData(sessionKey, user);
+      void navigate(safeNext(search.get('next')), { replace: true });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate();
+  };
+  return (
+    <main className="sign-in">
+      <h1>Sign in to Stepdeck</h1>
+      <form onSubmit={submit}>
+        <label>
+          Email
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={signIn.isPending}>
+          Sign in
+        </button>
+      </form>
+      {signIn.error ? <ErrorMessage error={signIn.error} title="Could not sign in" /> : null}
+    </main>
+  );
+}

@@ -1,0 +1,67 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { onUnauthorized } from './api/client.ts';
+import { Layout } from './components/Layout.tsx';
+import { RequireSession } from './components/RequireSession.tsx';
+import { HomeRedirect } from './pages/HomeRedirect.tsx';
+import { NotFoundPage } from './pages/NotFound.tsx';
+import { RunPage } from './pages/RunPage.tsx';
+import { RunsListPage } from './pages/RunsList.tsx';
+import { SignInPage } from './pages/SignIn.tsx';
+
+// The dashboard brings the chart library: loaded only when opened.
+const DashboardPage = lazy(() => import('./pages/Dashboard.tsx'));
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        { index: true, element: <HomeRedirect /> },
+        {
+          path: '/projects/:projectId',
+          element: <Layout />,
+          children: [
+            { index: true, element: <HomeRedirect /> },
+            { path: 'runs', element: <RunsListPage /> },
+            { path: 'runs/:runId', element: <RunPage /> },
+            {
+              path: 'dashboard',
+              element: (
+                <Suspense fallback={<p role="status">Loading dashboard…</p>}>
+                  <DashboardPage />
+                </Suspense>
+              ),
+            },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+    {
+      path: '*',
+      element: (
+        <main>
+          <NotFoundPage />
+        </main>
+      ),
+    },
+  ],
+  { basename: '/console' },
+);
+
+/** The page to come back to after signing in: where the user was, inside the console. */
+export function signInPath(): string {
+  const { search } = router.state.location;
+  // The router's own state keeps the basename; navigate() adds it again.
+  const pathname = router.state.location.pathname.replace(/^\/console(?=\/|$)/, '') || '/';
+  if (pathname.startsWith('/sign-in')) return '/sign-in';
+  return `/sign-in?next=${encodeURIComponent(pathname + search)}`;
+}
+
+onUnauthorized(() => {
+  // Already on the sign-in page (another request noticed first): keep its `next`.
+  if (signInPath() === '/sign-in') return;
+  void router.navigate(signInPath(), { replace: true });
+});

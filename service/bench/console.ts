@@ -1,0 +1,131 @@
+/**
+ * The web console's two budgets:
+ * 1. JavaScript shipped before the first paint of the run page (the entry chunk and its static
+ *    imports, gzip): ≤ 200 KB. The dashboard's charts and the trace viewer load on demand.
+ * 2. The run page, from navigation to the failed test visible, with 10000 runs stored, in
+ *    Debian's Chromium on loopback: ≤ 500 ms median.
+ *
+ * `cd service && node bench/console.ts [--rounds 20] [--runs 10000]`
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import SqliteDatabase from 'better-sqlite3';
+import { buildConsole, consoleDir, startService, startSite } from '../../console/e2e/service.ts';
+import { resolveChromium } from '../src/runner/browser.ts';
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '20' }, runs: { type: 'string', default: '10000' } },
+});
+const rounds = Number(values.rounds);
+const storedRuns = Number(values.runs);
+
+buildConsole();
+
+// 1. First-paint JavaScript: what index.html loads before anything renders.
+const dist = path.join(consoleDir, 'dist');
+const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+const scripts = [
+  ...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/console\/([^"]+\.js)"/g),
+].map((match) => match[1] as string);
+const gzipBytes = scripts.reduce(
+  (sum, file) => sum + gzipSync(fs.readFileSync(path.join(dist, file))).length,
+  0,
+);
+const firstPaintKb = gzipBytes / 1024;
+
+// 2. The run page with many runs stored: one real failed run, then copies of its row.
+const service = await startService();
+const site = await startSite();
+const { bootstrap, url } = service;
+const headers = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
+const form = new FormData();
+form.append(
+  'testData',
+  JSON.stringify({
+    name: 'bench failing test',
+    status: 'active',
+    steps: [
+      { name: 'open', action: { name: 'goto', url: '/page' } },
+      { name: 'check title', action: { name: 'assertText', selector: '#title', value: 'Something else' } },
+    ],
+  }),
+);
+const created = await (await fetch(`${url}/v1/tests`, { method: 'POST', headers, body: form })).json();
+const started = await (
+  await fetch(`${url}/v1/tests/${created.data.id}/remote-run`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ config: { use: { baseURL: site.url, actionTimeout: 1500 } } }),
+  })
+).json();
+const runId = started.data.runId as string;
+for (;;) {
+  const run = await (await fetch(`${url}/v1/test-runs/${runId}`, { headers })).json();
+  if (run.data.status === 'failed' || run.data.status === 'completed') break;
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+{
+  const sqlite = new SqliteDatabase(path.join(service.dataDir, 'stepdeck.sqlite'));
+  const row = sqlite.prepare('select * from runs where id = ?').get(runId) as Record<string, unknown>;
+  const columns = Object.keys(row);
+  const insert = sqlite.prepare(
+    `insert into runs (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  const base = Date.parse(String(row.createdAt));
+  sqlite.transaction(() => {
+    for (let index = 1; index < storedRuns; index += 1) {
+      const createdAt = new Date(base - index * 60_000).toISOString();
+      insert.run({ ...row, id: crypto.randomUUID(), createdAt });
+    }
+  })();
+  sqlite.close();
+}
+
+const resolved = await resolveChromium();
+if (!resolved.ok) throw new Error(resolved.problem);
+const browser = await chromium.launch({
+  executablePath: resolved.browser.executablePath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+});
+const context = await browser.newContext({ baseURL: url });
+const page = await context.newPage();
+await page.goto('/console/sign-in');
+await page.getByLabel('Email').fill(bootstrap.adminEmail);
+await page.getByLabel('Password').fill(bootstrap.adminPassword);
+await page.getByRole('button', { name: 'Sign in' }).click();
+await page.getByRole('heading', { name: 'Runs' }).waitFor();
+const runPage = `/console/projects/${bootstrap.projectId}/runs/${runId}`;
+const timings: number[] = [];
+for (let round = 0; round < rounds + 2; round += 1) {
+  await page.goto('about:blank');
+  const start = performance.now();
+  await page.goto(runPage, { waitUntil: 'commit' });
+  await page.locator('.test-failed h3', { hasText: 'bench failing test' }).waitFor({ state: 'visible' });
+  // The first two rounds warm the caches (as a user's second visit would be).
+  if (round >= 2) timings.push(performance.now() - start);
+}
+await browser.close();
+await site.stop();
+await service.stop();
+
+timings.sort((a, b) => a - b);
+const median = timings[Math.floor(timings.length / 2)] as number;
+const p90 = timings[Math.floor(timings.length * 0.9)] as number;
+process.stdout.write(
+  [
+    `first-paint JS of the run page: ${firstPaintKb.toFixed(1)} KB gzip (${scripts.join(', ')}); target ≤ 200 KB: ${firstPaintKb <= 200 ? 'met' : 'NOT met'}`,
+    `run page, navigation → failed test visible, ${storedRuns} runs stored, ${rounds} rounds: median ${median.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms; target ≤ 500 ms median: ${median <= 500 ? 'met' : 'NOT met'}`,
+    '',
+  ].join('\n'),
+);

@@ -1,0 +1,53 @@
+import { uuid } from '@stepdeck/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contentTypeOf } from '../../adapters/blobs/index.ts';
+import type { AppContext } from '../../context.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { requireUser } from '../../plugins/auth/index.ts';
+import { binaryResponse } from '../../plugins/openapi.ts';
+
+/**
+ * A run's artifact through the console's own origin, for the signed-in user's organization.
+ * Playwright's trace viewer loads its trace from a service worker, which can only fetch
+ * same-origin URLs without CORS; going through the service works the same for the file and
+ * the S3 blob backends, and needs no presigned URL in the viewer's address.
+ */
+export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/console/v1/test-runs/:runId/artifact',
+    {
+      schema: {
+        tags: ['console'],
+        summary: "Download one of a run's artifacts through the console's origin",
+        params: z.object({ runId: uuid }),
+        querystring: z.object({ key: z.string().min(1, 'must not be empty') }),
+        response: {
+          200: binaryResponse('application/octet-stream', 'The artifact, with its own content type.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const key = request.query.key;
+      if (key === '' || key.split('/').some((part) => part === '' || part === '.' || part === '..'))
+        throw badRequest('querystring.key: must be an artifact key of the run');
+      const run = await ctx.db
+        .selectFrom('runs')
+        .select(['id', 'organizationId'])
+        .where('id', '=', request.params.runId)
+        .executeTakeFirst();
+      if (!run || run.organizationId !== user.organizationId) throw notFound('Test run not found');
+      const stream = await ctx.blobs.stream(`runs/${run.id}/${key}`);
+      if (!stream) throw notFound('Artifact not found');
+      const filename = key.split('/').pop() ?? 'artifact';
+      // Artifacts are written once: a run's file never changes, but it is private to the session.
+      reply.header('cache-control', 'private, max-age=3600');
+      reply.header('content-disposition', `inline; filename="${filename.replaceAll('"', '')}"`);
+      reply.header('x-content-type-options', 'nosniff');
+      return reply.type(contentTypeOf(filename)).send(stream);
+    },
+  );
+}

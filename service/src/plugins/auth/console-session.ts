@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../adapters/db/index.ts';
+import type { Clock } from '../../clock.ts';
+import { AppError, badRequest, forbidden, licenseRequired, notFound } from '../../errors.ts';
+import { findBranch, findProject, findSessionUser } from './credentials.ts';
+import type { RouteRule } from './route-rules.ts';
+import { readSessionToken } from './session-cookie.ts';
+
+/**
+ * The header the console sends on every request. A cross-site form or a plain link cannot set
+ * a custom header (and a cross-site fetch that does needs a CORS preflight the service never
+ * grants), so a changing request that carries it came from the console's own pages.
+ */
+export const csrfHeader = 'x-stepdeck-csrf';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const headerValue = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** A `/v1` request with no API key but a console cookie, on a rule that admits sessions. */
+export function wantsConsoleSession(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
+  return (
+    rule.session !== undefined &&
+    request.headers['x-api-key'] === undefined &&
+    readSessionToken(request) !== undefined
+  );
+}
+
+/**
+ * Authenticates a `/v1` call made by the console with its session cookie: the same checks in
+ * the same order as for a key, with the rule's role in place of scopes.
+ */
+export async function authenticateConsoleSession(
+  request: FastifyRequest,
+  rule: Extract<RouteRule, { kind: 'apiKey' }>,
+  db: Db,
+  clock: Clock,
+): Promise<void> {
+  const token = readSessionToken(request);
+  const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
+  if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+  if (!safeMethods.has(request.method) && !headerValue(request, csrfHeader))
+    throw forbidden(
+      `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
+    );
+  if (rule.session === 'admin' && user.role === 'member')
+    throw forbidden('This action needs an admin or owner role');
+  request.principal = user;
+  if (rule.project) {
+    const projectId = headerValue(request, 'x-project-id');
+    const branchId = headerValue(request, 'x-branch-id');
+    if (!projectId) throw badRequest('No active project');
+    // Any value that is not a project (or branch) of the organization, well-formed or not, is
+    // the spec's 404, as on the API-key path.
+    const project = uuidPattern.test(projectId)
+      ? await findProject(db, user.organizationId, projectId.toLowerCase())
+      : undefined;
+    if (!project) throw notFound('Project not found');
+    if (branchId !== undefined && !uuidPattern.test(branchId)) throw notFound('Branch not found');
+    const branch = await findBranch(db, project.id, branchId?.toLowerCase() ?? project.defaultBranchId);
+    if (!branch) throw notFound('Branch not found');
+    request.project = project;
+    request.branch = branch;
+  }
+  if (rule.license && !user.subscriptionActive) throw licenseRequired();
+}

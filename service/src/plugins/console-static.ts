@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';
+
+/** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */
+export const consoleDistDir = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+
+/**
+ * Playwright's trace viewer: the static app behind trace.playwright.dev, shipped inside the
+ * installed playwright-core, so opening a trace uploads nothing and works offline.
+ */
+export function traceViewerDir(): string {
+  const require = createRequire(import.meta.url);
+  const corePackage = require.resolve('playwright-core/package.json');
+  return path.join(path.dirname(corePackage), 'lib', 'vite', 'traceViewer');
+}
+
+const hidden = { schema: { hide: true } };
+
+/**
+ * Serves the web console at `/console/`: Vite's hashed assets cached for good, `index.html`
+ * never cached, and every other `/console/*` path answered with `index.html` so the client
+ * router can show it (except `/console/v1/*`, the console API, which keeps its JSON 404s).
+ * Playwright's trace viewer lives at `/console/trace/`, its own directory so that its service
+ * worker's scope covers only the viewer.
+ */
+export async function registerConsoleStatic(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: { distDir?: string } = {},
+) {
+  const distDir = options.distDir ?? consoleDistDir;
+  await artifactProxyRoutes(app, ctx);
+  app.get('/', hidden, async (_request, reply) => reply.redirect('/console/', 302));
+
+  await app.register(fastifyStatic, {
+    root: traceViewerDir(),
+    prefix: '/console/trace/',
+    wildcard: false,
+    // Not hashed by name (index.html, sw.bundle.js): revalidate so a Playwright upgrade shows at once.
+    cacheControl: false,
+    setHeaders: (reply) => {
+      reply.header('cache-control', 'no-cache');
+    },
+  });
+
+  const built = fs.existsSync(path.join(distDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: path.join(distDir, 'assets'),
+      prefix: '/console/assets/',
+      wildcard: false,
+      decorateReply: false,
+      maxAge: '365d',
+      immutable: true,
+    });
+  }
+
+  const sendIndex = async (request: { method: string; url: string }, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname.startsWith('/console/v1/')) throw notFound(`Route ${request.method} ${pathname} not found`);
+    if (!built) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The console is not built: run `npm run build` (npm start builds it when missing).');
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await fs.promises.readFile(path.join(distDir, 'index.html')));
+  };
+  app.get('/console', hidden, async (_request, reply) => reply.redirect('/console/', 302));
+  app.get('/console/', hidden, sendIndex);
+  app.get('/console/*', hidden, sendIndex);
+}
