@@ -52,6 +52,7 @@ const config = loadConfig({
 const { app, bootstrap } = await buildApp({ config, logger: false, background: false });
 if (!bootstrap) throw new Error('expected a fresh install');
 await app.ready();
+const auth = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
 
 /** Rewrites the uncompressed size of every central-directory record. */
 function declare(zip: Buffer, size: number): Buffer {
@@ -78,8 +79,7 @@ async function measure(label: string, zip: Buffer) {
     url: '/v1/tests/import',
     payload,
     headers: {
-      'x-api-key': bootstrap.apiKey,
-      'x-project-id': bootstrap.projectId,
+      ...auth,
       'content-type': `multipart/form-data; boundary=${boundary}`,
     },
   });
@@ -96,8 +96,7 @@ async function measure(label: string, zip: Buffer) {
     url: '/v1/tests/import',
     payload,
     headers: {
-      'x-api-key': bootstrap.apiKey,
-      'x-project-id': bootstrap.projectId,
+      ...auth,
       'content-type': `multipart/form-data; boundary=${boundary}`,
     },
   });
