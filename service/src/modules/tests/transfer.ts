@@ -6,8 +6,9 @@ import yazl from 'yazl';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import { toFlag } from '../../adapters/db/index.ts';
+import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
@@ -16,12 +17,20 @@ import { chunk, loadStepTrees, normalizeSteps, type StepView, StepWriter } from 
 
 /** Export cap (the spec: 10000 tests). An object so tests can lower it; the default stays 10000. */
 export const exportLimits = { maxTests: 10_000 };
-/** Import caps: entries in the archive, total and per-entry uncompressed bytes. */
+/**
+ * Import caps: entries in the archive, total and per-entry uncompressed bytes. Entries are held in
+ * memory while the import is validated, so the caps bound the memory one import can take; they are
+ * counted as bytes are inflated, never taken from the archive's own (forgeable) size fields alone.
+ * One entry fits the largest attachment an upload allows (25 MiB, base64 in its test document).
+ */
 export const importLimits = {
   maxEntries: 25_000,
-  maxTotalBytes: 512 * 1024 * 1024,
-  maxEntryBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxEntryBytes: 40 * 1024 * 1024,
 };
+/** Imports running at once; more answer 429 with Retry-After (the upload is already in memory). */
+export const importConcurrency = { max: 2, retryAfterSeconds: 5 };
+let importsRunning = 0;
 
 interface ExportedTest {
   id: string;
@@ -78,7 +87,15 @@ function zipFiles(files: Map<string, Buffer | string>): Promise<Buffer> {
   });
 }
 
-/** Reads every entry, refusing traversal, oversize and over-count archives before anything is written. */
+const tooLarge = (what: string, limit: number) =>
+  `Archive is too large uncompressed: ${what} exceeds the limit of ${limit} bytes`;
+
+/**
+ * Reads every entry, refusing traversal, oversize and over-count archives before anything is
+ * written. The central directory is checked first (an archive declaring more than the caps is
+ * refused before inflating a byte); then entries are inflated one at a time while counting the
+ * bytes, and the stream is destroyed as soon as a cap is passed, whatever the headers declared.
+ */
 function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(
@@ -90,33 +107,67 @@ function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
           return reject(
             badRequest(`Archive has ${zip.entryCount} entries; the limit is ${importLimits.maxEntries}`),
           );
-        const out = new Map<string, Buffer>();
-        let total = 0;
+        let settled = false;
         const fail = (message: string) => {
+          if (settled) return;
+          settled = true;
           zip.close();
           reject(badRequest(message));
         };
+        const files: yauzl.Entry[] = [];
+        let declared = 0;
         zip.on('error', (err: Error) => fail(`Malformed archive: ${err.message}`));
-        zip.on('end', () => resolve(out));
         zip.on('entry', (entry: yauzl.Entry) => {
           const name = entry.fileName;
           if (name.startsWith('/') || name.includes('\\') || name.split('/').includes('..'))
             return fail(`Archive entry "${name}" has an unsafe path`);
-          if (name.endsWith('/')) return zip.readEntry();
-          total += entry.uncompressedSize;
-          if (entry.uncompressedSize > importLimits.maxEntryBytes || total > importLimits.maxTotalBytes)
-            return fail(`Archive is too large uncompressed (limit ${importLimits.maxTotalBytes} bytes)`);
-          zip.openReadStream(entry, (streamError, stream) => {
-            if (streamError || !stream)
-              return fail(`Malformed archive: ${streamError?.message ?? 'unreadable entry'}`);
-            const chunks: Buffer[] = [];
-            stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-            stream.on('error', (err) => fail(`Malformed archive: ${err.message}`));
-            stream.on('end', () => {
-              out.set(name, Buffer.concat(chunks));
-              zip.readEntry();
+          if (!name.endsWith('/')) {
+            if (entry.uncompressedSize > importLimits.maxEntryBytes)
+              return fail(tooLarge(`entry "${name}"`, importLimits.maxEntryBytes));
+            declared += entry.uncompressedSize;
+            if (declared > importLimits.maxTotalBytes)
+              return fail(tooLarge('the total of its entries', importLimits.maxTotalBytes));
+            files.push(entry);
+          }
+          zip.readEntry();
+        });
+        zip.on('end', () => {
+          const out = new Map<string, Buffer>();
+          let total = 0;
+          const next = (index: number) => {
+            if (settled) return;
+            const entry = files[index];
+            if (!entry) {
+              settled = true;
+              return resolve(out);
+            }
+            zip.openReadStream(entry, (streamError, stream) => {
+              if (streamError || !stream)
+                return fail(`Malformed archive: ${streamError?.message ?? 'unreadable entry'}`);
+              const chunks: Buffer[] = [];
+              let size = 0;
+              const refuse = (message: string) => {
+                stream.destroy();
+                chunks.length = 0;
+                fail(message);
+              };
+              stream.on('data', (chunk: Buffer) => {
+                size += chunk.length;
+                total += chunk.length;
+                if (size > importLimits.maxEntryBytes)
+                  return refuse(tooLarge(`entry "${entry.fileName}"`, importLimits.maxEntryBytes));
+                if (total > importLimits.maxTotalBytes)
+                  return refuse(tooLarge('the total of its entries', importLimits.maxTotalBytes));
+                chunks.push(chunk);
+              });
+              stream.on('error', (err) => refuse(`Malformed archive: ${err.message}`));
+              stream.on('end', () => {
+                out.set(entry.fileName, Buffer.concat(chunks));
+                next(index + 1);
+              });
             });
-          });
+          };
+          next(0);
         });
         zip.readEntry();
       },
@@ -268,6 +319,20 @@ export class TransferService {
 
   async import(scope: Scope, zip: Buffer | undefined) {
     if (!zip) throw badRequest('file is required: a ZIP produced by POST /v1/tests/export');
+    if (importsRunning >= importConcurrency.max)
+      throw tooManyRequests(
+        `Too many imports in progress (limit ${importConcurrency.max}); retry shortly`,
+        importConcurrency.retryAfterSeconds,
+      );
+    importsRunning += 1;
+    try {
+      return await this.importArchive(scope, zip);
+    } finally {
+      importsRunning -= 1;
+    }
+  }
+
+  private async importArchive(scope: Scope, zip: Buffer) {
     const entries = await unzip(zip);
     const manifestRaw = entries.get('manifest.json');
     if (!manifestRaw) throw badRequest('Archive has no manifest.json');
@@ -346,6 +411,8 @@ export class TransferService {
     const now = isoNow(this.clock);
     const counts = { tests: 0, sharedSteps: 0, tags: 0, steps: 0 };
     await this.db.transaction().execute(async (trx) => {
+      // Tests are created under parents: the tree lock first, like every create path.
+      await lockTestTree(trx, scope.branchId, 'shared');
       // Tags by name, created in the organization when missing.
       const tagNames = [...new Set(docs.flatMap((entry) => entry.doc.tags ?? []))];
       const tagIds = new Map<string, string>();

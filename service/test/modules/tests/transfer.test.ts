@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { exportLimits, importLimits } from '../../../src/modules/tests/transfer.ts';
+import { exportLimits, importConcurrency, importLimits } from '../../../src/modules/tests/transfer.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep, multipart } from './helpers.ts';
 
@@ -35,6 +36,41 @@ function renameEntry(zip: Buffer, from: string, to: string): Buffer {
     throw new Error(`expected the name in the local header and the central directory, got ${count}`);
   return out;
 }
+
+/** A ZIP of `count` deflated entries of `entryBytes` zero bytes each (a few hundred KiB on disk). */
+function zeroBomb(count: number, entryBytes: number): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  const mib = Buffer.alloc(1024 * 1024);
+  for (let index = 0; index < count; index += 1) {
+    const source = Readable.from(
+      (function* () {
+        for (let sent = 0; sent < entryBytes; sent += mib.length)
+          yield mib.subarray(0, Math.min(mib.length, entryBytes - sent));
+      })(),
+    );
+    zip.addReadStream(source, `tests/${String(index).padStart(5, '0')}-bomb.json`, { size: entryBytes });
+  }
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+/** Rewrites the uncompressed size every central-directory record declares (a lying archive). */
+function declareSizes(zip: Buffer, uncompressedSize: number): Buffer {
+  const out = Buffer.from(zip);
+  let count = 0;
+  for (let at = out.indexOf(centralSignature); at !== -1; at = out.indexOf(centralSignature, at + 4)) {
+    out.writeUInt32LE(uncompressedSize, at + 24);
+    count += 1;
+  }
+  if (count === 0) throw new Error('no central directory records');
+  return out;
+}
+const centralSignature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
 
 function readZip(buffer: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
@@ -111,9 +147,10 @@ describe.each(databaseKinds)('export and import on %s', (database) => {
     expect(exportLimits.maxTests).toBe(10_000);
     expect(importLimits).toEqual({
       maxEntries: 25_000,
-      maxTotalBytes: 512 * 1024 * 1024,
-      maxEntryBytes: 64 * 1024 * 1024,
+      maxTotalBytes: 256 * 1024 * 1024,
+      maxEntryBytes: 40 * 1024 * 1024,
     });
+    expect(importConcurrency.max).toBe(2);
   });
 
   it('names the download service-test.zip for one test and service-tests.zip for several', async () => {
@@ -186,6 +223,60 @@ describe.each(databaseKinds)('export and import on %s', (database) => {
     expect((await importZip(exportedTwo)).statusCode).toBe(200);
     const list = await t.api({ method: 'GET', url: '/v1/tests', headers: target });
     expect(list.json().pagination.total).toBe(2);
+    await t.api({
+      method: 'POST',
+      url: '/v1/tests/bulk-delete',
+      payload: { testIds: list.json().children.map((child: { id: string }) => child.id) },
+      headers: target,
+    });
+    await expectNothingImported();
+  });
+
+  it('refuses the zip bomb (8 x 63 MiB entries in ~500 KiB) while inflating and imports nothing', async () => {
+    const bomb = await zeroBomb(8, 63 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const response = await importZip(bomb);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(
+      `Archive is too large uncompressed: entry "tests/00000-bomb.json" exceeds the limit of ${40 * 1024 * 1024} bytes`,
+    );
+    await expectNothingImported();
+  }, 60_000);
+
+  it('refuses an archive declaring 1.2 GiB from its central directory, before inflating', async () => {
+    const entries: Array<[string, string]> = [];
+    for (let index = 0; index < 30; index += 1) entries.push([`tests/${index}.json`, '{}']);
+    const declared = declareSizes(await makeZip(entries), 40 * 1024 * 1024); // 30 x 40 MiB = 1.2 GiB
+    const response = await importZip(declared);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(
+      `Archive is too large uncompressed: the total of its entries exceeds the limit of ${256 * 1024 * 1024} bytes`,
+    );
+    await expectNothingImported();
+  });
+
+  it('counts inflated bytes when the central directory understates them', async () => {
+    // Declares 100 bytes per entry; each inflates to 2 MiB. The counted bytes pass the lowered caps.
+    const lying = declareSizes(await zeroBomb(3, 2 * 1024 * 1024), 100);
+    importLimits.maxEntryBytes = 1024 * 1024;
+    const entry = await importZip(lying);
+    expect(entry.statusCode).toBe(400);
+    expect(entry.json().message).toMatch(/too large uncompressed|too many bytes/);
+    await expectNothingImported();
+  }, 60_000);
+
+  it('answers 429 with Retry-After when imports are already running at the cap', async () => {
+    importConcurrency.max = 0;
+    try {
+      const busy = await importZip(exportedTwo);
+      expect(busy.statusCode).toBe(429);
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(busy.json().message).toContain('Too many imports in progress');
+    } finally {
+      importConcurrency.max = 2;
+    }
+    expect((await importZip(exportedTwo)).statusCode).toBe(200);
+    const list = await t.api({ method: 'GET', url: '/v1/tests', headers: target });
     await t.api({
       method: 'POST',
       url: '/v1/tests/bulk-delete',
