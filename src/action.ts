@@ -152,7 +152,11 @@ async function uploadAttemptResults(results: Results, inputs: Inputs, env: NodeJ
   try {
     await uploadArtifact(
       { dir, files: [file], reportPath: undefined },
-      { name: resultsArtifactName(inputs.commentKey, attempt), retentionDays: inputs.artifactRetentionDays, env },
+      {
+        name: resultsArtifactName(inputs.commentKey, attempt),
+        retentionDays: inputs.artifactRetentionDays,
+        env,
+      },
     );
   } catch (error) {
     core.warning(`Could not upload the results for a later re-run: ${(error as Error).message}`);

@@ -128,12 +128,16 @@ export interface RerunPlan {
  * Only what failed or did not finish runs again. Undefined (run everything) when the earlier
  * attempt recorded no test at all, or nothing failed in it (a "re-run all jobs").
  */
-export function planRerun(previous: AttemptResults): { plan: RerunPlan } | { plan: undefined; reason: string } {
+export function planRerun(
+  previous: AttemptResults,
+): { plan: RerunPlan } | { plan: undefined; reason: string } {
   if (previous.tests.length === 0)
-    return { plan: undefined, reason: `attempt ${previous.attempt} recorded no test results (${previous.status})` };
+    return {
+      plan: undefined,
+      reason: `attempt ${previous.attempt} recorded no test results (${previous.status})`,
+    };
   const again = previous.tests.filter((test) => isFailedTest(test));
-  if (again.length === 0)
-    return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
+  if (again.length === 0) return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
   return {
     plan: {
       testIds: [...new Set(again.map((test) => test.testId))],
