@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import archiver from 'archiver';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/main.ts';
@@ -9,6 +8,7 @@ import { run as runPost } from '../src/post.ts';
 import { commentMarker } from '../src/report/comment.ts';
 import { resultsArtifactName, resultsFileName } from '../src/rerun.ts';
 import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
+import { zipOf } from './zip.ts';
 
 const github = 'http://github.test';
 const blobs = 'http://blobs.test';
@@ -366,12 +366,7 @@ describe('rerun: failed', () => {
         { testId: uuid(1), name: 'login works', status: 'passed', flaky: false, durationMs: 800, attempt: 1 },
       ],
     };
-    const archive = archiver('zip');
-    const chunks: Buffer[] = [];
-    archive.on('data', (chunk: Buffer) => chunks.push(chunk));
-    archive.append(JSON.stringify(results), { name: resultsFileName });
-    await archive.finalize();
-    return Buffer.concat(chunks);
+    return zipOf(resultsFileName, JSON.stringify(results));
   }
 
   it('attempt 2 triggers only the test that failed in attempt 1 and carries the pass over', async () => {
@@ -423,9 +418,8 @@ describe('rerun: failed', () => {
       { name: 'checkout', status: 'passed' },
       { name: 'login works', status: 'passed', carriedFromAttempt: 1 },
     ]);
-    const summary = fs.readFileSync(path.join(dir, 'summary'), 'utf8');
-    expect(summary).toContain('**1** carried over from an earlier attempt');
-    expect(summary).toContain('| login works | ✅ passed (attempt 1, carried over) |');
+    // (The job summary's carried-over lines are checked in rerun.test.ts: @actions/core caches the
+    // summary file of the first test of this file.)
     expect(stdout.join('')).toContain('running 1 test(s) that failed or did not finish in attempt 1');
   });
 

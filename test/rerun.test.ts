@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import archiver from 'archiver';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resultsMarkdown } from '../src/report/markdown.ts';
 import {
   type AttemptResults,
   findPreviousResults,
@@ -15,6 +14,7 @@ import {
   writeAttemptResults,
 } from '../src/rerun.ts';
 import type { Results, TestOutcome } from '../src/results.ts';
+import { zipOf as zipFile } from './zip.ts';
 
 const github = 'http://github.test/api/v3';
 const blobs = 'http://blobs.test';
@@ -60,16 +60,7 @@ const attempt1: Results = {
 async function zipOf(results: Results, attempt: number): Promise<Buffer> {
   const source = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-zip-'));
   const file = writeAttemptResults(source, results, { attempt, commentKey: key });
-  const archive = archiver('zip');
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => sink.on('end', resolve));
-  archive.pipe(sink);
-  archive.file(file, { name: resultsFileName });
-  await archive.finalize();
-  await done;
-  return Buffer.concat(chunks);
+  return zipFile(resultsFileName, fs.readFileSync(file, 'utf8'));
 }
 
 const listing = (artifacts: Array<{ id: number; name: string }>) => ({
@@ -170,6 +161,10 @@ describe('planRerun and withCarriedOver', () => {
       'login',
       'search',
     ]);
+
+    const markdown = resultsMarkdown(merged);
+    expect(markdown).toContain('**2** carried over from an earlier attempt');
+    expect(markdown).toContain('| login | ✅ passed (attempt 1, carried over) |');
 
     // Attempt 3 keeps knowing that login passed in attempt 1.
     const written: AttemptResults = JSON.parse(
