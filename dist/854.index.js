@@ -121,7 +121,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(125)]).then(__webpack_require__.bind(__webpack_require__, 61125));
+    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(726)]).then(__webpack_require__.bind(__webpack_require__, 726));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -218,6 +218,7 @@ async function parseInputs(raw, defaults = {}) {
         githubToken: inputs_text(raw, 'github-token'),
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
+        rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
     };
     if (problems.length > 0)
         throw new InputError(problems.join('; '));
@@ -245,6 +246,7 @@ const inputNames = [
     'summary',
     'pr-comment',
     'comment-key',
+    'rerun',
     'github-token',
     'annotations',
     'commit-status',
@@ -280,7 +282,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(624)]).then(__webpack_require__.bind(__webpack_require__, 75624));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(726), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 86762));
     await execute(inputs, env);
 }
 

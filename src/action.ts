@@ -14,7 +14,16 @@ import {
   statusDescription,
   statusTarget,
 } from './report/status.ts';
-import { failsStep, mergeRuns, runUrl } from './results.ts';
+import {
+  findPreviousResults,
+  planRerun,
+  type RerunPlan,
+  resultsArtifactName,
+  runAttempt,
+  withCarriedOver,
+  writeAttemptResults,
+} from './rerun.ts';
+import { failsStep, mergeRuns, type Results, runUrl } from './results.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
 
@@ -33,7 +42,12 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
   try {
     const client = clientFor(inputs);
 
-    const triggered = await trigger(client, inputs, core.info);
+    const rerun = await rerunPlan(inputs, env);
+    const triggered = await trigger(
+      client,
+      rerun ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config } : inputs,
+      core.info,
+    );
     const runIds = triggered.runs.map((run) => run.runId);
     const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
     core.saveState(state.runIds, runIds.join(','));
@@ -57,7 +71,10 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
       },
     });
     core.saveState(state.done, 'true');
-    const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
+    const results = withCarriedOver(
+      mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut }),
+      rerun?.carried ?? [],
+    );
 
     const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
     const dir = path.join(env.RUNNER_TEMP || os.tmpdir(), 'stepdeck', name);
@@ -74,6 +91,7 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
         : await uploadArtifact(collected, { name, retentionDays: inputs.artifactRetentionDays, env });
     if (inputs.artifacts !== 'none' && !uploaded) core.info(`Artifacts kept in ${dir}`);
 
+    await uploadAttemptResults(results, inputs, env);
     await report(results, inputs, { artifactUrl: uploaded?.url }, env);
     await commitStatus(inputs, env, stateOf(results.status), statusDescription(results), runUrls[0]);
 
@@ -97,6 +115,51 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     core.setFailed(message.replaceAll(apiKey, '***'));
+  }
+}
+
+/** What to trigger on a re-run attempt with `rerun: failed`; undefined runs the whole selection. */
+async function rerunPlan(inputs: Inputs, env: NodeJS.ProcessEnv): Promise<RerunPlan | undefined> {
+  const attempt = runAttempt(env);
+  if (inputs.rerun === 'all' || attempt <= 1) return undefined;
+  const lookup = await findPreviousResults({
+    token: inputs.githubToken,
+    commentKey: inputs.commentKey,
+    env,
+    dir: path.join(env.RUNNER_TEMP || os.tmpdir(), 'stepdeck', `previous-${attempt}`),
+  });
+  if (!lookup.found) {
+    core.info(`Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`);
+    return undefined;
+  }
+  const planned = planRerun(lookup.found);
+  if (!planned.plan) {
+    core.info(`Attempt ${attempt}, rerun: failed: running every test, ${planned.reason}`);
+    return undefined;
+  }
+  core.info(
+    `Attempt ${attempt}, rerun: failed: running ${planned.plan.testIds.length} test(s) that failed or did not finish in attempt ${lookup.found.attempt}; ${planned.plan.carried.length} earlier pass(es) carried over`,
+  );
+  return planned.plan;
+}
+
+/** This attempt's results as a small artifact of its own, for the next attempt to read. */
+async function uploadAttemptResults(results: Results, inputs: Inputs, env: NodeJS.ProcessEnv) {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return;
+  const attempt = runAttempt(env);
+  const dir = path.join(env.RUNNER_TEMP || os.tmpdir(), 'stepdeck', `results-${attempt}`);
+  const file = writeAttemptResults(dir, results, { attempt, commentKey: inputs.commentKey });
+  try {
+    await uploadArtifact(
+      { dir, files: [file], reportPath: undefined },
+      {
+        name: resultsArtifactName(inputs.commentKey, attempt),
+        retentionDays: inputs.artifactRetentionDays,
+        env,
+      },
+    );
+  } catch (error) {
+    core.warning(`Could not upload the results for a later re-run: ${(error as Error).message}`);
   }
 }
 

@@ -27,6 +27,8 @@ export interface Inputs {
   githubToken: string | undefined;
   annotations: boolean;
   commitStatus: boolean;
+  /** On a re-run attempt: only what failed (`failed`) or everything (`all`). */
+  rerun: 'failed' | 'all';
 }
 
 /** Raw values by input name (kebab-case); empty or absent means unset. */
@@ -242,6 +244,7 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     githubToken: text(raw, 'github-token'),
     annotations: check(() => bool(raw, 'annotations', true)),
     commitStatus: check(() => bool(raw, 'commit-status', false)),
+    rerun: check(() => choice(raw, 'rerun', ['failed', 'all'] as const, 'failed')),
   };
   if (problems.length > 0) throw new InputError(problems.join('; '));
   // No problem recorded: every checked value is set.
@@ -269,6 +272,7 @@ export const inputNames = [
   'summary',
   'pr-comment',
   'comment-key',
+  'rerun',
   'github-token',
   'annotations',
   'commit-status',

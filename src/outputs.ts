@@ -27,6 +27,7 @@ export function outputsFor(sources: OutputSources): Record<string, string> {
       skipped: String(results.stats.skipped),
       flaky: String(results.stats.flaky),
       total: String(results.stats.total),
+      'carried-over': String(results.carriedOver ?? 0),
       'duration-ms': String(results.durationMs),
       results: JSON.stringify({
         status: results.status,

@@ -21,6 +21,8 @@ export interface TestOutcome {
   errorDetail: string | null;
   /** Failed, then passed on a retry: counts as passed, listed as flaky. */
   flaky: boolean;
+  /** Passed in that earlier attempt and not run again (`rerun: failed`). */
+  carriedFromAttempt?: number;
 }
 
 export interface RunSummary {
@@ -39,6 +41,8 @@ export interface Results {
   durationMs: number;
   /** Failed first, then the rest in report order. */
   tests: TestOutcome[];
+  /** How many of `tests` were carried over from an earlier attempt. */
+  carriedOver?: number;
 }
 
 export const runUrl = (baseUrl: string, projectId: string, runId: string) =>

@@ -6,7 +6,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/main.ts';
 import { run as runPost } from '../src/post.ts';
 import { commentMarker } from '../src/report/comment.ts';
+import { resultsArtifactName, resultsFileName } from '../src/rerun.ts';
 import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
+import { zipOf } from './zip.ts';
 
 const github = 'http://github.test';
 const blobs = 'http://blobs.test';
@@ -348,5 +350,89 @@ describe('action post', () => {
     await runPost();
     // disableNetConnect + no interceptors: any request would have failed the step with a warning.
     expect(stdout.join('')).not.toContain('cancel');
+  });
+});
+
+describe('rerun: failed', () => {
+  /** Attempt 1's results artifact as GitHub serves it: a zip holding the results file. */
+  async function attemptOneZip(): Promise<Buffer> {
+    const results = {
+      version: 1,
+      attempt: 1,
+      commentKey: 'CI/e2e',
+      status: 'failed',
+      tests: [
+        { testId: uuid(2), name: 'checkout', status: 'failed', flaky: false, durationMs: 900, attempt: 1 },
+        { testId: uuid(1), name: 'login works', status: 'passed', flaky: false, durationMs: 800, attempt: 1 },
+      ],
+    };
+    return zipOf(resultsFileName, JSON.stringify(results));
+  }
+
+  it('attempt 2 triggers only the test that failed in attempt 1 and carries the pass over', async () => {
+    Object.assign(process.env, {
+      GITHUB_RUN_ATTEMPT: '2',
+      GITHUB_RUN_ID: '555',
+      GITHUB_REPOSITORY: 'acme/app',
+    });
+    setInputs({ artifacts: 'none' });
+    const zip = await attemptOneZip();
+    nock(github, { reqheaders: { authorization: /ghs_token/ } })
+      .get('/repos/acme/app/actions/runs/555/artifacts')
+      .query(true)
+      .reply(200, {
+        total_count: 2,
+        artifacts: [
+          { id: 31, name: 'stepdeck-e2e-0a1b2c3d-1', size_in_bytes: 10, created_at: '2026-11-23T10:00:00Z' },
+          {
+            id: 32,
+            name: resultsArtifactName('CI/e2e', 1),
+            size_in_bytes: 10,
+            created_at: '2026-11-23T10:00:00Z',
+          },
+        ],
+      })
+      .get('/repos/acme/app/actions/artifacts/32/zip')
+      .reply(302, '', { location: `${blobs}/results.zip?sig=1` });
+    nock(blobs).get('/results.zip').query(true).reply(200, zip, { 'content-type': 'application/zip' });
+    // Only the failed test is triggered, through the single-test endpoint.
+    nock(base, { reqheaders: { 'x-api-key': apiKey } })
+      .post(`/v1/tests/${uuid(2)}/remote-run`)
+      .reply(200, { data: { runId: uuid(11), status: 'pending', totalTests: 1, message: 'Started' } })
+      .get(`/v1/test-runs/${uuid(11)}`)
+      .reply(200, runDetail(uuid(11), 'completed', [{ testId: uuid(2), name: 'checkout', status: 'passed' }]))
+      .get(`/v1/test-runs/${uuid(11)}/report`)
+      .reply(200, '<html>report</html>', { 'content-type': 'text/html' });
+
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(outputs()).toMatchObject({
+      status: 'passed',
+      passed: '2',
+      failed: '0',
+      total: '2',
+      'carried-over': '1',
+    });
+    const tests = JSON.parse(outputs().results as string).tests;
+    expect(tests).toMatchObject([
+      { name: 'checkout', status: 'passed' },
+      { name: 'login works', status: 'passed', carriedFromAttempt: 1 },
+    ]);
+    // (The job summary's carried-over lines are checked in rerun.test.ts: @actions/core caches the
+    // summary file of the first test of this file.)
+    expect(stdout.join('')).toContain('running 1 test(s) that failed or did not finish in attempt 1');
+  });
+
+  it('rerun: all runs everything again without looking up earlier attempts', async () => {
+    Object.assign(process.env, {
+      GITHUB_RUN_ATTEMPT: '2',
+      GITHUB_RUN_ID: '555',
+      GITHUB_REPOSITORY: 'acme/app',
+    });
+    setInputs({ rerun: 'all' });
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    await run();
+    expect(outputs()).toMatchObject({ status: 'passed', total: '1', 'carried-over': '0' });
   });
 });

@@ -73583,7 +73583,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89717:
+/***/ 79899:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73600,7 +73600,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, failedStep, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, stepOutcome, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleObjectListResponse, consoleObjectResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
@@ -73622,6 +73622,83 @@ const isoTimestamp = classic_schemas/* string */.YjP();
 const runStatus = classic_schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = classic_schemas/* enum */.k5n(['draft', 'active', 'archived']);
+/** `{ data: null }`: an operation with no payload. */
+const noPayloadResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* null */.chJ() });
+
+;// CONCATENATED MODULE: ./contract/src/resources.ts
+
+
+/**
+ * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
+ * the console. Objects are open (`looseObject`): the fields named here are guaranteed, and a
+ * field added later reaches clients without a contract change.
+ */
+const emailInbox = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    address: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP().nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    messageCount: classic_schemas/* number */.aig().int(),
+});
+const emailInboxResponse = dataOf(emailInbox);
+const emailInboxListResponse = dataOf(classic_schemas/* array */.YOg(emailInbox));
+const emailInboxLimitsResponse = dataOf(classic_schemas/* object */.Ikc({
+    maxPerOrg: classic_schemas/* number */.aig().int(),
+    maxMessages: classic_schemas/* number */.aig().int(),
+    messageRetentionHours: classic_schemas/* number */.aig().int(),
+    bodyMaxBytes: classic_schemas/* number */.aig().int(),
+}));
+const emailMessageFields = {
+    id: classic_schemas/* string */.YjP(),
+    fromAddress: classic_schemas/* string */.YjP(),
+    subject: classic_schemas/* string */.YjP(),
+    bodyText: classic_schemas/* string */.YjP(),
+    bodyHtml: classic_schemas/* string */.YjP(),
+    receivedAt: classic_schemas/* string */.YjP(),
+};
+const emailMessageListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ ...emailMessageFields, urls: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()) })));
+const emailMessageResponse = dataOf(classic_schemas/* looseObject */._H3(emailMessageFields));
+const schedule = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
+const scheduleResponse = dataOf(schedule);
+const scheduleListResponse = dataOf(classic_schemas/* array */.YOg(schedule));
+const scheduleTriggerResponse = dataOf(classic_schemas/* object */.Ikc({
+    runId: classic_schemas/* string */.YjP(),
+    status: classic_schemas/* string */.YjP(),
+    totalTests: classic_schemas/* number */.aig().int().optional(),
+    message: classic_schemas/* string */.YjP().optional(),
+}));
+const webhookSamplePayloadResponse = dataOf(classic_schemas/* looseObject */._H3({}));
+const webhook = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    url: classic_schemas/* string */.YjP(),
+    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    enabled: classic_schemas/* boolean */.zMY(),
+    customData: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+const webhookResponse = dataOf(webhook);
+/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
+const createdWebhookResponse = dataOf(classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    url: classic_schemas/* string */.YjP(),
+    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    enabled: classic_schemas/* boolean */.zMY(),
+    secret: classic_schemas/* string */.YjP(),
+}));
+const rotatedSecretResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), secret: classic_schemas/* string */.YjP() }));
+const webhookListResponse = dataOf(classic_schemas/* array */.YOg(webhook));
+const webhookDeliveryListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() })));
+const webhookDeliveryResponse = dataOf(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() }));
+/** A console record: every console resource has an id. */
+const consoleRecord = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() });
+const consoleRecordResponse = dataOf(consoleRecord);
+const consoleRecordListResponse = dataOf(classic_schemas/* array */.YOg(consoleRecord));
+/** Console payloads that are not records (session, organization, subscription). */
+const consoleObjectResponse = dataOf(classic_schemas/* looseObject */._H3({}));
+const consoleObjectListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({})));
+/** A project secret: its name and dates, never its value. */
+const projectSecretResponse = dataOf(classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() }));
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -73914,9 +73991,42 @@ const scope = classic_schemas/* enum */.k5n(allScopes, { error: `must be one of 
 const step_actions_text = (field) => classic_schemas/* string */.YjP({ error: `${field} is required and must be a string` });
 const selector = step_actions_text('selector').min(1, 'selector must not be empty');
 const base = { description: classic_schemas/* string */.YjP().optional() };
+/**
+ * The scheme a step's URL names for certain, lower-case without the colon, or null when it
+ * names none yet: a path relative to `baseURL`, a `{{…}}` template in front, `localhost:3000`
+ * (Playwright completes that to http). Tabs and newlines are dropped anywhere and controls and
+ * spaces at the start, as the URL parser does, so `fi\tle:` is still `file`.
+ */
+function definiteUrlScheme(url) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores these too
+    const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+    if (cleaned.startsWith('localhost') || cleaned.startsWith('127.0.0.1'))
+        return 'http';
+    const match = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
+    return match?.[1] ? match[1].toLowerCase() : null;
+}
+/**
+ * Why a navigation or request URL is refused, or null. Only http and https reach the browser
+ * or the HTTP client (and `about:blank` for navigation): `file:` would read the server's own
+ * files, `view-source:`, `chrome:`, `javascript:` and `data:` have no place in a test either.
+ * The runtime checks again after `{{…}}` substitution and `baseURL` resolution.
+ */
+function refusedUrlReason(url, kind) {
+    const scheme = definiteUrlScheme(url);
+    if (scheme === null || scheme === 'http' || scheme === 'https')
+        return null;
+    if (kind === 'navigation' && url.trim().toLowerCase() === 'about:blank')
+        return null;
+    return `url must be an http or https URL or a path relative to baseURL; "${scheme}:" is not allowed`;
+}
+const webUrl = (kind) => step_actions_text('url').superRefine((url, ctx) => {
+    const reason = refusedUrlReason(url, kind);
+    if (reason)
+        ctx.addIssue({ code: 'custom', message: reason });
+});
 const action = (name, shape) => classic_schemas/* object */.Ikc({ name: classic_schemas/* literal */.euz(name), ...base, ...shape }).loose();
 const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
+    action('goto', { url: webUrl('navigation') }),
     action('click', { selector }),
     action('dblclick', { selector }),
     action('hover', { selector }),
@@ -73945,7 +74055,7 @@ const stepActionSchemas = [
         method: classic_schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
             error: 'method must be an HTTP method',
         }),
-        url: step_actions_text('url'),
+        url: webUrl('request'),
         headers: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* string */.YjP()).optional(),
         body: classic_schemas/* unknown */.L5J().optional(),
         variable: classic_schemas/* string */.YjP().optional(),
@@ -74090,12 +74200,89 @@ const testListItem = classic_schemas/* object */.Ikc({
 const listTestsResponse = classic_schemas/* object */.Ikc({ children: classic_schemas/* array */.YOg(testListItem), pagination: pagination });
 /** Version of the JSON export format written into `manifest.json`. */
 const testExportFormatVersion = 1;
+const jsonValue = classic_schemas/* unknown */.L5J();
+/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
+/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
+const stepView = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP().nullable().optional(),
+    children: classic_schemas/* array */.YOg(classic_schemas/* lazy */.RZV(() => stepView)).optional(),
+})
+    .meta({ id: 'Step' });
+/** `POST /v1/tests`: the bare test row. */
+const createdTest = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    parentTestId: classic_schemas/* string */.YjP().nullable(),
+    projectId: classic_schemas/* string */.YjP(),
+    organizationId: classic_schemas/* string */.YjP(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+/** `GET /v1/tests/:testId`. */
+const testDetailResponse = classic_schemas/* object */.Ikc({
+    test: testListItem.extend({ revisionId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }).loose(),
+    children: classic_schemas/* array */.YOg(testListItem.loose()),
+    steps: classic_schemas/* array */.YOg(stepView),
+    parentDirectory: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), parentTestId: classic_schemas/* string */.YjP().nullable() })
+        .nullable(),
+});
+const testStepsResponse = dataOf(classic_schemas/* object */.Ikc({ steps: classic_schemas/* array */.YOg(stepView) }));
+const testStepResponse = dataOf(classic_schemas/* object */.Ikc({ step: stepView, children: classic_schemas/* array */.YOg(stepView) }));
+const fileAttachment = classic_schemas/* object */.Ikc({
+    filename: classic_schemas/* string */.YjP(),
+    content: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP().nullable(),
+});
+const testFilesResponse = dataOf(classic_schemas/* array */.YOg(fileAttachment.loose()));
+const revision = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    message: classic_schemas/* string */.YjP(),
+    revisionType: classic_schemas/* string */.YjP(),
+    createdAt: classic_schemas/* string */.YjP(),
+});
+const revisionResponse = dataOf(revision);
+const revisionsResponse = dataOf(classic_schemas/* array */.YOg(revision));
+const revisionDetailResponse = dataOf(classic_schemas/* object */.Ikc({
+    revision: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), message: classic_schemas/* string */.YjP(), createdAt: classic_schemas/* string */.YjP() }),
+    test: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+    steps: classic_schemas/* array */.YOg(stepView),
+}));
+const duplicatedTestResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }));
+const importResponse = dataOf(classic_schemas/* object */.Ikc({
+    imported: classic_schemas/* object */.Ikc({
+        tests: classic_schemas/* number */.aig().int(),
+        sharedSteps: classic_schemas/* number */.aig().int(),
+        tags: classic_schemas/* number */.aig().int(),
+        steps: classic_schemas/* number */.aig().int(),
+    }),
+    errors: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ file: classic_schemas/* string */.YjP(), error: classic_schemas/* string */.YjP() })),
+}));
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+const sharedStep = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP().nullable().optional(),
+    action: jsonValue,
+});
+const sharedStepListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(sharedStep), pagination: pagination });
+const sharedStepResponse = dataOf(sharedStep);
+const stepChildrenResponse = dataOf(classic_schemas/* looseObject */._H3({ step: sharedStep, children: classic_schemas/* array */.YOg(stepView) }));
+const stepUsageResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }).loose()));
+const updatedStepResponse = dataOf(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable(), action: jsonValue }));
+const replacedChildrenResponse = dataOf(classic_schemas/* looseObject */._H3({
+    step: classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable() }),
+    children: classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable(), order: classic_schemas/* number */.aig() })),
+}));
+const deletedStepResponse = classic_schemas/* object */.Ikc({
+    message: classic_schemas/* string */.YjP(),
+    data: classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), shared: classic_schemas/* boolean */.zMY(), group: classic_schemas/* boolean */.zMY() }),
+});
 
 ;// CONCATENATED MODULE: ./contract/src/index.ts
 /**
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
 
 
 
@@ -74311,8 +74498,8 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 7 modules
-var src = __nccwpck_require__(89717);
+// EXTERNAL MODULE: ./contract/src/index.ts + 8 modules
+var src = __nccwpck_require__(79899);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __nccwpck_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -74604,7 +74791,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 89717));
+    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 79899));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -74701,6 +74888,7 @@ async function parseInputs(raw, defaults = {}) {
         githubToken: inputs_text(raw, 'github-token'),
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
+        rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
     };
     if (problems.length > 0)
         throw new InputError(problems.join('; '));
@@ -74728,6 +74916,7 @@ const inputNames = [
     'summary',
     'pr-comment',
     'comment-key',
+    'rerun',
     'github-token',
     'annotations',
     'commit-status',
@@ -74750,6 +74939,7 @@ function outputsFor(sources) {
             skipped: String(results.stats.skipped),
             flaky: String(results.stats.flaky),
             total: String(results.stats.total),
+            'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
             results: JSON.stringify({
                 status: results.status,
@@ -75034,9 +75224,10 @@ function row(test, runUrl) {
             : test.status === 'skipped'
                 ? '⏭️ skipped'
                 : `✅ ${cell(test.status)}`;
+    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
     const step = failed ? failingStepText(test) : '';
     const why = failed || flaky ? reason(test) : '';
-    return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+    return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
 }
 function details(test, maxChars) {
     return [
@@ -75061,7 +75252,8 @@ function markdown_resultsMarkdown(results, context = {}) {
         '',
         `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
             (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-            `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
+            `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
+            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -78811,8 +79003,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   zMY: () => (/* binding */ schemas_boolean),
   gMt: () => (/* binding */ discriminatedUnion),
   k5n: () => (/* binding */ _enum),
+  RZV: () => (/* binding */ lazy),
   euz: () => (/* binding */ literal),
   _H3: () => (/* binding */ looseObject),
+  chJ: () => (/* binding */ _null),
   aig: () => (/* binding */ number),
   Ikc: () => (/* binding */ object),
   g1P: () => (/* binding */ record),
@@ -78822,7 +79016,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uRe: () => (/* binding */ uuid)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(88532);
@@ -79935,9 +80129,9 @@ const $ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null 
         return payload;
     };
 })));
-const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNull", (inst, def) => {
+const $ZodNull = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNull", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.null;
+    inst._zod.pattern = core_regexes/* null */.ch;
     inst._zod.values = new Set([null]);
     inst._zod.parse = (payload, _ctx) => {
         const input = payload.value;
@@ -79951,7 +80145,7 @@ const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (c
         });
         return payload;
     };
-})));
+});
 const $ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodAny", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload) => payload;
@@ -81780,24 +81974,24 @@ const $ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         return Promise.resolve(payload.value).then((inner) => def.innerType._zod.run({ value: inner, issues: [] }, ctx));
     };
 })));
-const $ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLazy", (inst, def) => {
+const $ZodLazy = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodLazy", (inst, def) => {
     $ZodType.init(inst, def);
     // Cache the resolved inner type on the shared `def` so all clones of this lazy (e.g. via `.describe()`/`.meta()`) share the same inner instance, preserving identity for cycle detection on recursive schemas.
-    util.defineLazy(inst._zod, "innerType", () => {
+    core_util/* defineLazy */.gJ(inst._zod, "innerType", () => {
         const d = def;
         if (!d._cachedInner)
             d._cachedInner = def.getter();
         return d._cachedInner;
     });
-    util.defineLazyInternal(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
-    util.defineLazyInternal(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
-    util.defineLazyInternal(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? undefined);
-    util.defineLazyInternal(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? undefined);
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
+    core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? undefined);
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? undefined);
     inst._zod.parse = (payload, ctx) => {
         const inner = inst._zod.innerType;
         return inner._zod.run(payload, ctx);
     };
-})));
+});
 const $ZodCustom = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCustom", (inst, def) => {
     core_checks/* $ZodCheck */.QP.init(inst, def);
     $ZodType.init(inst, def);
@@ -84738,13 +84932,13 @@ function _undefined(params) {
     return core._undefined(ZodUndefined, params);
 }
 
-const ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNull", (inst, def) => {
-    core.$ZodNull.init(inst, def);
+const ZodNull = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNull", (inst, def) => {
+    $ZodNull.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.nullProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => nullProcessor(inst, ctx, json, params);
+});
 function _null(params) {
-    return core._null(ZodNull, params);
+    return api/* _null */.jw(ZodNull, params);
 }
 
 const ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodAny", (inst, def) => {
@@ -85402,12 +85596,12 @@ function templateLiteral(parts, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLazy", (inst, def) => {
-    core.$ZodLazy.init(inst, def);
+const ZodLazy = /*@__PURE__*/ core_core/* $constructor */.xI("ZodLazy", (inst, def) => {
+    $ZodLazy.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.lazyProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => lazyProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.getter();
-})));
+});
 function lazy(getter) {
     return new ZodLazy({
         type: "lazy",
@@ -85571,6 +85765,7 @@ function preprocess(fn, schema) {
 /* harmony export */   fs: () => (/* binding */ _cuid),
 /* harmony export */   gP: () => (/* binding */ _cidrv6),
 /* harmony export */   hH: () => (/* binding */ _lowercase),
+/* harmony export */   jw: () => (/* binding */ _null),
 /* harmony export */   lo: () => (/* binding */ _normalize),
 /* harmony export */   m9: () => (/* binding */ _minLength),
 /* harmony export */   mI: () => (/* binding */ meta),
@@ -85586,7 +85781,7 @@ function preprocess(fn, schema) {
 /* harmony export */   wA: () => (/* binding */ _uuidv7),
 /* harmony export */   xY: () => (/* binding */ _toUpperCase)
 /* harmony export */ });
-/* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _float32, _float64, _int32, _uint32, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _null, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _custom, _check, _stringbool, _stringFormat */
+/* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _float32, _float64, _int32, _uint32, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _custom, _check, _stringbool, _stringFormat */
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(44890);
 /* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(29396);
 /* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54723);
@@ -86038,7 +86233,7 @@ function _undefined(Class, params) {
 function _null(Class, params) {
     return new Class({
         type: "null",
-        ...util.normalizeParams(params),
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -87416,6 +87611,7 @@ function config(newConfig) {
 /* harmony export */   Zg: () => (/* binding */ emoji),
 /* harmony export */   Zv: () => (/* binding */ uppercase),
 /* harmony export */   ai: () => (/* binding */ number),
+/* harmony export */   ch: () => (/* binding */ _null),
 /* harmony export */   fO: () => (/* binding */ ksuid),
 /* harmony export */   gF: () => (/* binding */ cuid),
 /* harmony export */   gp: () => (/* binding */ anyString),
@@ -87435,7 +87631,7 @@ function config(newConfig) {
 /* harmony export */   zM: () => (/* binding */ boolean),
 /* harmony export */   zr: () => (/* binding */ cidrv4)
 /* harmony export */ });
-/* unused harmony exports extendedDuration, uuid4, uuid6, uuid7, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, mac, hostname, domain, creditCard, currencyCode, iban, string, null, undefined, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url */
+/* unused harmony exports extendedDuration, uuid4, uuid6, uuid7, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, mac, hostname, domain, creditCard, currencyCode, iban, string, undefined, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url */
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -87687,6 +87883,7 @@ const globalRegistry = globalThis.__zod_globalRegistry;
 /* harmony export */   cJ: () => (/* binding */ omit),
 /* harmony export */   cl: () => (/* binding */ nullish),
 /* harmony export */   d3: () => (/* binding */ attachSchema),
+/* harmony export */   gJ: () => (/* binding */ defineLazy),
 /* harmony export */   gx: () => (/* binding */ captureStackTrace),
 /* harmony export */   h1: () => (/* binding */ merge),
 /* harmony export */   hI: () => (/* binding */ allowsEval),
@@ -87712,7 +87909,7 @@ const globalRegistry = globalThis.__zod_globalRegistry;
 /* harmony export */   zH: () => (/* binding */ NUMBER_FORMAT_RANGES),
 /* harmony export */   zM: () => (/* binding */ mergeDefs)
 /* harmony export */ });
-/* unused harmony exports assertEqual, assertNotEqual, toZod, assertIs, assertNever, assert, defineLazy, objectClone, cloneDef, getElementAtPath, promiseAllObject, randomString, numKeys, getParsedType, primitiveTypes, createTransparentProxy, unwrapMessage, getSizableOrigin, cleanEnum, base64ToUint8Array, uint8ArrayToBase64, base64urlToUint8Array, uint8ArrayToBase64url, hexToUint8Array, uint8ArrayToHex, Class, CONSTANT_CATCH */
+/* unused harmony exports assertEqual, assertNotEqual, toZod, assertIs, assertNever, assert, objectClone, cloneDef, getElementAtPath, promiseAllObject, randomString, numKeys, getParsedType, primitiveTypes, createTransparentProxy, unwrapMessage, getSizableOrigin, cleanEnum, base64ToUint8Array, uint8ArrayToBase64, base64urlToUint8Array, uint8ArrayToBase64url, hexToUint8Array, uint8ArrayToHex, Class, CONSTANT_CATCH */
 /* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88532);
 
 // functions
@@ -87780,7 +87977,7 @@ function floatSafeRemainder(val, step) {
         return 0;
     return ratio - roundedRatio;
 }
-const EVALUATING = /* @__PURE__*/ (/* unused pure expression or super */ null && (Symbol("evaluating")));
+const EVALUATING = /* @__PURE__*/ Symbol("evaluating");
 function defineLazy(object, key, getter) {
     let value = undefined;
     Object.defineProperty(object, key, {

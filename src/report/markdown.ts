@@ -69,9 +69,10 @@ function row(test: TestOutcome, runUrl: string | undefined): string {
       : test.status === 'skipped'
         ? '⏭️ skipped'
         : `✅ ${cell(test.status)}`;
+  const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
   const step = failed ? failingStepText(test) : '';
   const why = failed || flaky ? reason(test) : '';
-  return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+  return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
 }
 
 function details(test: TestOutcome, maxChars: number): string {
@@ -98,7 +99,8 @@ export function resultsMarkdown(results: Results, context: MarkdownContext = {})
     '',
     `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
       (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-      `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
+      `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
+      (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
     '',
     results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
       (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),

@@ -1,512 +1,8 @@
-export const id = 624;
-export const ids = [624,125];
+export const id = 762;
+export const ids = [762];
 export const modules = {
 
-/***/ 61125:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  fs: () => (/* reexport */ cancelRunResponse),
-  QF: () => (/* reexport */ latestRunResponse),
-  X$: () => (/* reexport */ pagination),
-  tz: () => (/* reexport */ remoteRunResponse),
-  c_: () => (/* reexport */ runArtifactsResponse),
-  runConfig: () => (/* reexport */ runConfig),
-  s$: () => (/* reexport */ terminalRunStatuses),
-  up: () => (/* reexport */ testListItem),
-  uE: () => (/* reexport */ testRunDetailResponse)
-});
-
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, failedStep, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, stepOutcome, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var schemas = __webpack_require__(92857);
-;// CONCATENATED MODULE: ./contract/src/common.ts
-
-const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
-const rateLimitBody = schemas/* object */.Ikc({ error: schemas/* literal */.euz('Too many requests') });
-const pagination = schemas/* object */.Ikc({
-    page: schemas/* number */.aig().int(),
-    limit: schemas/* number */.aig().int(),
-    total: schemas/* number */.aig().int(),
-    totalPages: schemas/* number */.aig().int(),
-    hasMore: schemas/* boolean */.zMY(),
-});
-/** `{ data: T }`, the wrapper of almost every response. */
-const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
-const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
-const isoTimestamp = schemas/* string */.YjP();
-const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
-const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
-const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
-
-;// CONCATENATED MODULE: ./contract/src/run-config.ts
-
-/** The spec's "Run configuration": accepted by create, update and remote-run. */
-const runConfig = schemas/* object */.Ikc({
-    use: schemas/* object */.Ikc({
-        browserName: schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
-        baseURL: schemas/* string */.YjP().optional(),
-        trace: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        video: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        screenshot: schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
-        actionTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
-        navigationTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
-        headless: schemas/* boolean */.zMY().optional(),
-    })
-        .loose()
-        .optional(),
-    retries: schemas/* number */.aig().int().min(0).max(10).optional(),
-    timeout: schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
-    workers: schemas/* number */.aig().int().min(1).max(64).optional(),
-    repeatEach: schemas/* number */.aig().int().min(1).max(100).optional(),
-    viewport: schemas/* object */.Ikc({
-        width: schemas/* number */.aig().int().min(1).max(10_000).optional(),
-        height: schemas/* number */.aig().int().min(1).max(10_000).optional(),
-    })
-        .optional(),
-})
-    .loose();
-/** Layers configs left to right (test config, then run overrides); runs are always headless. */
-function resolveRunConfig(...layers) {
-    const merged = {};
-    for (const layer of layers) {
-        if (!layer)
-            continue;
-        Object.assign(merged, layer, {
-            use: { ...merged.use, ...layer.use },
-            viewport: { ...merged.viewport, ...layer.viewport },
-        });
-    }
-    const use = merged.use ?? {};
-    return {
-        use: {
-            browserName: use.browserName ?? 'chromium',
-            baseURL: use.baseURL,
-            trace: use.trace ?? 'retain-on-failure',
-            video: use.video ?? 'off',
-            screenshot: use.screenshot ?? 'only-on-failure',
-            actionTimeout: use.actionTimeout ?? 0,
-            navigationTimeout: use.navigationTimeout ?? 0,
-            headless: true,
-        },
-        retries: merged.retries ?? 0,
-        timeout: merged.timeout ?? 30_000,
-        workers: merged.workers ?? 1,
-        repeatEach: merged.repeatEach ?? 1,
-        viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
-var coerce = __webpack_require__(49567);
-;// CONCATENATED MODULE: ./contract/src/runs.ts
-
-
-
-/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
-const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
-const remoteRunSingleResponse = dataOf(remoteRunSingle);
-/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
-const remoteRunMany = schemas/* object */.Ikc({
-    runId: schemas/* string */.YjP(),
-    status: runStatus,
-    totalTests: schemas/* number */.aig().int(),
-    message: schemas/* string */.YjP(),
-});
-const remoteRunManyResponse = dataOf(remoteRunMany);
-/** Either shape: `totalTests`/`message` are absent for a single leaf. */
-const remoteRunResult = schemas/* object */.Ikc({
-    runId: schemas/* string */.YjP(),
-    status: runStatus,
-    totalTests: schemas/* number */.aig().int().optional(),
-    message: schemas/* string */.YjP().optional(),
-});
-const remoteRunResponse = dataOf(remoteRunResult);
-/** Body of `POST /v1/tests/remote-run`. */
-const bulkRemoteRunBody = schemas/* object */.Ikc({
-    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
-    tagId: schemas/* string */.YjP().optional(),
-    config: runConfig.optional(),
-});
-const runStats = schemas/* object */.Ikc({
-    passed: schemas/* number */.aig().int(),
-    failed: schemas/* number */.aig().int(),
-    skipped: schemas/* number */.aig().int(),
-    total: schemas/* number */.aig().int(),
-});
-/** Item of `GET /v1/test-runs`. */
-const testRun = schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP(),
-    status: runStatus,
-    testId: schemas/* string */.YjP().nullable(),
-    testRevisionId: schemas/* string */.YjP().nullable(),
-    branchId: schemas/* string */.YjP(),
-    testName: schemas/* string */.YjP().nullable(),
-    branchName: schemas/* string */.YjP().nullable(),
-    scheduleType: schemas/* string */.YjP().nullable(),
-    createdAt: isoTimestamp,
-    startedAt: isoTimestamp.nullable(),
-    completedAt: isoTimestamp.nullable(),
-    duration: schemas/* number */.aig().int().nullable(),
-});
-const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: pagination });
-/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
-const stepOutcome = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
-/**
- * One step of a test's step tree, flattened in document order: `path` holds the names from the
- * top-level step down to this one (test › group › step), `depth` its nesting level.
- */
-const runStepResult = schemas/* object */.Ikc({
-    stepId: schemas/* string */.YjP().nullable(),
-    name: schemas/* string */.YjP(),
-    /** The action in the user's words, e.g. `assertText #out` or `group`. */
-    action: schemas/* string */.YjP().nullable(),
-    path: schemas/* array */.YOg(schemas/* string */.YjP()),
-    depth: schemas/* number */.aig().int(),
-    status: stepOutcome,
-    duration: schemas/* number */.aig().int(),
-    error: schemas/* string */.YjP().nullable(),
-});
-/** The step that failed a test, as the user wrote it. */
-const failedStep = schemas/* object */.Ikc({
-    stepId: schemas/* string */.YjP().nullable(),
-    name: schemas/* string */.YjP(),
-    action: schemas/* string */.YjP().nullable(),
-    path: schemas/* array */.YOg(schemas/* string */.YjP()),
-});
-/**
- * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
- * what was received, the failing step; no generated code, no server paths) and `errorLocation`
- * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
- * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
- */
-const runTestResult = schemas/* object */.Ikc({
-    testId: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP(),
-    status: schemas/* string */.YjP(),
-    duration: schemas/* number */.aig().int(),
-    errorMessage: schemas/* string */.YjP().nullable(),
-    errorLocation: schemas/* string */.YjP().nullable(),
-    attempts: schemas/* number */.aig().int().optional(),
-    failedStep: failedStep.nullable().optional(),
-    expected: schemas/* string */.YjP().nullable().optional(),
-    received: schemas/* string */.YjP().nullable().optional(),
-    errorDetail: schemas/* string */.YjP().nullable().optional(),
-    /** Failed at least once, then passed on a retry. */
-    flaky: schemas/* boolean */.zMY().optional(),
-    steps: schemas/* array */.YOg(runStepResult).optional(),
-});
-/** `report` of a `completed` or `failed` run (null otherwise). */
-const runReport = schemas/* object */.Ikc({
-    status: runStatus,
-    testName: schemas/* string */.YjP().nullable(),
-    runName: schemas/* string */.YjP(),
-    runId: schemas/* string */.YjP(),
-    duration: schemas/* number */.aig().int(),
-    completedAt: isoTimestamp.nullable(),
-    branchId: schemas/* string */.YjP(),
-    branchName: schemas/* string */.YjP().nullable(),
-    scheduleName: schemas/* string */.YjP().nullable(),
-    runTypeInfo: schemas/* object */.Ikc({
-        /** `test`, `directory` or `tag`. */
-        type: schemas/* string */.YjP(),
-        name: schemas/* string */.YjP(),
-        testResults: schemas/* array */.YOg(runTestResult),
-        stats: runStats,
-        runnerError: schemas/* string */.YjP().nullable().optional(),
-    }),
-});
-/** `GET /v1/test-runs/:runId`. */
-const testRunDetail = testRun.extend({
-    projectId: schemas/* string */.YjP(),
-    scheduleId: schemas/* string */.YjP().nullable(),
-    config: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
-    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
-    parameters: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
-    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
-    stats: runStats.nullable(),
-    cancelledAt: isoTimestamp.nullable(),
-    report: runReport.nullable(),
-});
-const testRunDetailResponse = dataOf(testRunDetail);
-/** `GET /v1/test-runs/latest`. */
-const runSummary = schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP(),
-    status: runStatus,
-    createdAt: isoTimestamp,
-});
-const latestRunResponse = dataOf(runSummary.nullable());
-/** `GET /v1/test-runs/stats`. */
-const runStatistics = schemas/* object */.Ikc({
-    totalRuns: schemas/* number */.aig().int(),
-    successRate: schemas/* number */.aig().int(),
-    avgDuration: schemas/* number */.aig().int(),
-    lastRun: isoTimestamp.nullable(),
-    passed: schemas/* number */.aig().int(),
-    failed: schemas/* number */.aig().int(),
-    skipped: schemas/* number */.aig().int(),
-});
-const runStatisticsResponse = dataOf(runStatistics);
-/** `GET /v1/test-runs/:runId/artifacts` item. */
-const runArtifact = schemas/* object */.Ikc({
-    key: schemas/* string */.YjP(),
-    label: schemas/* string */.YjP(),
-    type: schemas/* string */.YjP(),
-    url: schemas/* string */.YjP(),
-    testName: schemas/* string */.YjP().optional(),
-});
-const runArtifactsResponse = dataOf(schemas/* array */.YOg(runArtifact));
-/** `GET /v1/test-runs/:runId/tests`. */
-const runTestsResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ testId: schemas/* string */.YjP(), testName: schemas/* string */.YjP() })));
-/** `POST /v1/test-runs/:runId/cancel`. */
-const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(), message: schemas/* string */.YjP() });
-const cancelRunResponse = dataOf(cancelRun);
-/** Query of `GET /v1/test-runs`. */
-const testRunListQuery = schemas/* object */.Ikc({
-    limit: coerce/* number */.ai().int().min(1).max(500).default(20),
-    page: coerce/* number */.ai().int().min(0).default(0),
-    status: runStatus.optional(),
-    name: schemas/* string */.YjP().optional(),
-    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
-    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
-    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
-    startDate: schemas/* string */.YjP().optional(),
-    endDate: schemas/* string */.YjP().optional(),
-});
-/** Query of `GET /v1/test-runs/latest` and `/stats`. */
-const testRunLatestQuery = schemas/* object */.Ikc({
-    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
-    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
-    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
-});
-
-;// CONCATENATED MODULE: ./contract/src/scopes.ts
-
-/** Every scope an API key can hold, from the spec's "Scopes" table. */
-const allScopes = [
-    'emailInbox:read',
-    'emailInbox:delete',
-    'tests:read',
-    'tests:create',
-    'tests:update',
-    'tests:delete',
-    'tests:run',
-    'tests:cancel',
-    'testRuns:read',
-    'schedules:read',
-    'schedules:run',
-    'schedules:pause',
-    'schedules:resume',
-];
-const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
-
-;// CONCATENATED MODULE: ./contract/src/step-actions.ts
-
-/**
- * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
- * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
- */
-const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
-const selector = step_actions_text('selector').min(1, 'selector must not be empty');
-const base = { description: schemas/* string */.YjP().optional() };
-const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
-const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
-    action('click', { selector }),
-    action('dblclick', { selector }),
-    action('hover', { selector }),
-    action('fill', { selector, value: step_actions_text('value') }),
-    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
-    action('check', { selector }),
-    action('uncheck', { selector }),
-    action('selectOption', { selector, value: step_actions_text('value') }),
-    action('setInputFiles', {
-        selector,
-        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
-    }),
-    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
-    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
-    action('assertVisible', { selector }),
-    action('assertHidden', { selector }),
-    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional() }),
-    action('assertValue', { selector, value: step_actions_text('value') }),
-    action('assertUrl', { value: step_actions_text('value') }),
-    action('assertTitle', { value: step_actions_text('value') }),
-    action('assertCount', { selector, value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
-    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
-    // The action's own `name` is its type, so the screenshot's file name is `label`.
-    action('screenshot', { label: schemas/* string */.YjP().optional() }),
-    action('request', {
-        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
-            error: 'method must be an HTTP method',
-        }),
-        url: step_actions_text('url'),
-        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
-        body: schemas/* unknown */.L5J().optional(),
-        variable: schemas/* string */.YjP().optional(),
-    }),
-    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
-    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
-    action('waitForEmail', {
-        inbox: step_actions_text('inbox'),
-        subjectContains: schemas/* string */.YjP().optional(),
-        from: schemas/* string */.YjP().optional(),
-        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
-        variable: step_actions_text('variable'),
-    }),
-    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
-    action('group', {}),
-];
-const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
-const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
-    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
-});
-const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
-    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
-]);
-/**
- * Validates one action and names the step and field on failure, e.g.
- * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
- */
-function describeActionError(stepLabel, error) {
-    const issue = error.issues[0];
-    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
-    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
-}
-
-;// CONCATENATED MODULE: ./contract/src/tests.ts
-
-
-
-/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
-const testType = schemas/* enum */.k5n(['ui', 'api']);
-const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
-const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
-const pageNumber = coerce/* number */.ai({ error: 'page must be an integer' }).int().min(0).default(0);
-const pageLimit = coerce/* number */.ai({ error: 'limit must be an integer' }).int().min(1).default(50);
-const listTestsQuery = schemas/* object */.Ikc({
-    limit: pageLimit,
-    page: pageNumber,
-    name: schemas/* string */.YjP().optional(),
-    status: oneOrMany(testStatus),
-    tagIds: oneOrMany(uuid),
-    type: testTypeFilter.default('all'),
-    testId: uuid.optional(),
-    branch: uuid.optional(),
-    sortBy: schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
-    sortOrder: schemas/* enum */.k5n(['asc', 'desc']).optional(),
-});
-const stepInputList = schemas/* array */.YOg(schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
-const testMetadataInput = schemas/* looseObject */._H3({
-    type: testType.optional(),
-    description: schemas/* string */.YjP().optional(),
-});
-const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
-const createTestData = schemas/* object */.Ikc({
-    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
-    status: testStatus.default('draft'),
-    directory: schemas/* boolean */.zMY().default(false),
-    parentTestId: uuid.nullable().optional(),
-    config: runConfig.optional(),
-    steps: stepInputList.optional(),
-    tags: schemas/* array */.YOg(uuid).optional(),
-    vars: jsonObject.nullable().optional(),
-    parameters: jsonObject.nullable().optional(),
-    metadata: testMetadataInput.optional(),
-});
-const updateTestData = schemas/* object */.Ikc({
-    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
-    status: testStatus.optional(),
-    directory: schemas/* boolean */.zMY().optional(),
-    config: runConfig.optional(),
-    steps: stepInputList.optional(),
-    tags: schemas/* array */.YOg(uuid).optional(),
-    vars: jsonObject.nullable().optional(),
-    parameters: jsonObject.nullable().optional(),
-    metadata: testMetadataInput.optional(),
-    editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
-});
-const testIds = schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
-const bulkUpdateStatusBody = schemas/* object */.Ikc({ testIds, status: testStatus });
-const bulkUpdateTagsBody = schemas/* object */.Ikc({
-    testIds,
-    tagIds: schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
-});
-const bulkDeleteBody = schemas/* object */.Ikc({ testIds });
-const duplicateTestBody = schemas/* object */.Ikc({
-    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
-    status: testStatus.optional(),
-})
-    .optional();
-const createRevisionBody = schemas/* object */.Ikc({
-    message: schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
-});
-const exportTestsBody = schemas/* object */.Ikc({
-    testIds: schemas/* array */.YOg(uuid).optional(),
-    tagIds: schemas/* array */.YOg(uuid).optional(),
-    directoryId: uuid.optional(),
-    format: schemas/* enum */.k5n(['json', 'pw']).default('json'),
-});
-const listSharedStepsQuery = schemas/* object */.Ikc({
-    limit: pageLimit,
-    page: pageNumber,
-    search: schemas/* string */.YjP().optional(),
-    type: testTypeFilter.default('all'),
-});
-const updateStepData = schemas/* object */.Ikc({
-    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
-    action: schemas/* unknown */.L5J().optional(),
-    metadata: jsonObject.nullable().optional(),
-    condition: schemas/* unknown */.L5J().optional(),
-});
-/** The test item of `GET /v1/tests`. */
-const testListItem = schemas/* object */.Ikc({
-    id: uuid,
-    parentTestId: schemas/* string */.YjP().nullable(),
-    projectId: schemas/* string */.YjP(),
-    organizationId: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP(),
-    status: testStatus,
-    directory: schemas/* boolean */.zMY(),
-    config: jsonObject,
-    vars: jsonObject.nullable(),
-    parameters: jsonObject.nullable(),
-    metadata: jsonObject,
-    tags: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })),
-    childrenCount: schemas/* number */.aig().int(),
-    stepsCount: schemas/* number */.aig().int(),
-    createdAt: schemas/* string */.YjP(),
-    updatedAt: schemas/* string */.YjP(),
-});
-const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
-/** Version of the JSON export format written into `manifest.json`. */
-const testExportFormatVersion = 1;
-
-;// CONCATENATED MODULE: ./contract/src/index.ts
-/**
- * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
- * the action's client, so both sides agree on every field by construction.
- */
-
-
-
-
-
-
-
-
-/***/ }),
-
-/***/ 75624:
+/***/ 86762:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -717,8 +213,8 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 6 modules
-var src = __webpack_require__(61125);
+// EXTERNAL MODULE: ./contract/src/index.ts + 7 modules
+var src = __webpack_require__(726);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -921,6 +417,7 @@ function outputsFor(sources) {
             skipped: String(results.stats.skipped),
             flaky: String(results.stats.flaky),
             total: String(results.stats.total),
+            'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
             results: JSON.stringify({
                 status: results.status,
@@ -1236,9 +733,10 @@ function row(test, runUrl) {
             : test.status === 'skipped'
                 ? '⏭️ skipped'
                 : `✅ ${cell(test.status)}`;
+    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
     const step = failed ? failingStepText(test) : '';
     const why = failed || flaky ? reason(test) : '';
-    return `| ${cell(test.name)} | ${status} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+    return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
 }
 function details(test, maxChars) {
     return [
@@ -1263,7 +761,8 @@ function resultsMarkdown(results, context = {}) {
         '',
         `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
             (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-            `**${stats.total}** total · ${formatDuration(results.durationMs)}`,
+            `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
+            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -1432,6 +931,142 @@ async function setCommitStatus(options) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/rerun.ts
+
+
+
+/**
+ * Re-run only what failed: every attempt uploads a small results artifact; attempt N > 1 reads
+ * the newest earlier attempt's one and triggers only the tests that failed or did not finish.
+ */
+const resultsFileName = 'stepdeck-results.json';
+/** Artifact names allow no `/ \ : < > | * ? "`; the comment key tells matrix entries apart. */
+const resultsArtifactPrefix = (commentKey) => `stepdeck-results-${commentKey.replace(/[/\\:<>|*?"\s]+/g, '_')}-`;
+const resultsArtifactName = (commentKey, attempt) => `${resultsArtifactPrefix(commentKey)}${attempt}`;
+const runAttempt = (env) => {
+    const attempt = Number.parseInt(env.GITHUB_RUN_ATTEMPT ?? '1', 10);
+    return Number.isFinite(attempt) && attempt > 0 ? attempt : 1;
+};
+/** Writes this attempt's results (ran now and carried over) into `dir`; returns the file. */
+function writeAttemptResults(dir, results, context) {
+    const content = {
+        version: 1,
+        attempt: context.attempt,
+        commentKey: context.commentKey,
+        status: results.status,
+        tests: results.tests.map((test) => ({
+            testId: test.testId,
+            name: test.name,
+            status: test.status,
+            flaky: test.flaky,
+            durationMs: test.durationMs,
+            attempt: test.carriedFromAttempt ?? context.attempt,
+        })),
+    };
+    external_node_fs_default().mkdirSync(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, resultsFileName);
+    external_node_fs_default().writeFileSync(file, JSON.stringify(content));
+    return file;
+}
+/**
+ * Finds the newest earlier attempt's results artifact of this workflow run (listed and
+ * downloaded through the GitHub API with the token: needs `actions: read`).
+ */
+async function findPreviousResults(options) {
+    const { env } = options;
+    const attempt = runAttempt(env);
+    if (attempt <= 1)
+        return { found: undefined, reason: 'first attempt' };
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const workflowRunId = Number(env.GITHUB_RUN_ID);
+    if (!options.token || !owner || !repo || !Number.isInteger(workflowRunId))
+        return { found: undefined, reason: 'no github-token or no repository/run id in the environment' };
+    const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
+    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(220)]).then(__webpack_require__.bind(__webpack_require__, 67220));
+    const client = new DefaultArtifactClient();
+    let artifacts;
+    try {
+        ({ artifacts } = await client.listArtifacts({ findBy }));
+    }
+    catch (error) {
+        return { found: undefined, reason: `could not list the run's artifacts (${error.message})` };
+    }
+    const prefix = resultsArtifactPrefix(options.commentKey);
+    const earlier = artifacts
+        .filter((artifact) => artifact.name.startsWith(prefix))
+        .map((artifact) => ({ ...artifact, attempt: Number(artifact.name.slice(prefix.length)) }))
+        .filter((artifact) => Number.isInteger(artifact.attempt) && artifact.attempt < attempt)
+        .sort((a, b) => b.attempt - a.attempt);
+    const newest = earlier[0];
+    if (!newest)
+        return { found: undefined, reason: 'no results of an earlier attempt were found' };
+    try {
+        external_node_fs_default().mkdirSync(options.dir, { recursive: true });
+        await client.downloadArtifact(newest.id, { path: options.dir, findBy });
+        const parsed = JSON.parse(external_node_fs_default().readFileSync(external_node_path_default().join(options.dir, resultsFileName), 'utf8'));
+        if (parsed.version !== 1 || !Array.isArray(parsed.tests))
+            return { found: undefined, reason: `the results of attempt ${newest.attempt} are unreadable` };
+        return { found: parsed };
+    }
+    catch (error) {
+        return {
+            found: undefined,
+            reason: `could not read the results of attempt ${newest.attempt} (${error.message})`,
+        };
+    }
+}
+/**
+ * Only what failed or did not finish runs again. Undefined (run everything) when the earlier
+ * attempt recorded no test at all, or nothing failed in it (a "re-run all jobs").
+ */
+function planRerun(previous) {
+    if (previous.tests.length === 0)
+        return {
+            plan: undefined,
+            reason: `attempt ${previous.attempt} recorded no test results (${previous.status})`,
+        };
+    const again = previous.tests.filter((test) => isFailedTest(test));
+    if (again.length === 0)
+        return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
+    return {
+        plan: {
+            testIds: [...new Set(again.map((test) => test.testId))],
+            carried: previous.tests.filter((test) => !isFailedTest(test)),
+        },
+    };
+}
+/** Adds the carried-over tests to this attempt's results (counts included). */
+function withCarriedOver(results, carried) {
+    if (carried.length === 0)
+        return results;
+    const tests = carried.map((test) => ({
+        runId: '',
+        testId: test.testId,
+        name: test.name,
+        status: test.status,
+        durationMs: test.durationMs,
+        errorMessage: null,
+        errorLocation: null,
+        failedStep: null,
+        expected: null,
+        received: null,
+        errorDetail: null,
+        flaky: test.flaky,
+        carriedFromAttempt: test.attempt,
+    }));
+    const stats = { ...results.stats };
+    for (const test of carried) {
+        stats.total += 1;
+        if (test.status === 'skipped')
+            stats.skipped += 1;
+        else
+            stats.passed += 1;
+        if (test.flaky)
+            stats.flaky += 1;
+    }
+    return { ...results, stats, tests: [...results.tests, ...tests], carriedOver: carried.length };
+}
+
 ;// CONCATENATED MODULE: ./src/trigger.ts
 
 /** The spec's cap of active tests per remote run. */
@@ -1570,6 +1205,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 const clientFor = (inputs) => new StepdeckClient({
     baseUrl: inputs.baseUrl,
     apiKey: inputs.apiKey,
@@ -1582,7 +1218,8 @@ async function execute(inputs, env = process.env) {
     const { apiKey } = inputs;
     try {
         const client = clientFor(inputs);
-        const triggered = await trigger(client, inputs, core/* info */.pq);
+        const rerun = await rerunPlan(inputs, env);
+        const triggered = await trigger(client, rerun ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config } : inputs, core/* info */.pq);
         const runIds = triggered.runs.map((run) => run.runId);
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
         core/* saveState */.LZ(main/* state */.w.runIds, runIds.join(','));
@@ -1606,7 +1243,7 @@ async function execute(inputs, env = process.env) {
             },
         });
         core/* saveState */.LZ(main/* state */.w.done, 'true');
-        const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
+        const results = withCarriedOver(mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut }), rerun?.carried ?? []);
         const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
         const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', name);
         const collected = await collectArtifacts(client, waited.runs, results, {
@@ -1621,6 +1258,7 @@ async function execute(inputs, env = process.env) {
             : await uploadArtifact(collected, { name, retentionDays: inputs.artifactRetentionDays, env });
         if (inputs.artifacts !== 'none' && !uploaded)
             core/* info */.pq(`Artifacts kept in ${dir}`);
+        await uploadAttemptResults(results, inputs, env);
         await report(results, inputs, { artifactUrl: uploaded?.url }, env);
         await commitStatus(inputs, env, stateOf(results.status), statusDescription(results), runUrls[0]);
         setOutputs(outputsFor({
@@ -1640,6 +1278,47 @@ async function execute(inputs, env = process.env) {
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         core/* setFailed */.C1(message.replaceAll(apiKey, '***'));
+    }
+}
+/** What to trigger on a re-run attempt with `rerun: failed`; undefined runs the whole selection. */
+async function rerunPlan(inputs, env) {
+    const attempt = runAttempt(env);
+    if (inputs.rerun === 'all' || attempt <= 1)
+        return undefined;
+    const lookup = await findPreviousResults({
+        token: inputs.githubToken,
+        commentKey: inputs.commentKey,
+        env,
+        dir: external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', `previous-${attempt}`),
+    });
+    if (!lookup.found) {
+        core/* info */.pq(`Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`);
+        return undefined;
+    }
+    const planned = planRerun(lookup.found);
+    if (!planned.plan) {
+        core/* info */.pq(`Attempt ${attempt}, rerun: failed: running every test, ${planned.reason}`);
+        return undefined;
+    }
+    core/* info */.pq(`Attempt ${attempt}, rerun: failed: running ${planned.plan.testIds.length} test(s) that failed or did not finish in attempt ${lookup.found.attempt}; ${planned.plan.carried.length} earlier pass(es) carried over`);
+    return planned.plan;
+}
+/** This attempt's results as a small artifact of its own, for the next attempt to read. */
+async function uploadAttemptResults(results, inputs, env) {
+    if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL)
+        return;
+    const attempt = runAttempt(env);
+    const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', `results-${attempt}`);
+    const file = writeAttemptResults(dir, results, { attempt, commentKey: inputs.commentKey });
+    try {
+        await uploadArtifact({ dir, files: [file], reportPath: undefined }, {
+            name: resultsArtifactName(inputs.commentKey, attempt),
+            retentionDays: inputs.artifactRetentionDays,
+            env,
+        });
+    }
+    catch (error) {
+        core/* warning */.$e(`Could not upload the results for a later re-run: ${error.message}`);
     }
 }
 /** The commit status when `commit-status: true`; never fails the step. */

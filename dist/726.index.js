@@ -1,8 +1,8 @@
-export const id = 125;
-export const ids = [125];
+export const id = 726;
+export const ids = [726];
 export const modules = {
 
-/***/ 61125:
+/***/ 726:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -19,7 +19,7 @@ __webpack_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, createRevisionBody, createTestData, dataOf, describeActionError, duplicateTestBody, errorBody, exportTestsBody, failedStep, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, rateLimitBody, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, resolveRunConfig, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, scope, stepAction, stepActionNames, stepActionSchemas, stepCondition, stepInputList, stepOutcome, testExportFormatVersion, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testType, testTypeFilter, updateStepData, updateTestData, uuid
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleObjectListResponse, consoleObjectResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
@@ -41,6 +41,83 @@ const isoTimestamp = schemas/* string */.YjP();
 const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
+/** `{ data: null }`: an operation with no payload. */
+const noPayloadResponse = schemas/* object */.Ikc({ data: schemas/* null */.chJ() });
+
+;// CONCATENATED MODULE: ./contract/src/resources.ts
+
+
+/**
+ * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
+ * the console. Objects are open (`looseObject`): the fields named here are guaranteed, and a
+ * field added later reaches clients without a contract change.
+ */
+const emailInbox = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    address: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP().nullable(),
+    createdAt: schemas/* string */.YjP(),
+    messageCount: schemas/* number */.aig().int(),
+});
+const emailInboxResponse = dataOf(emailInbox);
+const emailInboxListResponse = dataOf(schemas/* array */.YOg(emailInbox));
+const emailInboxLimitsResponse = dataOf(schemas/* object */.Ikc({
+    maxPerOrg: schemas/* number */.aig().int(),
+    maxMessages: schemas/* number */.aig().int(),
+    messageRetentionHours: schemas/* number */.aig().int(),
+    bodyMaxBytes: schemas/* number */.aig().int(),
+}));
+const emailMessageFields = {
+    id: schemas/* string */.YjP(),
+    fromAddress: schemas/* string */.YjP(),
+    subject: schemas/* string */.YjP(),
+    bodyText: schemas/* string */.YjP(),
+    bodyHtml: schemas/* string */.YjP(),
+    receivedAt: schemas/* string */.YjP(),
+};
+const emailMessageListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({ ...emailMessageFields, urls: schemas/* array */.YOg(schemas/* string */.YjP()) })));
+const emailMessageResponse = dataOf(schemas/* looseObject */._H3(emailMessageFields));
+const schedule = schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() });
+const scheduleResponse = dataOf(schedule);
+const scheduleListResponse = dataOf(schemas/* array */.YOg(schedule));
+const scheduleTriggerResponse = dataOf(schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+}));
+const webhookSamplePayloadResponse = dataOf(schemas/* looseObject */._H3({}));
+const webhook = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    events: schemas/* array */.YOg(schemas/* string */.YjP()),
+    enabled: schemas/* boolean */.zMY(),
+    customData: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const webhookResponse = dataOf(webhook);
+/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
+const createdWebhookResponse = dataOf(schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    events: schemas/* array */.YOg(schemas/* string */.YjP()),
+    enabled: schemas/* boolean */.zMY(),
+    secret: schemas/* string */.YjP(),
+}));
+const rotatedSecretResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), secret: schemas/* string */.YjP() }));
+const webhookListResponse = dataOf(schemas/* array */.YOg(webhook));
+const webhookDeliveryListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({ id: schemas/* string */.YjP() })));
+const webhookDeliveryResponse = dataOf(schemas/* looseObject */._H3({ id: schemas/* string */.YjP() }));
+/** A console record: every console resource has an id. */
+const consoleRecord = schemas/* looseObject */._H3({ id: schemas/* string */.YjP() });
+const consoleRecordResponse = dataOf(consoleRecord);
+const consoleRecordListResponse = dataOf(schemas/* array */.YOg(consoleRecord));
+/** Console payloads that are not records (session, organization, subscription). */
+const consoleObjectResponse = dataOf(schemas/* looseObject */._H3({}));
+const consoleObjectListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({})));
+/** A project secret: its name and dates, never its value. */
+const projectSecretResponse = dataOf(schemas/* looseObject */._H3({ name: schemas/* string */.YjP() }));
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -314,9 +391,42 @@ const scope = schemas/* enum */.k5n(allScopes, { error: `must be one of ${allSco
 const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
 const selector = step_actions_text('selector').min(1, 'selector must not be empty');
 const base = { description: schemas/* string */.YjP().optional() };
+/**
+ * The scheme a step's URL names for certain, lower-case without the colon, or null when it
+ * names none yet: a path relative to `baseURL`, a `{{…}}` template in front, `localhost:3000`
+ * (Playwright completes that to http). Tabs and newlines are dropped anywhere and controls and
+ * spaces at the start, as the URL parser does, so `fi\tle:` is still `file`.
+ */
+function definiteUrlScheme(url) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores these too
+    const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+    if (cleaned.startsWith('localhost') || cleaned.startsWith('127.0.0.1'))
+        return 'http';
+    const match = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
+    return match?.[1] ? match[1].toLowerCase() : null;
+}
+/**
+ * Why a navigation or request URL is refused, or null. Only http and https reach the browser
+ * or the HTTP client (and `about:blank` for navigation): `file:` would read the server's own
+ * files, `view-source:`, `chrome:`, `javascript:` and `data:` have no place in a test either.
+ * The runtime checks again after `{{…}}` substitution and `baseURL` resolution.
+ */
+function refusedUrlReason(url, kind) {
+    const scheme = definiteUrlScheme(url);
+    if (scheme === null || scheme === 'http' || scheme === 'https')
+        return null;
+    if (kind === 'navigation' && url.trim().toLowerCase() === 'about:blank')
+        return null;
+    return `url must be an http or https URL or a path relative to baseURL; "${scheme}:" is not allowed`;
+}
+const webUrl = (kind) => step_actions_text('url').superRefine((url, ctx) => {
+    const reason = refusedUrlReason(url, kind);
+    if (reason)
+        ctx.addIssue({ code: 'custom', message: reason });
+});
 const action = (name, shape) => schemas/* object */.Ikc({ name: schemas/* literal */.euz(name), ...base, ...shape }).loose();
 const stepActionSchemas = [
-    action('goto', { url: step_actions_text('url') }),
+    action('goto', { url: webUrl('navigation') }),
     action('click', { selector }),
     action('dblclick', { selector }),
     action('hover', { selector }),
@@ -345,7 +455,7 @@ const stepActionSchemas = [
         method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
             error: 'method must be an HTTP method',
         }),
-        url: step_actions_text('url'),
+        url: webUrl('request'),
         headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
         body: schemas/* unknown */.L5J().optional(),
         variable: schemas/* string */.YjP().optional(),
@@ -490,12 +600,89 @@ const testListItem = schemas/* object */.Ikc({
 const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
 /** Version of the JSON export format written into `manifest.json`. */
 const testExportFormatVersion = 1;
+const jsonValue = schemas/* unknown */.L5J();
+/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
+/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
+const stepView = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP().nullable().optional(),
+    children: schemas/* array */.YOg(schemas/* lazy */.RZV(() => stepView)).optional(),
+})
+    .meta({ id: 'Step' });
+/** `POST /v1/tests`: the bare test row. */
+const createdTest = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+/** `GET /v1/tests/:testId`. */
+const testDetailResponse = schemas/* object */.Ikc({
+    test: testListItem.extend({ revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }).loose(),
+    children: schemas/* array */.YOg(testListItem.loose()),
+    steps: schemas/* array */.YOg(stepView),
+    parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
+        .nullable(),
+});
+const testStepsResponse = dataOf(schemas/* object */.Ikc({ steps: schemas/* array */.YOg(stepView) }));
+const testStepResponse = dataOf(schemas/* object */.Ikc({ step: stepView, children: schemas/* array */.YOg(stepView) }));
+const fileAttachment = schemas/* object */.Ikc({
+    filename: schemas/* string */.YjP(),
+    content: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP().nullable(),
+});
+const testFilesResponse = dataOf(schemas/* array */.YOg(fileAttachment.loose()));
+const revision = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    message: schemas/* string */.YjP(),
+    revisionType: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+});
+const revisionResponse = dataOf(revision);
+const revisionsResponse = dataOf(schemas/* array */.YOg(revision));
+const revisionDetailResponse = dataOf(schemas/* object */.Ikc({
+    revision: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), message: schemas/* string */.YjP(), createdAt: schemas/* string */.YjP() }),
+    test: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    steps: schemas/* array */.YOg(stepView),
+}));
+const duplicatedTestResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }));
+const importResponse = dataOf(schemas/* object */.Ikc({
+    imported: schemas/* object */.Ikc({
+        tests: schemas/* number */.aig().int(),
+        sharedSteps: schemas/* number */.aig().int(),
+        tags: schemas/* number */.aig().int(),
+        steps: schemas/* number */.aig().int(),
+    }),
+    errors: schemas/* array */.YOg(schemas/* object */.Ikc({ file: schemas/* string */.YjP(), error: schemas/* string */.YjP() })),
+}));
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+const sharedStep = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP().nullable().optional(),
+    action: jsonValue,
+});
+const sharedStepListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(sharedStep), pagination: pagination });
+const sharedStepResponse = dataOf(sharedStep);
+const stepChildrenResponse = dataOf(schemas/* looseObject */._H3({ step: sharedStep, children: schemas/* array */.YOg(stepView) }));
+const stepUsageResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }).loose()));
+const updatedStepResponse = dataOf(schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable(), action: jsonValue }));
+const replacedChildrenResponse = dataOf(schemas/* looseObject */._H3({
+    step: schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable() }),
+    children: schemas/* array */.YOg(schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable(), order: schemas/* number */.aig() })),
+}));
+const deletedStepResponse = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP(),
+    data: schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
+});
 
 ;// CONCATENATED MODULE: ./contract/src/index.ts
 /**
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
 
 
 
