@@ -121,7 +121,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(726)]).then(__webpack_require__.bind(__webpack_require__, 726));
+    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(852)]).then(__webpack_require__.bind(__webpack_require__, 83852));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -282,7 +282,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(726), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 86762));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(852), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 86762));
     await execute(inputs, env);
 }
 

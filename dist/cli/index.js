@@ -73583,7 +73583,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 79899:
+/***/ 71461:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73600,7 +73600,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleObjectListResponse, consoleObjectResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleBranch, consoleBranchesResponse, consoleObjectListResponse, consoleObjectResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectsResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, consoleRole, consoleScheduleSummary, consoleSchedulesResponse, consoleUser, consoleUserResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runMetadata, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, signInBody, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
@@ -73624,6 +73624,63 @@ const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = classic_schemas/* enum */.k5n(['draft', 'active', 'archived']);
 /** `{ data: null }`: an operation with no payload. */
 const noPayloadResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* null */.chJ() });
+
+;// CONCATENATED MODULE: ./contract/src/console.ts
+
+
+/**
+ * Shapes of the `/console/v1` routes the web console reads (session, projects, branches,
+ * organization, schedules). The service's handlers return these; the console parses them.
+ */
+const consoleRole = classic_schemas/* enum */.k5n(['owner', 'admin', 'member']);
+/** `POST` / `GET /console/v1/session`. */
+const consoleUser = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    email: classic_schemas/* string */.YjP(),
+    role: consoleRole,
+    organizationId: classic_schemas/* string */.YjP(),
+});
+const consoleUserResponse = dataOf(consoleUser);
+/** Body of `POST /console/v1/session`. */
+const signInBody = classic_schemas/* object */.Ikc({ email: classic_schemas/* string */.YjP().min(1), password: classic_schemas/* string */.YjP().min(1) });
+/** Item of `GET /console/v1/projects`. */
+const consoleProject = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    defaultBranchId: classic_schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+});
+const consoleProjectsResponse = dataOf(classic_schemas/* array */.YOg(consoleProject));
+/** Item of `GET /console/v1/projects/:projectId/branches`. */
+const consoleBranch = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    sourceBranchId: classic_schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    isDefault: classic_schemas/* boolean */.zMY(),
+});
+const consoleBranchesResponse = dataOf(classic_schemas/* array */.YOg(consoleBranch));
+/** `GET /console/v1/organization`. */
+const consoleOrganization = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    subscriptionActive: classic_schemas/* boolean */.zMY(),
+    concurrencyCap: classic_schemas/* number */.aig().int(),
+    createdAt: isoTimestamp,
+});
+const consoleOrganizationResponse = dataOf(consoleOrganization);
+/** The fields of `GET /console/v1/schedules` items that the runs list's filter needs. */
+const consoleScheduleSummary = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
+const consoleSchedulesResponse = dataOf(classic_schemas/* array */.YOg(consoleScheduleSummary));
+/**
+ * `metadata` of a run as the service records it at trigger time: what was run and who
+ * started it (an API key's name, a schedule's name or a console user's email).
+ */
+const runMetadata = classic_schemas/* looseObject */._H3({
+    target: classic_schemas/* looseObject */._H3({ type: classic_schemas/* string */.YjP(), id: classic_schemas/* string */.YjP().optional(), name: classic_schemas/* string */.YjP().optional() })
+        .optional(),
+    trigger: classic_schemas/* looseObject */._H3({ type: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().optional() }).optional(),
+});
 
 ;// CONCATENATED MODULE: ./contract/src/resources.ts
 
@@ -74291,6 +74348,7 @@ const deletedStepResponse = classic_schemas/* object */.Ikc({
 
 
 
+
 /***/ }),
 
 /***/ 62266:
@@ -74498,8 +74556,8 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 8 modules
-var src = __nccwpck_require__(79899);
+// EXTERNAL MODULE: ./contract/src/index.ts + 9 modules
+var src = __nccwpck_require__(71461);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __nccwpck_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -74791,7 +74849,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 79899));
+    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 71461));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues

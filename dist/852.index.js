@@ -1,8 +1,8 @@
-export const id = 726;
-export const ids = [726];
+export const id = 852;
+export const ids = [852];
 export const modules = {
 
-/***/ 726:
+/***/ 83852:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -19,7 +19,7 @@ __webpack_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleObjectListResponse, consoleObjectResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
+// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleBranch, consoleBranchesResponse, consoleObjectListResponse, consoleObjectResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectsResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, consoleRole, consoleScheduleSummary, consoleSchedulesResponse, consoleUser, consoleUserResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runMetadata, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, signInBody, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
@@ -43,6 +43,63 @@ const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
 const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
 /** `{ data: null }`: an operation with no payload. */
 const noPayloadResponse = schemas/* object */.Ikc({ data: schemas/* null */.chJ() });
+
+;// CONCATENATED MODULE: ./contract/src/console.ts
+
+
+/**
+ * Shapes of the `/console/v1` routes the web console reads (session, projects, branches,
+ * organization, schedules). The service's handlers return these; the console parses them.
+ */
+const consoleRole = schemas/* enum */.k5n(['owner', 'admin', 'member']);
+/** `POST` / `GET /console/v1/session`. */
+const consoleUser = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    email: schemas/* string */.YjP(),
+    role: consoleRole,
+    organizationId: schemas/* string */.YjP(),
+});
+const consoleUserResponse = dataOf(consoleUser);
+/** Body of `POST /console/v1/session`. */
+const signInBody = schemas/* object */.Ikc({ email: schemas/* string */.YjP().min(1), password: schemas/* string */.YjP().min(1) });
+/** Item of `GET /console/v1/projects`. */
+const consoleProject = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    defaultBranchId: schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+});
+const consoleProjectsResponse = dataOf(schemas/* array */.YOg(consoleProject));
+/** Item of `GET /console/v1/projects/:projectId/branches`. */
+const consoleBranch = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    sourceBranchId: schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    isDefault: schemas/* boolean */.zMY(),
+});
+const consoleBranchesResponse = dataOf(schemas/* array */.YOg(consoleBranch));
+/** `GET /console/v1/organization`. */
+const consoleOrganization = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    subscriptionActive: schemas/* boolean */.zMY(),
+    concurrencyCap: schemas/* number */.aig().int(),
+    createdAt: isoTimestamp,
+});
+const consoleOrganizationResponse = dataOf(consoleOrganization);
+/** The fields of `GET /console/v1/schedules` items that the runs list's filter needs. */
+const consoleScheduleSummary = schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() });
+const consoleSchedulesResponse = dataOf(schemas/* array */.YOg(consoleScheduleSummary));
+/**
+ * `metadata` of a run as the service records it at trigger time: what was run and who
+ * started it (an API key's name, a schedule's name or a console user's email).
+ */
+const runMetadata = schemas/* looseObject */._H3({
+    target: schemas/* looseObject */._H3({ type: schemas/* string */.YjP(), id: schemas/* string */.YjP().optional(), name: schemas/* string */.YjP().optional() })
+        .optional(),
+    trigger: schemas/* looseObject */._H3({ type: schemas/* string */.YjP(), name: schemas/* string */.YjP().optional() }).optional(),
+});
 
 ;// CONCATENATED MODULE: ./contract/src/resources.ts
 
@@ -682,6 +739,7 @@ const deletedStepResponse = schemas/* object */.Ikc({
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
 
 
 
