@@ -1,41 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, createTestApp, type TestApp } from './helper.ts';
 import { apiTest, createTest, type Site, startSite, waitForStatus } from './modules/runs/helpers.ts';
-
-/** A TCP proxy in front of PostgreSQL: `down()` drops every connection and refuses new ones. */
-async function startProxy(target: URL) {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  let port = 0;
-  const up = () =>
-    new Promise<void>((resolve) => {
-      if (server?.listening) return resolve();
-      server = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      const listening = server;
-      listening.listen(port, '127.0.0.1', () => {
-        port = (listening.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  const down = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server?.close(() => resolve());
-    });
-  await up();
-  return { port: () => port, up, down };
-}
+import { startProxy } from './tcp-proxy.ts';
 
 async function sessionsByApplication(databaseUrl: string): Promise<Record<string, number>> {
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -156,7 +124,14 @@ describe('metrics', () => {
     expect(value(during, 'stepdeck_runner_slots_total')).toBe(4);
     expect((await waitForStatus(t, runId, ['completed', 'failed'])).status).toBe('completed');
 
-    const after = await scrape();
+    // The status is written before the runner lets go of the slot (it still removes the run's
+    // folder and process record): the slot frees shortly after, not in the same instant.
+    let after = await scrape();
+    const deadline = Date.now() + 15_000;
+    while (value(after, 'stepdeck_runner_slots_busy') !== 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await scrape();
+    }
     expect(value(after, 'stepdeck_runs_total{status="completed"}')).toBe(1);
     expect(value(after, 'stepdeck_runner_slots_busy')).toBe(0);
     expect(value(after, 'stepdeck_runs_pending')).toBe(0);

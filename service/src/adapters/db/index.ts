@@ -141,9 +141,6 @@ function withStatementCache(file: SqliteDatabase.Database) {
 
 function openPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'stepdeck' });
-  // An idle connection the server ends (restart, failover, admin shutdown) is reported here;
-  // the pool drops it and the next query opens a new one. Queries in flight get their own
-  // error. Without a listener the event would crash the process.
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Connections open on demand, so an idle process holds none of these.
   const readPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'stepdeck' });
@@ -158,9 +155,30 @@ function openPostgres(url: string): DatabaseHandle {
       await db.destroy();
     },
   };
-  pool.on('error', (error) => handle.onPoolError(error));
-  readPool.on('error', (error) => handle.onPoolError(error));
+  reportConnectionErrors(pool, (error) => handle.onPoolError(error));
+  reportConnectionErrors(readPool, (error) => handle.onPoolError(error));
   return handle;
+}
+
+/**
+ * A connection the server ends (restart, failover, admin shutdown, a dropped network) emits
+ * 'error'; an 'error' event without a listener would crash the process. Idle connections are
+ * covered by the pool, which drops them and re-emits on itself. A connection Kysely has checked
+ * out is not: pg-pool takes its listener off for as long as the client is out, so a connection
+ * lost mid-query or mid-transaction needs one of its own. The query in flight is rejected with
+ * the same error (its caller sees it); the pool discards the client when it is released.
+ * Each error is reported once: by the pool while idle, by the client while checked out.
+ */
+function reportConnectionErrors(pool: pg.Pool, report: (error: Error) => void): void {
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on('error', report);
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      if (checkedOut.has(client)) report(error);
+    });
+  });
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
 }
 
 async function migrate(db: Db): Promise<void> {
