@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Helpers for tests that run the service as a real process (`node src/server.ts`, `src/worker.ts`). */
+
+export const serviceDir = path.resolve(import.meta.dirname, '../../..');
+export const serverFile = path.join(serviceDir, 'src/server.ts');
+export const workerFile = path.join(serviceDir, 'src/worker.ts');
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  start: string;
+  args: string;
+}
+
+function processes(): ProcessInfo[] {
+  const out: ProcessInfo[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      out.push({ pid, ppid: Number(fields[1]), start: fields[19] ?? '', args });
+    } catch {}
+  }
+  return out;
+}
+
+/** Every descendant of `root` now (the run's supervisor, playwright, its workers, Chromium). */
+export function descendantsOf(root: number): ProcessInfo[] {
+  const all = processes();
+  const found: ProcessInfo[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const current = queue.shift() as number;
+    for (const info of all.filter((candidate) => candidate.ppid === current)) {
+      found.push(info);
+      queue.push(info.pid);
+    }
+  }
+  return found;
+}
+
+export const alive = (info: ProcessInfo) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${info.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] === info.start && fields[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function until<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A `node src/server.ts` or `src/worker.ts` process; resolves once it is up. */
+export async function startProcess(file: string, env: Record<string, string>, ready: RegExp) {
+  const child = spawn(process.execPath, [file], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`process exited first:\n${output}`);
+      return ready.test(output) || undefined;
+    },
+    90_000,
+    `${path.basename(file)} to start`,
+  );
+  return { child, exited, output: () => output };
+}
