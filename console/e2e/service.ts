@@ -81,7 +81,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       (response) => response.ok,
       () => false,
     );
-    if (ok) break;
+    // The credentials are written once every listener is up, just after /healthz answers.
+    if (ok && fs.existsSync(path.join(dataDir, 'bootstrap.json'))) break;
     if (Date.now() > deadline) throw new Error(`service did not answer /healthz within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

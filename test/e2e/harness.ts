@@ -119,7 +119,9 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       'the service to listen',
       async () => {
         if (child.exitCode !== null) throw new Error(`the service exited: ${output}`);
-        return (await fetch(`${url}/healthz`)).ok ? true : undefined;
+        // The credentials are written once every listener is up, just after /healthz answers.
+        const up = (await fetch(`${url}/healthz`)).ok && fs.existsSync(path.join(dataDir, 'bootstrap.json'));
+        return up ? true : undefined;
       },
       90_000,
     );

@@ -73,6 +73,8 @@ describe.each(databaseKinds)('kill -9 during concurrent creates (%s)', (database
       dropDatabase = created.drop;
     }
     const base = await start(env);
+    // The credentials are written once every listener is up, just after the listening line.
+    while (!fs.existsSync(path.join(dataDir, 'bootstrap.json'))) await new Promise((r) => setTimeout(r, 50));
     const bootstrap = JSON.parse(
       fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8'),
     ) as BootstrapInfo;
