@@ -157,12 +157,18 @@ describe('action end to end (dist/index.js, real service)', () => {
     expect(ownComments()[0]?.body).toContain('<!-- stepdeck-comment: CI/e2e -->');
     expect(ownComments()[0]?.body).toMatch(/\| e2e pass one \| ✅ passed \|/);
 
-    // Workflow artifact: created, uploaded to azurite as a zip, finalized.
+    // Workflow artifacts, each created, uploaded to azurite as a zip and finalized: the run's
+    // files, and the small results file that a re-run of failed jobs reads (rerun.ts).
     expect(artifactService.calls.map((call) => call.path.split('/').pop())).toEqual([
       'CreateArtifact',
       'FinalizeArtifact',
+      'CreateArtifact',
+      'FinalizeArtifact',
     ]);
-    const artifact = artifactService.artifacts[0];
+    expect(artifactService.artifacts.map((uploaded) => uploaded.name)).toContainEqual(
+      expect.stringMatching(/^stepdeck-results-CI_e2e-\d+$/),
+    );
+    const artifact = artifactService.artifacts.find((uploaded) => uploaded.name.startsWith('stepdeck-e2e-'));
     expect(artifact?.name).toBe(`stepdeck-e2e-${outputs['run-id']?.slice(0, 8)}-1`);
     expect(artifact?.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const zip = await artifactService.download(artifact?.blob ?? '');
@@ -191,7 +197,8 @@ describe('action end to end (dist/index.js, real service)', () => {
     expect(ownComments()).toHaveLength(1);
     expect(ownComments()[0]?.body).toMatch(/\| e2e pass two \| ✅ passed \|/);
     expect(ownComments()[0]?.body).not.toContain('e2e pass one');
-    expect(artifactService.artifacts).toHaveLength(1);
+    // No Actions runtime this time: nothing new is uploaded.
+    expect(artifactService.artifacts).toHaveLength(2);
   }, 240_000);
 
   it('failing run: non-zero exit naming the failed test in the log, annotation and summary', async () => {
