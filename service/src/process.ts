@@ -143,7 +143,7 @@ function printBootstrap(bootstrap: BootstrapInfo, dataDir: string): void {
       `  project       ${bootstrap.projectId} (Default, branch main ${bootstrap.branchId})`,
       `  API key       ${bootstrap.apiKey}`,
       `  console       ${bootstrap.adminEmail} / ${bootstrap.adminPassword}`,
-      `  written to    ${dataDir}/bootstrap.json`,
+      `  written to    ${dataDir}/bootstrap.json (deleted when the admin first signs in)`,
       '',
     ].join('\n'),
   );

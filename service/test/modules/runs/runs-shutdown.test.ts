@@ -11,7 +11,7 @@ async function sessionsOn(url: string): Promise<Array<{ query: string; state: st
   try {
     const name = new URL(url).pathname.slice(1);
     const result = await admin.query(
-      'select query, state from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      "select query, state from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'",
       [name],
     );
     return result.rows;
