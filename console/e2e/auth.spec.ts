@@ -46,11 +46,22 @@ test.describe('sign-in and sign-out', () => {
     // Let the dashboard's own requests finish first, so the click below is what meets the 401.
     await page.waitForLoadState('networkidle');
     await context.clearCookies();
-    await page.getByRole('link', { name: 'Runs', exact: true }).first().click();
-    await expect(page).toHaveURL(/\/console\/sign-in\?next=.*runs/);
+    // Whichever request meets the 401 first — this click, or a refetch the app makes on its own —
+    // sends the user to sign-in, remembering the page they were on or asked for.
+    const asked = `/console/projects/${bootstrap().projectId}`;
+    await page
+      .getByRole('link', { name: 'Runs', exact: true })
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
+    await expect(page).toHaveURL(/\/console\/sign-in\?next=/);
+    const next = new URL(page.url()).searchParams.get('next') ?? '';
+    expect(next).toMatch(new RegExp(`^${asked}/(runs|dashboard)$`));
     await signIn(page);
-    await expect(page).toHaveURL(new RegExp(`/console/projects/${bootstrap().projectId}/runs$`));
-    await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${next}$`));
+    await expect(
+      page.getByRole('heading', { name: next.endsWith('runs') ? 'Runs' : 'Dashboard' }),
+    ).toBeVisible();
   });
 
   test('signs out for good', async ({ page }) => {
