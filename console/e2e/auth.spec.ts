@@ -48,7 +48,8 @@ test.describe('sign-in and sign-out', () => {
     await context.clearCookies();
     // Whichever request meets the 401 first — this click, or a refetch the app makes on its own —
     // sends the user to sign-in, remembering the page they were on or asked for.
-    const asked = `/console/projects/${bootstrap().projectId}`;
+    // `next` is a path inside the console (below `/console`).
+    const asked = `/projects/${bootstrap().projectId}`;
     await page
       .getByRole('link', { name: 'Runs', exact: true })
       .first()
@@ -58,7 +59,7 @@ test.describe('sign-in and sign-out', () => {
     const next = new URL(page.url()).searchParams.get('next') ?? '';
     expect(next).toMatch(new RegExp(`^${asked}/(runs|dashboard)$`));
     await signIn(page);
-    await expect(page).toHaveURL(new RegExp(`${next}$`));
+    await expect(page).toHaveURL(new RegExp(`/console${next}$`));
     await expect(
       page.getByRole('heading', { name: next.endsWith('runs') ? 'Runs' : 'Dashboard' }),
     ).toBeVisible();
