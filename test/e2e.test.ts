@@ -358,5 +358,5 @@ describe('action end to end (dist/index.js, real service)', () => {
     });
     expect(result.summary).toContain('**1** flaky');
     expect(result.summary).toMatch(/\| e2e flaky \| ⚠️ flaky \|/);
-  }, 240_000);
+  }, 480_000);
 });
