@@ -213,6 +213,12 @@ async function parseInputs(raw, defaults = {}) {
         artifactRetentionDays: check(() => retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90)),
         summary: check(() => bool(raw, 'summary', true)),
         prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update')),
+        commentMode: check(() => {
+            const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'], 'per-job');
+            if (mode === 'aggregate' && inputs_text(raw, 'pr-comment')?.toLowerCase() === 'new')
+                fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new');
+            return mode;
+        }),
         commentKey: inputs_text(raw, 'comment-key') ??
             [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
         githubToken: inputs_text(raw, 'github-token'),
@@ -246,6 +252,7 @@ const inputNames = [
     'summary',
     'pr-comment',
     'comment-key',
+    'comment-mode',
     'rerun',
     'github-token',
     'annotations',
@@ -282,7 +289,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(852), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 86762));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(567), __webpack_require__.e(242), __webpack_require__.e(852), __webpack_require__.e(18)]).then(__webpack_require__.bind(__webpack_require__, 23018));
     await execute(inputs, env);
 }
 
@@ -296,7 +303,7 @@ async function run(env = process.env) {
 /* harmony export */   run: () => (/* binding */ run)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91659);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(86762);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(23018);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(24473);
 
 

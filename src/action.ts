@@ -129,7 +129,10 @@ async function rerunPlan(inputs: Inputs, env: NodeJS.ProcessEnv): Promise<RerunP
     dir: path.join(env.RUNNER_TEMP || os.tmpdir(), 'stepdeck', `previous-${attempt}`),
   });
   if (!lookup.found) {
-    core.info(`Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`);
+    // A problem (no `actions: read`, GitHub failing) is worth a warning; nothing to find is not.
+    (lookup.problem ? core.warning : core.info)(
+      `Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`,
+    );
     return undefined;
   }
   const planned = planRerun(lookup.found);

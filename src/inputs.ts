@@ -23,6 +23,8 @@ export interface Inputs {
   artifactRetentionDays: number | undefined;
   summary: boolean;
   prComment: 'update' | 'new' | 'off';
+  /** `per-job`: one comment per comment key; `aggregate`: one per key prefix, a row per job. */
+  commentMode: 'per-job' | 'aggregate';
   commentKey: string;
   githubToken: string | undefined;
   annotations: boolean;
@@ -238,6 +240,12 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     ),
     summary: check(() => bool(raw, 'summary', true)),
     prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'] as const, 'update')),
+    commentMode: check(() => {
+      const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'] as const, 'per-job');
+      if (mode === 'aggregate' && text(raw, 'pr-comment')?.toLowerCase() === 'new')
+        fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new');
+      return mode;
+    }),
     commentKey:
       text(raw, 'comment-key') ??
       [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
@@ -272,6 +280,7 @@ export const inputNames = [
   'summary',
   'pr-comment',
   'comment-key',
+  'comment-mode',
   'rerun',
   'github-token',
   'annotations',

@@ -64,17 +64,51 @@ export function writeAttemptResults(
   return file;
 }
 
-export type PreviousLookup = { found: AttemptResults } | { found: undefined; reason: string };
+export type PreviousLookup =
+  | { found: AttemptResults }
+  | {
+      found: undefined;
+      reason: string;
+      /** Something went wrong (a token without `actions: read`, GitHub down) rather than nothing to find. */
+      problem?: boolean;
+    };
+
+/** Upper bound of the whole lookup: a re-run never waits longer than this before running everything. */
+export const lookupDeadlineMs = 60_000;
+
+/** Rejects with `message` once `ms` have passed; the timer never keeps the process alive. */
+function deadline(ms: number, message: string): { promise: Promise<never>; clear: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return { promise, clear: () => clearTimeout(timer) };
+}
+
+/** Why the artifact listing failed, in words that say what to change. */
+function listingProblem(error: unknown): string {
+  const status = (error as { status?: number }).status;
+  const message = (error as Error).message;
+  if (status === 401 || status === 403 || status === 404)
+    return `the github-token cannot list this workflow run's artifacts (${status} ${message}): give the job "permissions: actions: read", or set "rerun: all"`;
+  return `could not list this workflow run's artifacts (${status ? `${status} ` : ''}${message})`;
+}
 
 /**
  * Finds the newest earlier attempt's results artifact of this workflow run (listed and
  * downloaded through the GitHub API with the token: needs `actions: read`).
+ *
+ * Bounded: the listing is one request per page, never retried (@actions/artifact's own listing
+ * retries 5xx five times with growing pauses, close to a minute), each request and the whole
+ * lookup are cut at `deadlineMs`, and every failure becomes a reason to run everything.
  */
 export async function findPreviousResults(options: {
   token: string | undefined;
   commentKey: string;
   env: NodeJS.ProcessEnv;
   dir: string;
+  deadlineMs?: number;
 }): Promise<PreviousLookup> {
   const { env } = options;
   const attempt = runAttempt(env);
@@ -83,14 +117,61 @@ export async function findPreviousResults(options: {
   const workflowRunId = Number(env.GITHUB_RUN_ID);
   if (!options.token || !owner || !repo || !Number.isInteger(workflowRunId))
     return { found: undefined, reason: 'no github-token or no repository/run id in the environment' };
-  const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
-  const { DefaultArtifactClient } = await import('@actions/artifact');
-  const client = new DefaultArtifactClient();
+  const deadlineMs = options.deadlineMs ?? lookupDeadlineMs;
+  const overall = deadline(
+    deadlineMs,
+    `the lookup of the earlier attempt's results took longer than ${Math.round(deadlineMs / 1000)} s`,
+  );
+  try {
+    return await Promise.race([
+      lookup({
+        ...options,
+        token: options.token,
+        apiUrl: env.GITHUB_API_URL,
+        owner,
+        repo,
+        workflowRunId,
+        attempt,
+        deadlineMs,
+      }),
+      overall.promise,
+    ]);
+  } catch (error) {
+    return { found: undefined, reason: (error as Error).message, problem: true };
+  } finally {
+    overall.clear();
+  }
+}
+
+async function lookup(options: {
+  token: string;
+  commentKey: string;
+  dir: string;
+  /** GHES: GITHUB_API_URL; github.com when unset. */
+  apiUrl: string | undefined;
+  owner: string;
+  repo: string;
+  workflowRunId: number;
+  attempt: number;
+  deadlineMs: number;
+}): Promise<PreviousLookup> {
+  const { owner, repo, workflowRunId, attempt } = options;
+  const { getOctokit } = await import('@actions/github');
+  // No retry plugin here (getOctokit adds none): a 403 answers at once, a 5xx is reported.
+  const octokit = getOctokit(options.token, {
+    ...(options.apiUrl ? { baseUrl: options.apiUrl } : {}),
+    request: { signal: AbortSignal.timeout(options.deadlineMs) },
+  });
   let artifacts: Array<{ id: number; name: string }>;
   try {
-    ({ artifacts } = await client.listArtifacts({ findBy }));
+    artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+      owner,
+      repo,
+      run_id: workflowRunId,
+      per_page: 100,
+    });
   } catch (error) {
-    return { found: undefined, reason: `could not list the run's artifacts (${(error as Error).message})` };
+    return { found: undefined, reason: listingProblem(error), problem: true };
   }
   const prefix = resultsArtifactPrefix(options.commentKey);
   const earlier = artifacts
@@ -102,17 +183,24 @@ export async function findPreviousResults(options: {
   if (!newest) return { found: undefined, reason: 'no results of an earlier attempt were found' };
   try {
     fs.mkdirSync(options.dir, { recursive: true });
-    await client.downloadArtifact(newest.id, { path: options.dir, findBy });
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
+    await new DefaultArtifactClient().downloadArtifact(newest.id, { path: options.dir, findBy });
     const parsed = JSON.parse(
       fs.readFileSync(path.join(options.dir, resultsFileName), 'utf8'),
     ) as AttemptResults;
     if (parsed.version !== 1 || !Array.isArray(parsed.tests))
-      return { found: undefined, reason: `the results of attempt ${newest.attempt} are unreadable` };
+      return {
+        found: undefined,
+        reason: `the results of attempt ${newest.attempt} are unreadable`,
+        problem: true,
+      };
     return { found: parsed };
   } catch (error) {
     return {
       found: undefined,
       reason: `could not read the results of attempt ${newest.attempt} (${(error as Error).message})`,
+      problem: true,
     };
   }
 }

@@ -423,6 +423,31 @@ describe('rerun: failed', () => {
     expect(stdout.join('')).toContain('running 1 test(s) that failed or did not finish in attempt 1');
   });
 
+  it('a token without actions: read (403 listing): a warning naming the permission, then every test runs', async () => {
+    Object.assign(process.env, {
+      GITHUB_RUN_ATTEMPT: '2',
+      GITHUB_RUN_ID: '555',
+      GITHUB_REPOSITORY: 'acme/app',
+    });
+    let listings = 0;
+    nock(github)
+      .get('/repos/acme/app/actions/runs/555/artifacts')
+      .query(true)
+      // Once: a retry would meet no interceptor and end with another message than the 403's.
+      .reply(() => {
+        listings += 1;
+        return [403, { message: 'Resource not accessible by integration' }];
+      });
+    serviceRun('completed');
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    await run();
+    expect(listings).toBe(1);
+    expect(stdout.join('')).toContain(
+      `::warning::Attempt 2, rerun: failed: running every test, the github-token cannot list this workflow run's artifacts (403 Resource not accessible by integration): give the job "permissions: actions: read", or set "rerun: all"`,
+    );
+    expect(outputs()).toMatchObject({ status: 'passed', total: '1', 'carried-over': '0' });
+  }, 15_000);
+
   it('rerun: all runs everything again without looking up earlier attempts', async () => {
     Object.assign(process.env, {
       GITHUB_RUN_ATTEMPT: '2',

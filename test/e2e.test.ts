@@ -29,7 +29,7 @@ describe('action end to end (dist/index.js, real service)', () => {
   let azurite: Awaited<ReturnType<typeof startAzurite>>;
   let artifactService: Awaited<ReturnType<typeof startArtifactService>>;
   let eventDir: string;
-  const tests = { passOne: '', passTwo: '', failing: '' };
+  const tests = { passOne: '', passTwo: '', failing: '', flaky: '' };
   const token = runtimeToken('0b8e4d3a-1c2f-4a5b-9d6e-7f8091a2b3c4', '5d6e7f80-91a2-4b3c-8d4e-5f60718293a4');
 
   beforeAll(async () => {
@@ -41,16 +41,19 @@ describe('action end to end (dist/index.js, real service)', () => {
       startAzurite(),
     ]);
     artifactService = await startArtifactService(azurite, token);
-    const page = (name: string, expected: string) => ({
+    // The workflow run's artifacts, as GitHub lists and serves them: the uploads to azurite.
+    github.useArtifacts(artifactService.source);
+    const page = (name: string, expected: string, url = '/') => ({
       name,
       steps: [
-        { name: 'open', action: { name: 'goto', url: '/' } },
+        { name: 'open', action: { name: 'goto', url } },
         { name: 'title', action: { name: 'assertText', selector: '#title', value: expected } },
       ],
     });
     tests.passOne = await service.createTest(page('e2e pass one', 'Hello Stepdeck'));
     tests.passTwo = await service.createTest(page('e2e pass two', 'Hello Stepdeck'));
     tests.failing = await service.createTest(page('e2e fails on purpose', 'Goodbye Stepdeck'));
+    tests.flaky = await service.createTest(page('e2e flaky', 'Hello Stepdeck', '/flaky'));
     eventDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-e2e-event-'));
     fs.writeFileSync(
       path.join(eventDir, 'event.json'),
@@ -258,4 +261,102 @@ describe('action end to end (dist/index.js, real service)', () => {
     expect(run.json.data.status).toBe('cancelled');
     expect(run.json.data.cancelledAt).toEqual(expect.any(String));
   }, 240_000);
+
+  it('re-run of failed jobs: attempt 1 fails one test of three, attempt 2 runs exactly that one', async () => {
+    const runtime = { ACTIONS_RUNTIME_TOKEN: token, ACTIONS_RESULTS_URL: `${artifactService.url}/` };
+    const rerunInputs = {
+      ...inputs([tests.passOne, tests.failing, tests.passTwo].join(',')),
+      'comment-key': 'rerun',
+      'pr-comment': 'off',
+      artifacts: 'none',
+      'commit-status': 'true',
+    };
+    const sha = 'e'.repeat(40);
+    const env = { ...github_env(), ...runtime, GITHUB_RUN_ID: '9100', GITHUB_SHA: sha };
+
+    const first = await runAction(rerunInputs, env);
+    expect(first.code, first.stdout).not.toBe(0);
+    expect(first.outputs).toMatchObject({ status: 'failed', passed: '2', failed: '1', total: '3' });
+    expect(first.outputs['carried-over']).toBe('0');
+    // Attempt 1 leaves its results for the next attempt.
+    expect(artifactService.artifacts.map((artifact) => artifact.name)).toContain('stepdeck-results-rerun-1');
+    // Commit status: pending with the run link when triggered, then failure with the counts.
+    const runUrl = first.outputs['run-url'];
+    expect(github.statuses).toEqual([
+      {
+        sha,
+        state: 'pending',
+        context: 'stepdeck/rerun',
+        description: 'Stepdeck run started',
+        target_url: runUrl,
+      },
+      {
+        sha,
+        state: 'failure',
+        context: 'stepdeck/rerun',
+        description: expect.stringMatching(/^failed: 1 failed, 2 passed of 3 in /),
+        target_url: runUrl,
+      },
+    ]);
+
+    const second = await runAction(rerunInputs, { ...env, GITHUB_RUN_ATTEMPT: '2' });
+    expect(second.stdout).toContain('running 1 test(s) that failed or did not finish in attempt 1');
+    expect(second.code, second.stdout).not.toBe(0);
+    expect(second.outputs).toMatchObject({
+      status: 'failed',
+      passed: '2',
+      failed: '1',
+      total: '3',
+      'carried-over': '2',
+    });
+    expect(second.outputs['run-id']).not.toBe(first.outputs['run-id']);
+    // The service ran exactly the failed test.
+    const run = await service.api('GET', `/v1/test-runs/${second.outputs['run-id']}`);
+    expect(run.json.data.stats).toMatchObject({ total: 1, failed: 1 });
+    expect(
+      run.json.data.report.runTypeInfo.testResults.map((test: { testId: string }) => test.testId),
+    ).toEqual([tests.failing]);
+    expect(second.summary).toMatch(/\| e2e pass one \| ✅ passed \(attempt 1, carried over\) \|/);
+    expect(second.summary).toMatch(/\| e2e pass two \| ✅ passed \(attempt 1, carried over\) \|/);
+    expect(second.summary).toContain('**2** carried over from an earlier attempt');
+    const results = JSON.parse(second.outputs.results ?? '{}');
+    expect(
+      results.tests.map((test: { name: string; carriedFromAttempt?: number }) => [
+        test.name,
+        test.carriedFromAttempt,
+      ]),
+    ).toEqual([
+      ['e2e fails on purpose', undefined],
+      ['e2e pass one', 1],
+      ['e2e pass two', 1],
+    ]);
+    expect(artifactService.artifacts.map((artifact) => artifact.name)).toContain('stepdeck-results-rerun-2');
+  }, 480_000);
+
+  it('flaky test (fails once, passes on the retry): passed, named as flaky in the summary and outputs', async () => {
+    const result = await runAction(
+      {
+        ...inputs(tests.flaky),
+        config: JSON.stringify({ retries: 1 }),
+        'comment-key': 'flaky',
+        'pr-comment': 'off',
+        artifacts: 'none',
+      },
+      github_env(),
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs).toMatchObject({
+      status: 'passed',
+      passed: '1',
+      failed: '0',
+      flaky: '1',
+      total: '1',
+    });
+    expect(JSON.parse(result.outputs.results ?? '{}')).toMatchObject({
+      stats: { passed: 1, failed: 0, flaky: 1 },
+      tests: [{ name: 'e2e flaky', testId: tests.flaky, flaky: true }],
+    });
+    expect(result.summary).toContain('**1** flaky');
+    expect(result.summary).toMatch(/\| e2e flaky \| ⚠️ flaky \|/);
+  }, 480_000);
 });

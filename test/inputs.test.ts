@@ -33,6 +33,7 @@ describe('inputs', () => {
       summary: true,
       prComment: 'update',
       commentKey: 'CI/e2e',
+      commentMode: 'per-job',
       annotations: true,
       githubToken: undefined,
     });
@@ -118,8 +119,20 @@ describe('inputs', () => {
     [{ 'artifact-retention-days': '91' }, /"artifact-retention-days" must be between 1 and 90/],
     [{ summary: '1' }, /"summary" must be true or false/],
     [{ 'pr-comment': 'always' }, /"pr-comment" must be one of update, new, off/],
+    [{ 'comment-mode': 'matrix' }, /"comment-mode" must be one of per-job, aggregate, got "matrix"/],
+    [
+      { 'comment-mode': 'aggregate', 'pr-comment': 'new' },
+      /"comment-mode" aggregate keeps one comment up to date: it needs "pr-comment" update, not new/,
+    ],
     [{ annotations: 'on' }, /"annotations" must be true or false/],
   ])('rejects %j', (extra, message) => rejects(extra, message));
+
+  it('comment-mode aggregate with the default pr-comment', async () => {
+    expect(await parse({ 'comment-mode': 'Aggregate' })).toMatchObject({
+      commentMode: 'aggregate',
+      prComment: 'update',
+    });
+  });
 
   it('lists every problem at once, each with its path', async () => {
     const error = await parse({

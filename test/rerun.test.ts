@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
@@ -127,6 +129,74 @@ describe('findPreviousResults', () => {
     const noToken = await findPreviousResults({ token: undefined, commentKey: key, env: env(3), dir });
     expect(noToken.found).toBeUndefined();
   });
+});
+
+describe('findPreviousResults with a token or a GitHub that fails', () => {
+  it('403 on the listing: one request, no retry, a reason naming actions: read', async () => {
+    let requests = 0;
+    nock(github)
+      .get('/repos/octo/shop/actions/runs/4242/artifacts')
+      .query(true)
+      .times(6)
+      .reply(() => {
+        requests += 1;
+        return [403, { message: 'Resource not accessible by integration' }];
+      });
+    const lookup = await findPreviousResults({ token: 'ghs_token', commentKey: key, env: env(2), dir });
+    expect(requests).toBe(1);
+    expect(lookup).toEqual({
+      found: undefined,
+      problem: true,
+      reason:
+        'the github-token cannot list this workflow run\'s artifacts (403 Resource not accessible by integration): give the job "permissions: actions: read", or set "rerun: all"',
+    });
+    nock.cleanAll();
+  }, 10_000);
+
+  it('5xx on the listing: reported once, not retried for a minute', async () => {
+    let requests = 0;
+    nock(github)
+      .get('/repos/octo/shop/actions/runs/4242/artifacts')
+      .query(true)
+      .times(6)
+      .reply(() => {
+        requests += 1;
+        return [503, { message: 'Service Unavailable' }];
+      });
+    const lookup = await findPreviousResults({ token: 'ghs_token', commentKey: key, env: env(2), dir });
+    expect(requests).toBe(1);
+    expect(lookup).toMatchObject({ found: undefined, problem: true });
+    expect(lookup.found === undefined && lookup.reason).toMatch(
+      /^could not list this workflow run's artifacts \(503 /,
+    );
+    nock.cleanAll();
+  }, 10_000);
+
+  it('a GitHub that never answers: the lookup ends at its deadline with a reason', async () => {
+    // A real socket that accepts and never answers (nock's delay cannot be aborted cleanly).
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    nock.enableNetConnect('127.0.0.1');
+    const address = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      process.env.GITHUB_API_URL = address;
+      const lookup = await findPreviousResults({
+        token: 'ghs_token',
+        commentKey: key,
+        env: { ...env(2), GITHUB_API_URL: address },
+        dir,
+        deadlineMs: 300,
+      });
+      expect(lookup).toMatchObject({ found: undefined, problem: true });
+      expect(lookup.found === undefined && lookup.reason).toMatch(
+        /could not list this workflow run's artifacts .*(abort|timeout)|took longer than/i,
+      );
+    } finally {
+      nock.disableNetConnect();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 10_000);
 });
 
 describe('planRerun and withCarriedOver', () => {

@@ -74351,7 +74351,7 @@ const deletedStepResponse = classic_schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 62266:
+/***/ 29941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -74941,6 +74941,12 @@ async function parseInputs(raw, defaults = {}) {
         artifactRetentionDays: check(() => retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90)),
         summary: check(() => bool(raw, 'summary', true)),
         prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update')),
+        commentMode: check(() => {
+            const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'], 'per-job');
+            if (mode === 'aggregate' && inputs_text(raw, 'pr-comment')?.toLowerCase() === 'new')
+                fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new');
+            return mode;
+        }),
         commentKey: inputs_text(raw, 'comment-key') ??
             [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
         githubToken: inputs_text(raw, 'github-token'),
@@ -74974,6 +74980,7 @@ const inputNames = [
     'summary',
     'pr-comment',
     'comment-key',
+    'comment-mode',
     'rerun',
     'github-token',
     'annotations',
@@ -75108,6 +75115,518 @@ function failure_fullMessage(test) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
 var lib_core = __nccwpck_require__(77094);
+;// CONCATENATED MODULE: ./src/rerun.ts
+
+
+
+/**
+ * Re-run only what failed: every attempt uploads a small results artifact; attempt N > 1 reads
+ * the newest earlier attempt's one and triggers only the tests that failed or did not finish.
+ */
+const resultsFileName = 'stepdeck-results.json';
+/** Artifact names allow no `/ \ : < > | * ? "`; the comment key tells matrix entries apart. */
+const resultsArtifactPrefix = (commentKey) => `stepdeck-results-${commentKey.replace(/[/\\:<>|*?"\s]+/g, '_')}-`;
+const resultsArtifactName = (commentKey, attempt) => `${resultsArtifactPrefix(commentKey)}${attempt}`;
+const rerun_runAttempt = (env) => {
+    const attempt = Number.parseInt(env.GITHUB_RUN_ATTEMPT ?? '1', 10);
+    return Number.isFinite(attempt) && attempt > 0 ? attempt : 1;
+};
+/** Writes this attempt's results (ran now and carried over) into `dir`; returns the file. */
+function writeAttemptResults(dir, results, context) {
+    const content = {
+        version: 1,
+        attempt: context.attempt,
+        commentKey: context.commentKey,
+        status: results.status,
+        tests: results.tests.map((test) => ({
+            testId: test.testId,
+            name: test.name,
+            status: test.status,
+            flaky: test.flaky,
+            durationMs: test.durationMs,
+            attempt: test.carriedFromAttempt ?? context.attempt,
+        })),
+    };
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, resultsFileName);
+    fs.writeFileSync(file, JSON.stringify(content));
+    return file;
+}
+/** Upper bound of the whole lookup: a re-run never waits longer than this before running everything. */
+const lookupDeadlineMs = 60_000;
+/** Rejects with `message` once `ms` have passed; the timer never keeps the process alive. */
+function deadline(ms, message) {
+    let timer;
+    const promise = new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+        timer.unref();
+    });
+    return { promise, clear: () => clearTimeout(timer) };
+}
+/** Why the artifact listing failed, in words that say what to change. */
+function listingProblem(error) {
+    const status = error.status;
+    const message = error.message;
+    if (status === 401 || status === 403 || status === 404)
+        return `the github-token cannot list this workflow run's artifacts (${status} ${message}): give the job "permissions: actions: read", or set "rerun: all"`;
+    return `could not list this workflow run's artifacts (${status ? `${status} ` : ''}${message})`;
+}
+/**
+ * Finds the newest earlier attempt's results artifact of this workflow run (listed and
+ * downloaded through the GitHub API with the token: needs `actions: read`).
+ *
+ * Bounded: the listing is one request per page, never retried (@actions/artifact's own listing
+ * retries 5xx five times with growing pauses, close to a minute), each request and the whole
+ * lookup are cut at `deadlineMs`, and every failure becomes a reason to run everything.
+ */
+async function findPreviousResults(options) {
+    const { env } = options;
+    const attempt = rerun_runAttempt(env);
+    if (attempt <= 1)
+        return { found: undefined, reason: 'first attempt' };
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const workflowRunId = Number(env.GITHUB_RUN_ID);
+    if (!options.token || !owner || !repo || !Number.isInteger(workflowRunId))
+        return { found: undefined, reason: 'no github-token or no repository/run id in the environment' };
+    const deadlineMs = options.deadlineMs ?? lookupDeadlineMs;
+    const overall = deadline(deadlineMs, `the lookup of the earlier attempt's results took longer than ${Math.round(deadlineMs / 1000)} s`);
+    try {
+        return await Promise.race([
+            lookup({
+                ...options,
+                token: options.token,
+                apiUrl: env.GITHUB_API_URL,
+                owner,
+                repo,
+                workflowRunId,
+                attempt,
+                deadlineMs,
+            }),
+            overall.promise,
+        ]);
+    }
+    catch (error) {
+        return { found: undefined, reason: error.message, problem: true };
+    }
+    finally {
+        overall.clear();
+    }
+}
+async function lookup(options) {
+    const { owner, repo, workflowRunId, attempt } = options;
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 351).then(__nccwpck_require__.bind(__nccwpck_require__, 61351));
+    // No retry plugin here (getOctokit adds none): a 403 answers at once, a 5xx is reported.
+    const octokit = getOctokit(options.token, {
+        ...(options.apiUrl ? { baseUrl: options.apiUrl } : {}),
+        request: { signal: AbortSignal.timeout(options.deadlineMs) },
+    });
+    let artifacts;
+    try {
+        artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+            owner,
+            repo,
+            run_id: workflowRunId,
+            per_page: 100,
+        });
+    }
+    catch (error) {
+        return { found: undefined, reason: listingProblem(error), problem: true };
+    }
+    const prefix = resultsArtifactPrefix(options.commentKey);
+    const earlier = artifacts
+        .filter((artifact) => artifact.name.startsWith(prefix))
+        .map((artifact) => ({ ...artifact, attempt: Number(artifact.name.slice(prefix.length)) }))
+        .filter((artifact) => Number.isInteger(artifact.attempt) && artifact.attempt < attempt)
+        .sort((a, b) => b.attempt - a.attempt);
+    const newest = earlier[0];
+    if (!newest)
+        return { found: undefined, reason: 'no results of an earlier attempt were found' };
+    try {
+        fs.mkdirSync(options.dir, { recursive: true });
+        const { DefaultArtifactClient } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(220)]).then(__nccwpck_require__.bind(__nccwpck_require__, 67220));
+        const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
+        await new DefaultArtifactClient().downloadArtifact(newest.id, { path: options.dir, findBy });
+        const parsed = JSON.parse(fs.readFileSync(path.join(options.dir, resultsFileName), 'utf8'));
+        if (parsed.version !== 1 || !Array.isArray(parsed.tests))
+            return {
+                found: undefined,
+                reason: `the results of attempt ${newest.attempt} are unreadable`,
+                problem: true,
+            };
+        return { found: parsed };
+    }
+    catch (error) {
+        return {
+            found: undefined,
+            reason: `could not read the results of attempt ${newest.attempt} (${error.message})`,
+            problem: true,
+        };
+    }
+}
+/**
+ * Only what failed or did not finish runs again. Undefined (run everything) when the earlier
+ * attempt recorded no test at all, or nothing failed in it (a "re-run all jobs").
+ */
+function planRerun(previous) {
+    if (previous.tests.length === 0)
+        return {
+            plan: undefined,
+            reason: `attempt ${previous.attempt} recorded no test results (${previous.status})`,
+        };
+    const again = previous.tests.filter((test) => isFailedTest(test));
+    if (again.length === 0)
+        return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
+    return {
+        plan: {
+            testIds: [...new Set(again.map((test) => test.testId))],
+            carried: previous.tests.filter((test) => !isFailedTest(test)),
+        },
+    };
+}
+/** Adds the carried-over tests to this attempt's results (counts included). */
+function withCarriedOver(results, carried) {
+    if (carried.length === 0)
+        return results;
+    const tests = carried.map((test) => ({
+        runId: '',
+        testId: test.testId,
+        name: test.name,
+        status: test.status,
+        durationMs: test.durationMs,
+        errorMessage: null,
+        errorLocation: null,
+        failedStep: null,
+        expected: null,
+        received: null,
+        errorDetail: null,
+        flaky: test.flaky,
+        carriedFromAttempt: test.attempt,
+    }));
+    const stats = { ...results.stats };
+    for (const test of carried) {
+        stats.total += 1;
+        if (test.status === 'skipped')
+            stats.skipped += 1;
+        else
+            stats.passed += 1;
+        if (test.flaky)
+            stats.flaky += 1;
+    }
+    return { ...results, stats, tests: [...results.tests, ...tests], carriedOver: carried.length };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+const icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const markdown_formatDuration = (ms) => {
+    if (ms < 1000)
+        return `${ms} ms`;
+    const seconds = ms / 1000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+};
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
+const markdown_cell = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+const markdown_commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+const markdown_summaryMaxChars = 250_000;
+const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
+function row(test, runUrl) {
+    const failed = isFailedTest(test);
+    const flaky = isFlakyTest(test);
+    const status = failed
+        ? `❌ ${markdown_cell(test.status)}`
+        : flaky
+            ? '⚠️ flaky'
+            : test.status === 'skipped'
+                ? '⏭️ skipped'
+                : `✅ ${markdown_cell(test.status)}`;
+    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+    const step = failed ? failingStepText(test) : '';
+    const why = failed || flaky ? reason(test) : '';
+    return `| ${markdown_cell(test.name)} | ${status}${carried} | ${markdown_cell(step)} | ${markdown_cell(why)} | ${markdown_formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+function details(test, maxChars) {
+    return [
+        '<details>',
+        `<summary>❌ ${html(failureTitle(test))}</summary>`,
+        '',
+        fenced(cut(fullMessage(test), maxChars)),
+        '',
+        '</details>',
+    ].join('\n');
+}
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
+function markdown_resultsMarkdown(results, context = {}) {
+    const { stats } = results;
+    const maxChars = context.maxChars ?? markdown_commentMaxChars;
+    const head = [
+        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
+        '',
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+            `**${stats.total}** total · ${markdown_formatDuration(results.durationMs)}` +
+            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+        '',
+        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
+            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
+    ];
+    for (const run of results.runs)
+        if (run.runnerError)
+            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${markdown_cell(cut(run.runnerError, 2000))}`);
+    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+    const failed = results.tests.filter(isFailedTest);
+    const others = results.tests.filter((test) => !isFailedTest(test));
+    // Room left once the head, the table's head and the omission lines are written.
+    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+    const take = (text) => {
+        if (text.length + 1 > room)
+            return false;
+        room -= text.length + 1;
+        return true;
+    };
+    const failedRows = [];
+    for (const test of failed) {
+        const line = row(test, urls.get(test.runId));
+        if (!take(line))
+            break;
+        failedRows.push(line);
+    }
+    const blocks = [];
+    for (const test of failed.slice(0, failedRows.length)) {
+        const block = details(test, context.maxDetailChars ?? 4000);
+        if (!take(`\n${block}`))
+            break;
+        blocks.push(block);
+    }
+    const otherRows = [];
+    for (const test of others) {
+        const line = row(test, undefined);
+        if (!take(line))
+            break;
+        otherRows.push(line);
+    }
+    const lines = [...head];
+    if (results.tests.length > 0)
+        lines.push('', ...tableHead, ...failedRows, ...otherRows);
+    const leftOut = results.tests.length - failedRows.length - otherRows.length;
+    if (leftOut > 0)
+        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
+    for (const block of blocks)
+        lines.push('', block);
+    if (blocks.length < failedRows.length)
+        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/aggregate.ts
+
+
+
+/** The shared part of a comment key: up to its last `/` (the key itself without one). */
+const aggregate_aggregateGroup = (key) => (key.includes('/') ? key.slice(0, key.lastIndexOf('/')) : key);
+const safe = (text) => text.replace(/--+>?/g, '-');
+const aggregateMarker = (group) => `<!-- stepdeck-aggregate: ${safe(group)} -->`;
+const statePattern = /<!-- stepdeck-aggregate-state: ([A-Za-z0-9_-]+) -->/;
+function aggregate_aggregateRow(results, context) {
+    const failed = results.tests.filter(isFailedTest).map((test) => test.name);
+    return {
+        key: context.key,
+        status: results.status,
+        ...results.stats,
+        durationMs: results.durationMs,
+        runUrl: context.runUrl,
+        attempt: context.attempt,
+        failedTests: failed.slice(0, 5),
+    };
+}
+function parseAggregateState(body) {
+    const match = body?.match(statePattern);
+    if (!match)
+        return undefined;
+    try {
+        const state = JSON.parse(Buffer.from(match[1], 'base64url').toString('utf8'));
+        return state.version === 1 && typeof state.rows === 'object' ? state : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+const aggregate_icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const worstFirst = (/* unused pure expression or super */ null && (['error', 'timeout', 'failed', 'cancelled', 'passed']));
+/** The comment: overall status and counts, one row per job (sorted by key), the hidden state. */
+function aggregateMarkdown(state) {
+    const rows = Object.values(state.rows).sort((a, b) => a.key.localeCompare(b.key));
+    const status = worstFirst.find((outcome) => rows.some((row) => row.status === outcome)) ?? 'passed';
+    const sum = (field) => rows.reduce((total, row) => total + row[field], 0);
+    const prefix = `${state.group}/`;
+    const lines = [
+        aggregateMarker(state.group),
+        `### ${aggregate_icons[status] ?? ''} Stepdeck ${state.group}: ${status} (${rows.length} ${rows.length === 1 ? 'job' : 'jobs'})`,
+        '',
+        `**${sum('passed')}** passed · **${sum('failed')}** failed · **${sum('skipped')}** skipped · ` +
+            (sum('flaky') > 0 ? `**${sum('flaky')}** flaky · ` : '') +
+            `**${sum('total')}** total`,
+        '',
+        '| Job | Status | Passed | Failed | Flaky | Skipped | Duration | Failed tests | Run |',
+        '|---|---|---|---|---|---|---|---|---|',
+        ...rows.map((row) => {
+            const label = row.key.startsWith(prefix) ? row.key.slice(prefix.length) : row.key;
+            const more = row.failed > row.failedTests.length ? ` and ${row.failed - row.failedTests.length} more` : '';
+            const attempt = row.attempt > 1 ? ` (attempt ${row.attempt})` : '';
+            return `| ${cell(label)} | ${aggregate_icons[row.status] ?? ''} ${cell(row.status)}${attempt} | ${row.passed} | ${row.failed} | ${row.flaky} | ${row.skipped} | ${formatDuration(row.durationMs)} | ${cell(row.failedTests.join(', ') + more)} | [run](${row.runUrl}) |`;
+        }),
+        '',
+        `<!-- stepdeck-aggregate-state: ${Buffer.from(JSON.stringify(state)).toString('base64url')} -->`,
+    ];
+    return `${lines.join('\n')}\n`;
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Adds (or replaces) this job's row in the group's comment, creating it when absent.
+ * `settleMs`: the pause before checking that the write held (plus up to as much again at random,
+ * so that writers who collided do not collide again).
+ */
+async function aggregate_upsertAggregateRow(options) {
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 351).then(__nccwpck_require__.bind(__nccwpck_require__, 61351));
+    const octokit = getOctokit(options.token);
+    const { owner, repo, number } = options.pr;
+    const marker = aggregateMarker(options.group);
+    const settleMs = options.settleMs ?? 2000;
+    const maxTries = options.maxTries ?? 8;
+    const own = { ...options.row, nonce: randomUUID(), writtenAt: Date.now() };
+    /** Every row of this workflow run seen so far: written back if a stale write dropped it. */
+    const seen = new Map();
+    /** The group's comments (oldest first) and their rows merged; `newer` when a later run owns it. */
+    const read = async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listComments, {
+            owner,
+            repo,
+            issue_number: number,
+            per_page: 100,
+        });
+        const mine = all.filter((comment) => comment.body?.includes(marker)).sort((a, b) => a.id - b.id);
+        let newer = false;
+        for (const comment of mine) {
+            const state = parseAggregateState(comment.body);
+            if (!state)
+                continue;
+            if (state.workflowRunId > options.workflowRunId)
+                newer = true;
+            if (state.workflowRunId !== options.workflowRunId)
+                continue;
+            for (const row of Object.values(state.rows)) {
+                const known = seen.get(row.key);
+                if (!known || row.writtenAt > known.writtenAt)
+                    seen.set(row.key, row);
+            }
+        }
+        return { comments: mine, newer };
+    };
+    const holds = (body) => {
+        const state = parseAggregateState(body);
+        if (!state || state.workflowRunId !== options.workflowRunId)
+            return false;
+        if (state.rows[own.key]?.nonce !== own.nonce)
+            return false;
+        return [...seen.keys()].every((key) => key in state.rows);
+    };
+    try {
+        let current = await read();
+        for (let attempt = 1; attempt <= maxTries; attempt++) {
+            if (current.newer)
+                return { kind: 'skipped', reason: 'a later workflow run already owns the aggregate comment' };
+            // Our own row wins over any copy of it; the others are the newest seen.
+            seen.set(own.key, own);
+            const state = {
+                version: 1,
+                group: options.group,
+                workflowRunId: options.workflowRunId,
+                rows: Object.fromEntries(seen),
+            };
+            const body = aggregateMarkdown(state);
+            const [canonical, ...duplicates] = current.comments;
+            try {
+                if (canonical)
+                    await octokit.rest.issues.updateComment({ owner, repo, comment_id: canonical.id, body });
+                else
+                    await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+            }
+            catch (error) {
+                // Deleted as a duplicate by another job meanwhile: read again and write to the survivor.
+                if (!canonical || error.status !== 404)
+                    throw error;
+                current = await read();
+                continue;
+            }
+            // Comments created at the same moment: their rows are in ours now.
+            for (const duplicate of duplicates)
+                await octokit.rest.issues
+                    .deleteComment({ owner, repo, comment_id: duplicate.id })
+                    .catch((error) => {
+                    if (error.status !== 404)
+                        throw error;
+                });
+            await sleep(settleMs + Math.random() * settleMs);
+            current = await read();
+            const [first, ...others] = current.comments;
+            if (first && others.length === 0 && holds(first.body))
+                return { kind: canonical ? 'updated' : 'created', id: first.id, url: first.html_url };
+            if (current.newer)
+                return { kind: 'skipped', reason: 'a later workflow run already owns the aggregate comment' };
+            options.log?.(`Aggregate comment: another job wrote at the same time (try ${attempt} of ${maxTries}), writing again`);
+        }
+        throw new Error(`the aggregate comment did not hold this job's row after ${maxTries} tries`);
+    }
+    catch (error) {
+        const status = error.status;
+        if (status === 403 || status === 404 || (options.pr.fork && status !== undefined && status < 500))
+            return {
+                kind: 'fallback',
+                reason: `the token cannot comment on this pull request (${status}${options.pr.fork ? ', fork PR' : ''})`,
+            };
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/comment.ts
 
 /** The pull request of a pull_request(_target) event, read from GITHUB_EVENT_PATH; undefined otherwise. */
@@ -75230,141 +75749,9 @@ function junitXml(results) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-
-const icons = {
-    passed: '✅',
-    failed: '❌',
-    error: '💥',
-    cancelled: '🚫',
-    timeout: '⏱️',
-};
-const formatDuration = (ms) => {
-    if (ms < 1000)
-        return `${ms} ms`;
-    const seconds = ms / 1000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-};
-/**
- * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
- * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
- * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
- * its columns.
- */
-const cell = (value) => value
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
-    .replace(/&/g, '&amp;');
-/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
-const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
-/** A fenced code block that no backtick run inside `text` can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
-}
-/** A comment's budget: 65536 characters less the hidden marker and a margin. */
-const markdown_commentMaxChars = 65_000;
-/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
-const markdown_summaryMaxChars = 250_000;
-const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
-function row(test, runUrl) {
-    const failed = isFailedTest(test);
-    const flaky = isFlakyTest(test);
-    const status = failed
-        ? `❌ ${cell(test.status)}`
-        : flaky
-            ? '⚠️ flaky'
-            : test.status === 'skipped'
-                ? '⏭️ skipped'
-                : `✅ ${cell(test.status)}`;
-    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
-    const step = failed ? failingStepText(test) : '';
-    const why = failed || flaky ? reason(test) : '';
-    return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
-}
-function details(test, maxChars) {
-    return [
-        '<details>',
-        `<summary>❌ ${html(failureTitle(test))}</summary>`,
-        '',
-        fenced(cut(fullMessage(test), maxChars)),
-        '',
-        '</details>',
-    ].join('\n');
-}
-/**
- * The job summary and PR comment: status, counts, links, a short table (failed first, then
- * flaky, then the rest) and each failure's full message in a collapsible block, within a size
- * budget (failed rows first, then their details, then the other rows).
- */
-function markdown_resultsMarkdown(results, context = {}) {
-    const { stats } = results;
-    const maxChars = context.maxChars ?? markdown_commentMaxChars;
-    const head = [
-        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
-        '',
-        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
-            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-            `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
-            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
-        '',
-        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
-            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
-    ];
-    for (const run of results.runs)
-        if (run.runnerError)
-            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
-    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
-    const failed = results.tests.filter(isFailedTest);
-    const others = results.tests.filter((test) => !isFailedTest(test));
-    // Room left once the head, the table's head and the omission lines are written.
-    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
-    const take = (text) => {
-        if (text.length + 1 > room)
-            return false;
-        room -= text.length + 1;
-        return true;
-    };
-    const failedRows = [];
-    for (const test of failed) {
-        const line = row(test, urls.get(test.runId));
-        if (!take(line))
-            break;
-        failedRows.push(line);
-    }
-    const blocks = [];
-    for (const test of failed.slice(0, failedRows.length)) {
-        const block = details(test, context.maxDetailChars ?? 4000);
-        if (!take(`\n${block}`))
-            break;
-        blocks.push(block);
-    }
-    const otherRows = [];
-    for (const test of others) {
-        const line = row(test, undefined);
-        if (!take(line))
-            break;
-        otherRows.push(line);
-    }
-    const lines = [...head];
-    if (results.tests.length > 0)
-        lines.push('', ...tableHead, ...failedRows, ...otherRows);
-    const leftOut = results.tests.length - failedRows.length - otherRows.length;
-    if (leftOut > 0)
-        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
-    for (const block of blocks)
-        lines.push('', block);
-    if (blocks.length < failedRows.length)
-        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
-    return `${lines.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/index.ts
+
+
 
 
 
@@ -75407,15 +75794,30 @@ async function report(results, inputs, links, env = process.env) {
         return;
     }
     try {
-        const result = await upsertComment({
-            token: inputs.githubToken,
-            pr,
-            key: inputs.commentKey,
-            markdown,
-            mode: inputs.prComment,
-        });
+        const result = inputs.commentMode === 'aggregate'
+            ? await upsertAggregateRow({
+                token: inputs.githubToken,
+                pr,
+                group: aggregateGroup(inputs.commentKey),
+                workflowRunId: Number(env.GITHUB_RUN_ID) || 0,
+                row: aggregateRow(results, {
+                    key: inputs.commentKey,
+                    runUrl: results.runs[0]?.url ?? '',
+                    attempt: runAttempt(env),
+                }),
+                log: core.info,
+            })
+            : await upsertComment({
+                token: inputs.githubToken,
+                pr,
+                key: inputs.commentKey,
+                markdown,
+                mode: inputs.prComment,
+            });
         if (result.kind === 'fallback')
             core.warning(`Could not comment: ${result.reason}. The results:\n${markdown}`);
+        else if (result.kind === 'skipped')
+            core.info(`PR comment not written: ${result.reason}`);
         else
             core.info(`PR comment ${result.kind}: ${result.url}`);
     }
@@ -75664,7 +76066,7 @@ async function main(argv, env = process.env) {
             const lines = [
                 `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ` +
                     (stats.flaky > 0 ? `${stats.flaky} flaky, ` : '') +
-                    `${stats.total} total, ${formatDuration(results.durationMs)})`,
+                    `${stats.total} total, ${markdown_formatDuration(results.durationMs)})`,
                 ...results.tests.map((test) => {
                     if (results_isFlakyTest(test))
                         return `  ~ ${test.name} (flaky: passed on a retry)`;
@@ -75705,7 +76107,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(62266);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(29941);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import type { Inputs } from '../inputs.ts';
+import { runAttempt } from '../rerun.ts';
 import type { Results } from '../results.ts';
+import { aggregateGroup, aggregateRow, upsertAggregateRow } from './aggregate.ts';
 import { annotationsFor } from './annotations.ts';
 import { pullRequestFromEnv, upsertComment } from './comment.ts';
 import { junitXml } from './junit.ts';
@@ -50,15 +52,30 @@ export async function report(
     return;
   }
   try {
-    const result = await upsertComment({
-      token: inputs.githubToken,
-      pr,
-      key: inputs.commentKey,
-      markdown,
-      mode: inputs.prComment,
-    });
+    const result =
+      inputs.commentMode === 'aggregate'
+        ? await upsertAggregateRow({
+            token: inputs.githubToken,
+            pr,
+            group: aggregateGroup(inputs.commentKey),
+            workflowRunId: Number(env.GITHUB_RUN_ID) || 0,
+            row: aggregateRow(results, {
+              key: inputs.commentKey,
+              runUrl: results.runs[0]?.url ?? '',
+              attempt: runAttempt(env),
+            }),
+            log: core.info,
+          })
+        : await upsertComment({
+            token: inputs.githubToken,
+            pr,
+            key: inputs.commentKey,
+            markdown,
+            mode: inputs.prComment,
+          });
     if (result.kind === 'fallback')
       core.warning(`Could not comment: ${result.reason}. The results:\n${markdown}`);
+    else if (result.kind === 'skipped') core.info(`PR comment not written: ${result.reason}`);
     else core.info(`PR comment ${result.kind}: ${result.url}`);
   } catch (error) {
     core.warning(`Could not comment on the pull request: ${(error as Error).message}`);

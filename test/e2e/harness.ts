@@ -162,12 +162,21 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   };
 }
 
-/** A page for browser tests: `/` has `<h1 id="title">Hello Stepdeck</h1>`. */
+/**
+ * A page for browser tests: `/` has `<h1 id="title">Hello Stepdeck</h1>`. `/flaky` answers
+ * `Not yet` to its first request and `Hello Stepdeck` from the second on: a test of it fails,
+ * then passes on a retry.
+ */
 export async function startSite(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_request, response) => {
+  let flakyRequests = 0;
+  const server = http.createServer((request, response) => {
     response.setHeader('content-type', 'text/html');
+    const title =
+      new URL(request.url ?? '/', 'http://site').pathname === '/flaky' && ++flakyRequests === 1
+        ? 'Not yet'
+        : 'Hello Stepdeck';
     response.end(
-      '<!doctype html><html><head><title>E2E page</title></head><body><h1 id="title">Hello Stepdeck</h1></body></html>',
+      `<!doctype html><html><head><title>E2E page</title></head><body><h1 id="title">${title}</h1></body></html>`,
     );
   });
   const url = await listen(server);
@@ -185,10 +194,18 @@ export interface Comment {
   body: string;
 }
 
+/** Workflow artifacts the GitHub stand-in lists and serves (those uploaded to azurite). */
+export interface ArtifactSource {
+  list(): Array<{ id: number; name: string; size: number }>;
+  /** A signed download address of the artifact's zip (GitHub answers 302 to it). */
+  downloadUrl(id: number): Promise<string | undefined>;
+}
+
 /**
- * The GitHub REST API's issue comments (list with Link pagination, create, update), recording
- * every call. `seedComments` unrelated comments exist beforehand, so finding the action's own
- * comment needs more than one page.
+ * The GitHub REST API's issue comments (list with Link pagination, create, update), commit
+ * statuses and a workflow run's artifacts (list, download redirect; see `useArtifacts`),
+ * recording every call. `seedComments` unrelated comments exist beforehand, so finding the
+ * action's own comment needs more than one page.
  */
 export async function startGitHub(options: {
   owner: string;
@@ -202,7 +219,10 @@ export async function startGitHub(options: {
     body: `unrelated comment ${index + 1}`,
   }));
   let nextId = 1000;
-  const prefix = `/repos/${options.owner}/${options.repo}/issues`;
+  const statuses: Array<{ sha: string } & Record<string, unknown>> = [];
+  let artifacts: ArtifactSource | undefined;
+  const repoPath = `/repos/${options.owner}/${options.repo}`;
+  const prefix = `${repoPath}/issues`;
   let base = '';
   const asJson = (comment: Comment) => ({
     id: comment.id,
@@ -237,6 +257,28 @@ export async function startGitHub(options: {
       comments.push(comment);
       return send(201, asJson(comment));
     }
+    const status = url.pathname.match(new RegExp(`^${repoPath}/statuses/([0-9a-f]{40})$`));
+    if (status && request.method === 'POST') {
+      statuses.push({ sha: status[1] as string, ...body });
+      return send(201, { id: statuses.length, ...body });
+    }
+    if (artifacts && new RegExp(`^${repoPath}/actions/runs/\\d+/artifacts$`).test(url.pathname)) {
+      const listed = artifacts.list().map((artifact) => ({
+        id: artifact.id,
+        name: artifact.name,
+        size_in_bytes: artifact.size,
+        created_at: new Date().toISOString(),
+      }));
+      return send(200, { total_count: listed.length, artifacts: listed });
+    }
+    const zip = url.pathname.match(new RegExp(`^${repoPath}/actions/artifacts/(\\d+)/zip$`));
+    if (artifacts && zip) {
+      const location = await artifacts.downloadUrl(Number(zip[1]));
+      if (!location) return send(404, { message: 'Not Found' });
+      response.statusCode = 302;
+      response.setHeader('location', location);
+      return response.end();
+    }
     const update = url.pathname.match(new RegExp(`^${prefix}/comments/(\\d+)$`));
     if (update && request.method === 'PATCH') {
       const comment = comments.find((item) => item.id === Number(update[1]));
@@ -247,7 +289,17 @@ export async function startGitHub(options: {
     send(404, { message: 'Not Found' });
   });
   base = await listen(server);
-  return { url: base, calls, comments, close: () => close(server) };
+  return {
+    url: base,
+    calls,
+    comments,
+    statuses,
+    /** Lists and serves these artifacts from now on (the artifact service starts later). */
+    useArtifacts: (source: ArtifactSource) => {
+      artifacts = source;
+    },
+    close: () => close(server),
+  };
 }
 
 /** The result of one `node dist/index.js`. */
@@ -466,6 +518,24 @@ export async function startArtifactService(azurite: Azurite, token: string) {
     artifacts,
     /** The uploaded zip, read back from azurite. */
     download: async (blob: string) => container.getBlobClient(blob).downloadToBuffer(),
+    /** The uploads as the GitHub API lists and serves them (a signed, read-only blob URL). */
+    source: {
+      list: () => artifacts.map(({ id, name, size }) => ({ id, name, size })),
+      downloadUrl: async (id: number) => {
+        const artifact = artifacts.find((item) => item.id === id);
+        if (!artifact) return undefined;
+        const sas = generateBlobSASQueryParameters(
+          {
+            containerName: 'actions-results',
+            blobName: artifact.blob,
+            permissions: BlobSASPermissions.parse('r'),
+            expiresOn: new Date(Date.now() + 3600_000),
+          },
+          azurite.credential,
+        );
+        return `${container.getBlobClient(artifact.blob).url}?${sas}`;
+      },
+    } satisfies ArtifactSource,
     close: () => close(server),
   };
 }

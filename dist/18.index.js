@@ -1,8 +1,8 @@
-export const id = 762;
-export const ids = [762];
+export const id = 18;
+export const ids = [18];
 export const modules = {
 
-/***/ 86762:
+/***/ 23018:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -440,6 +440,208 @@ function outputsFor(sources) {
     return outputs;
 }
 
+;// CONCATENATED MODULE: ./src/rerun.ts
+
+
+
+/**
+ * Re-run only what failed: every attempt uploads a small results artifact; attempt N > 1 reads
+ * the newest earlier attempt's one and triggers only the tests that failed or did not finish.
+ */
+const resultsFileName = 'stepdeck-results.json';
+/** Artifact names allow no `/ \ : < > | * ? "`; the comment key tells matrix entries apart. */
+const resultsArtifactPrefix = (commentKey) => `stepdeck-results-${commentKey.replace(/[/\\:<>|*?"\s]+/g, '_')}-`;
+const resultsArtifactName = (commentKey, attempt) => `${resultsArtifactPrefix(commentKey)}${attempt}`;
+const runAttempt = (env) => {
+    const attempt = Number.parseInt(env.GITHUB_RUN_ATTEMPT ?? '1', 10);
+    return Number.isFinite(attempt) && attempt > 0 ? attempt : 1;
+};
+/** Writes this attempt's results (ran now and carried over) into `dir`; returns the file. */
+function writeAttemptResults(dir, results, context) {
+    const content = {
+        version: 1,
+        attempt: context.attempt,
+        commentKey: context.commentKey,
+        status: results.status,
+        tests: results.tests.map((test) => ({
+            testId: test.testId,
+            name: test.name,
+            status: test.status,
+            flaky: test.flaky,
+            durationMs: test.durationMs,
+            attempt: test.carriedFromAttempt ?? context.attempt,
+        })),
+    };
+    external_node_fs_default().mkdirSync(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, resultsFileName);
+    external_node_fs_default().writeFileSync(file, JSON.stringify(content));
+    return file;
+}
+/** Upper bound of the whole lookup: a re-run never waits longer than this before running everything. */
+const lookupDeadlineMs = 60_000;
+/** Rejects with `message` once `ms` have passed; the timer never keeps the process alive. */
+function deadline(ms, message) {
+    let timer;
+    const promise = new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+        timer.unref();
+    });
+    return { promise, clear: () => clearTimeout(timer) };
+}
+/** Why the artifact listing failed, in words that say what to change. */
+function listingProblem(error) {
+    const status = error.status;
+    const message = error.message;
+    if (status === 401 || status === 403 || status === 404)
+        return `the github-token cannot list this workflow run's artifacts (${status} ${message}): give the job "permissions: actions: read", or set "rerun: all"`;
+    return `could not list this workflow run's artifacts (${status ? `${status} ` : ''}${message})`;
+}
+/**
+ * Finds the newest earlier attempt's results artifact of this workflow run (listed and
+ * downloaded through the GitHub API with the token: needs `actions: read`).
+ *
+ * Bounded: the listing is one request per page, never retried (@actions/artifact's own listing
+ * retries 5xx five times with growing pauses, close to a minute), each request and the whole
+ * lookup are cut at `deadlineMs`, and every failure becomes a reason to run everything.
+ */
+async function findPreviousResults(options) {
+    const { env } = options;
+    const attempt = runAttempt(env);
+    if (attempt <= 1)
+        return { found: undefined, reason: 'first attempt' };
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const workflowRunId = Number(env.GITHUB_RUN_ID);
+    if (!options.token || !owner || !repo || !Number.isInteger(workflowRunId))
+        return { found: undefined, reason: 'no github-token or no repository/run id in the environment' };
+    const deadlineMs = options.deadlineMs ?? lookupDeadlineMs;
+    const overall = deadline(deadlineMs, `the lookup of the earlier attempt's results took longer than ${Math.round(deadlineMs / 1000)} s`);
+    try {
+        return await Promise.race([
+            lookup({
+                ...options,
+                token: options.token,
+                apiUrl: env.GITHUB_API_URL,
+                owner,
+                repo,
+                workflowRunId,
+                attempt,
+                deadlineMs,
+            }),
+            overall.promise,
+        ]);
+    }
+    catch (error) {
+        return { found: undefined, reason: error.message, problem: true };
+    }
+    finally {
+        overall.clear();
+    }
+}
+async function lookup(options) {
+    const { owner, repo, workflowRunId, attempt } = options;
+    const { getOctokit } = await __webpack_require__.e(/* import() */ 351).then(__webpack_require__.bind(__webpack_require__, 61351));
+    // No retry plugin here (getOctokit adds none): a 403 answers at once, a 5xx is reported.
+    const octokit = getOctokit(options.token, {
+        ...(options.apiUrl ? { baseUrl: options.apiUrl } : {}),
+        request: { signal: AbortSignal.timeout(options.deadlineMs) },
+    });
+    let artifacts;
+    try {
+        artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+            owner,
+            repo,
+            run_id: workflowRunId,
+            per_page: 100,
+        });
+    }
+    catch (error) {
+        return { found: undefined, reason: listingProblem(error), problem: true };
+    }
+    const prefix = resultsArtifactPrefix(options.commentKey);
+    const earlier = artifacts
+        .filter((artifact) => artifact.name.startsWith(prefix))
+        .map((artifact) => ({ ...artifact, attempt: Number(artifact.name.slice(prefix.length)) }))
+        .filter((artifact) => Number.isInteger(artifact.attempt) && artifact.attempt < attempt)
+        .sort((a, b) => b.attempt - a.attempt);
+    const newest = earlier[0];
+    if (!newest)
+        return { found: undefined, reason: 'no results of an earlier attempt were found' };
+    try {
+        external_node_fs_default().mkdirSync(options.dir, { recursive: true });
+        const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(220)]).then(__webpack_require__.bind(__webpack_require__, 67220));
+        const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
+        await new DefaultArtifactClient().downloadArtifact(newest.id, { path: options.dir, findBy });
+        const parsed = JSON.parse(external_node_fs_default().readFileSync(external_node_path_default().join(options.dir, resultsFileName), 'utf8'));
+        if (parsed.version !== 1 || !Array.isArray(parsed.tests))
+            return {
+                found: undefined,
+                reason: `the results of attempt ${newest.attempt} are unreadable`,
+                problem: true,
+            };
+        return { found: parsed };
+    }
+    catch (error) {
+        return {
+            found: undefined,
+            reason: `could not read the results of attempt ${newest.attempt} (${error.message})`,
+            problem: true,
+        };
+    }
+}
+/**
+ * Only what failed or did not finish runs again. Undefined (run everything) when the earlier
+ * attempt recorded no test at all, or nothing failed in it (a "re-run all jobs").
+ */
+function planRerun(previous) {
+    if (previous.tests.length === 0)
+        return {
+            plan: undefined,
+            reason: `attempt ${previous.attempt} recorded no test results (${previous.status})`,
+        };
+    const again = previous.tests.filter((test) => isFailedTest(test));
+    if (again.length === 0)
+        return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
+    return {
+        plan: {
+            testIds: [...new Set(again.map((test) => test.testId))],
+            carried: previous.tests.filter((test) => !isFailedTest(test)),
+        },
+    };
+}
+/** Adds the carried-over tests to this attempt's results (counts included). */
+function withCarriedOver(results, carried) {
+    if (carried.length === 0)
+        return results;
+    const tests = carried.map((test) => ({
+        runId: '',
+        testId: test.testId,
+        name: test.name,
+        status: test.status,
+        durationMs: test.durationMs,
+        errorMessage: null,
+        errorLocation: null,
+        failedStep: null,
+        expected: null,
+        received: null,
+        errorDetail: null,
+        flaky: test.flaky,
+        carriedFromAttempt: test.attempt,
+    }));
+    const stats = { ...results.stats };
+    for (const test of carried) {
+        stats.total += 1;
+        if (test.status === 'skipped')
+            stats.skipped += 1;
+        else
+            stats.passed += 1;
+        if (test.flaky)
+            stats.flaky += 1;
+    }
+    return { ...results, stats, tests: [...results.tests, ...tests], carriedOver: carried.length };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
 ;// CONCATENATED MODULE: ./src/report/failure.ts
 /**
  * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
@@ -524,6 +726,316 @@ function fullMessage(test) {
     if (lines.length === 0)
         lines.push(`Test ${test.status}`);
     return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+const icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const formatDuration = (ms) => {
+    if (ms < 1000)
+        return `${ms} ms`;
+    const seconds = ms / 1000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+};
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
+const cell = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+const commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+const summaryMaxChars = 250_000;
+const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
+function row(test, runUrl) {
+    const failed = isFailedTest(test);
+    const flaky = isFlakyTest(test);
+    const status = failed
+        ? `❌ ${cell(test.status)}`
+        : flaky
+            ? '⚠️ flaky'
+            : test.status === 'skipped'
+                ? '⏭️ skipped'
+                : `✅ ${cell(test.status)}`;
+    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+    const step = failed ? failingStepText(test) : '';
+    const why = failed || flaky ? reason(test) : '';
+    return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+function details(test, maxChars) {
+    return [
+        '<details>',
+        `<summary>❌ ${html(failureTitle(test))}</summary>`,
+        '',
+        fenced(cut(fullMessage(test), maxChars)),
+        '',
+        '</details>',
+    ].join('\n');
+}
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
+function resultsMarkdown(results, context = {}) {
+    const { stats } = results;
+    const maxChars = context.maxChars ?? commentMaxChars;
+    const head = [
+        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
+        '',
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+            `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
+            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+        '',
+        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
+            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
+    ];
+    for (const run of results.runs)
+        if (run.runnerError)
+            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
+    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+    const failed = results.tests.filter(isFailedTest);
+    const others = results.tests.filter((test) => !isFailedTest(test));
+    // Room left once the head, the table's head and the omission lines are written.
+    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+    const take = (text) => {
+        if (text.length + 1 > room)
+            return false;
+        room -= text.length + 1;
+        return true;
+    };
+    const failedRows = [];
+    for (const test of failed) {
+        const line = row(test, urls.get(test.runId));
+        if (!take(line))
+            break;
+        failedRows.push(line);
+    }
+    const blocks = [];
+    for (const test of failed.slice(0, failedRows.length)) {
+        const block = details(test, context.maxDetailChars ?? 4000);
+        if (!take(`\n${block}`))
+            break;
+        blocks.push(block);
+    }
+    const otherRows = [];
+    for (const test of others) {
+        const line = row(test, undefined);
+        if (!take(line))
+            break;
+        otherRows.push(line);
+    }
+    const lines = [...head];
+    if (results.tests.length > 0)
+        lines.push('', ...tableHead, ...failedRows, ...otherRows);
+    const leftOut = results.tests.length - failedRows.length - otherRows.length;
+    if (leftOut > 0)
+        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
+    for (const block of blocks)
+        lines.push('', block);
+    if (blocks.length < failedRows.length)
+        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/aggregate.ts
+
+
+
+/** The shared part of a comment key: up to its last `/` (the key itself without one). */
+const aggregateGroup = (key) => (key.includes('/') ? key.slice(0, key.lastIndexOf('/')) : key);
+const safe = (text) => text.replace(/--+>?/g, '-');
+const aggregateMarker = (group) => `<!-- stepdeck-aggregate: ${safe(group)} -->`;
+const statePattern = /<!-- stepdeck-aggregate-state: ([A-Za-z0-9_-]+) -->/;
+function aggregateRow(results, context) {
+    const failed = results.tests.filter(isFailedTest).map((test) => test.name);
+    return {
+        key: context.key,
+        status: results.status,
+        ...results.stats,
+        durationMs: results.durationMs,
+        runUrl: context.runUrl,
+        attempt: context.attempt,
+        failedTests: failed.slice(0, 5),
+    };
+}
+function parseAggregateState(body) {
+    const match = body?.match(statePattern);
+    if (!match)
+        return undefined;
+    try {
+        const state = JSON.parse(Buffer.from(match[1], 'base64url').toString('utf8'));
+        return state.version === 1 && typeof state.rows === 'object' ? state : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+const aggregate_icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const worstFirst = ['error', 'timeout', 'failed', 'cancelled', 'passed'];
+/** The comment: overall status and counts, one row per job (sorted by key), the hidden state. */
+function aggregateMarkdown(state) {
+    const rows = Object.values(state.rows).sort((a, b) => a.key.localeCompare(b.key));
+    const status = worstFirst.find((outcome) => rows.some((row) => row.status === outcome)) ?? 'passed';
+    const sum = (field) => rows.reduce((total, row) => total + row[field], 0);
+    const prefix = `${state.group}/`;
+    const lines = [
+        aggregateMarker(state.group),
+        `### ${aggregate_icons[status] ?? ''} Stepdeck ${state.group}: ${status} (${rows.length} ${rows.length === 1 ? 'job' : 'jobs'})`,
+        '',
+        `**${sum('passed')}** passed · **${sum('failed')}** failed · **${sum('skipped')}** skipped · ` +
+            (sum('flaky') > 0 ? `**${sum('flaky')}** flaky · ` : '') +
+            `**${sum('total')}** total`,
+        '',
+        '| Job | Status | Passed | Failed | Flaky | Skipped | Duration | Failed tests | Run |',
+        '|---|---|---|---|---|---|---|---|---|',
+        ...rows.map((row) => {
+            const label = row.key.startsWith(prefix) ? row.key.slice(prefix.length) : row.key;
+            const more = row.failed > row.failedTests.length ? ` and ${row.failed - row.failedTests.length} more` : '';
+            const attempt = row.attempt > 1 ? ` (attempt ${row.attempt})` : '';
+            return `| ${cell(label)} | ${aggregate_icons[row.status] ?? ''} ${cell(row.status)}${attempt} | ${row.passed} | ${row.failed} | ${row.flaky} | ${row.skipped} | ${formatDuration(row.durationMs)} | ${cell(row.failedTests.join(', ') + more)} | [run](${row.runUrl}) |`;
+        }),
+        '',
+        `<!-- stepdeck-aggregate-state: ${Buffer.from(JSON.stringify(state)).toString('base64url')} -->`,
+    ];
+    return `${lines.join('\n')}\n`;
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Adds (or replaces) this job's row in the group's comment, creating it when absent.
+ * `settleMs`: the pause before checking that the write held (plus up to as much again at random,
+ * so that writers who collided do not collide again).
+ */
+async function upsertAggregateRow(options) {
+    const { getOctokit } = await __webpack_require__.e(/* import() */ 351).then(__webpack_require__.bind(__webpack_require__, 61351));
+    const octokit = getOctokit(options.token);
+    const { owner, repo, number } = options.pr;
+    const marker = aggregateMarker(options.group);
+    const settleMs = options.settleMs ?? 2000;
+    const maxTries = options.maxTries ?? 8;
+    const own = { ...options.row, nonce: (0,external_node_crypto_.randomUUID)(), writtenAt: Date.now() };
+    /** Every row of this workflow run seen so far: written back if a stale write dropped it. */
+    const seen = new Map();
+    /** The group's comments (oldest first) and their rows merged; `newer` when a later run owns it. */
+    const read = async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listComments, {
+            owner,
+            repo,
+            issue_number: number,
+            per_page: 100,
+        });
+        const mine = all.filter((comment) => comment.body?.includes(marker)).sort((a, b) => a.id - b.id);
+        let newer = false;
+        for (const comment of mine) {
+            const state = parseAggregateState(comment.body);
+            if (!state)
+                continue;
+            if (state.workflowRunId > options.workflowRunId)
+                newer = true;
+            if (state.workflowRunId !== options.workflowRunId)
+                continue;
+            for (const row of Object.values(state.rows)) {
+                const known = seen.get(row.key);
+                if (!known || row.writtenAt > known.writtenAt)
+                    seen.set(row.key, row);
+            }
+        }
+        return { comments: mine, newer };
+    };
+    const holds = (body) => {
+        const state = parseAggregateState(body);
+        if (!state || state.workflowRunId !== options.workflowRunId)
+            return false;
+        if (state.rows[own.key]?.nonce !== own.nonce)
+            return false;
+        return [...seen.keys()].every((key) => key in state.rows);
+    };
+    try {
+        let current = await read();
+        for (let attempt = 1; attempt <= maxTries; attempt++) {
+            if (current.newer)
+                return { kind: 'skipped', reason: 'a later workflow run already owns the aggregate comment' };
+            // Our own row wins over any copy of it; the others are the newest seen.
+            seen.set(own.key, own);
+            const state = {
+                version: 1,
+                group: options.group,
+                workflowRunId: options.workflowRunId,
+                rows: Object.fromEntries(seen),
+            };
+            const body = aggregateMarkdown(state);
+            const [canonical, ...duplicates] = current.comments;
+            try {
+                if (canonical)
+                    await octokit.rest.issues.updateComment({ owner, repo, comment_id: canonical.id, body });
+                else
+                    await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+            }
+            catch (error) {
+                // Deleted as a duplicate by another job meanwhile: read again and write to the survivor.
+                if (!canonical || error.status !== 404)
+                    throw error;
+                current = await read();
+                continue;
+            }
+            // Comments created at the same moment: their rows are in ours now.
+            for (const duplicate of duplicates)
+                await octokit.rest.issues
+                    .deleteComment({ owner, repo, comment_id: duplicate.id })
+                    .catch((error) => {
+                    if (error.status !== 404)
+                        throw error;
+                });
+            await sleep(settleMs + Math.random() * settleMs);
+            current = await read();
+            const [first, ...others] = current.comments;
+            if (first && others.length === 0 && holds(first.body))
+                return { kind: canonical ? 'updated' : 'created', id: first.id, url: first.html_url };
+            if (current.newer)
+                return { kind: 'skipped', reason: 'a later workflow run already owns the aggregate comment' };
+            options.log?.(`Aggregate comment: another job wrote at the same time (try ${attempt} of ${maxTries}), writing again`);
+        }
+        throw new Error(`the aggregate comment did not hold this job's row after ${maxTries} tries`);
+    }
+    catch (error) {
+        const status = error.status;
+        if (status === 403 || status === 404 || (options.pr.fork && status !== undefined && status < 500))
+            return {
+                kind: 'fallback',
+                reason: `the token cannot comment on this pull request (${status}${options.pr.fork ? ', fork PR' : ''})`,
+            };
+        throw error;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -681,141 +1193,9 @@ function junitXml(results) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-
-const icons = {
-    passed: '✅',
-    failed: '❌',
-    error: '💥',
-    cancelled: '🚫',
-    timeout: '⏱️',
-};
-const formatDuration = (ms) => {
-    if (ms < 1000)
-        return `${ms} ms`;
-    const seconds = ms / 1000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-};
-/**
- * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
- * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
- * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
- * its columns.
- */
-const cell = (value) => value
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
-    .replace(/&/g, '&amp;');
-/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
-const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
-/** A fenced code block that no backtick run inside `text` can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
-}
-/** A comment's budget: 65536 characters less the hidden marker and a margin. */
-const commentMaxChars = 65_000;
-/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
-const summaryMaxChars = 250_000;
-const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
-function row(test, runUrl) {
-    const failed = isFailedTest(test);
-    const flaky = isFlakyTest(test);
-    const status = failed
-        ? `❌ ${cell(test.status)}`
-        : flaky
-            ? '⚠️ flaky'
-            : test.status === 'skipped'
-                ? '⏭️ skipped'
-                : `✅ ${cell(test.status)}`;
-    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
-    const step = failed ? failingStepText(test) : '';
-    const why = failed || flaky ? reason(test) : '';
-    return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
-}
-function details(test, maxChars) {
-    return [
-        '<details>',
-        `<summary>❌ ${html(failureTitle(test))}</summary>`,
-        '',
-        fenced(cut(fullMessage(test), maxChars)),
-        '',
-        '</details>',
-    ].join('\n');
-}
-/**
- * The job summary and PR comment: status, counts, links, a short table (failed first, then
- * flaky, then the rest) and each failure's full message in a collapsible block, within a size
- * budget (failed rows first, then their details, then the other rows).
- */
-function resultsMarkdown(results, context = {}) {
-    const { stats } = results;
-    const maxChars = context.maxChars ?? commentMaxChars;
-    const head = [
-        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
-        '',
-        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
-            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-            `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
-            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
-        '',
-        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
-            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
-    ];
-    for (const run of results.runs)
-        if (run.runnerError)
-            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${cell(cut(run.runnerError, 2000))}`);
-    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
-    const failed = results.tests.filter(isFailedTest);
-    const others = results.tests.filter((test) => !isFailedTest(test));
-    // Room left once the head, the table's head and the omission lines are written.
-    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
-    const take = (text) => {
-        if (text.length + 1 > room)
-            return false;
-        room -= text.length + 1;
-        return true;
-    };
-    const failedRows = [];
-    for (const test of failed) {
-        const line = row(test, urls.get(test.runId));
-        if (!take(line))
-            break;
-        failedRows.push(line);
-    }
-    const blocks = [];
-    for (const test of failed.slice(0, failedRows.length)) {
-        const block = details(test, context.maxDetailChars ?? 4000);
-        if (!take(`\n${block}`))
-            break;
-        blocks.push(block);
-    }
-    const otherRows = [];
-    for (const test of others) {
-        const line = row(test, undefined);
-        if (!take(line))
-            break;
-        otherRows.push(line);
-    }
-    const lines = [...head];
-    if (results.tests.length > 0)
-        lines.push('', ...tableHead, ...failedRows, ...otherRows);
-    const leftOut = results.tests.length - failedRows.length - otherRows.length;
-    if (leftOut > 0)
-        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
-    for (const block of blocks)
-        lines.push('', block);
-    if (blocks.length < failedRows.length)
-        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
-    return `${lines.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/index.ts
+
+
 
 
 
@@ -858,15 +1238,30 @@ async function report(results, inputs, links, env = process.env) {
         return;
     }
     try {
-        const result = await upsertComment({
-            token: inputs.githubToken,
-            pr,
-            key: inputs.commentKey,
-            markdown,
-            mode: inputs.prComment,
-        });
+        const result = inputs.commentMode === 'aggregate'
+            ? await upsertAggregateRow({
+                token: inputs.githubToken,
+                pr,
+                group: aggregateGroup(inputs.commentKey),
+                workflowRunId: Number(env.GITHUB_RUN_ID) || 0,
+                row: aggregateRow(results, {
+                    key: inputs.commentKey,
+                    runUrl: results.runs[0]?.url ?? '',
+                    attempt: runAttempt(env),
+                }),
+                log: core/* info */.pq,
+            })
+            : await upsertComment({
+                token: inputs.githubToken,
+                pr,
+                key: inputs.commentKey,
+                markdown,
+                mode: inputs.prComment,
+            });
         if (result.kind === 'fallback')
             core/* warning */.$e(`Could not comment: ${result.reason}. The results:\n${markdown}`);
+        else if (result.kind === 'skipped')
+            core/* info */.pq(`PR comment not written: ${result.reason}`);
         else
             core/* info */.pq(`PR comment ${result.kind}: ${result.url}`);
     }
@@ -929,142 +1324,6 @@ async function setCommitStatus(options) {
         }
         throw error;
     }
-}
-
-;// CONCATENATED MODULE: ./src/rerun.ts
-
-
-
-/**
- * Re-run only what failed: every attempt uploads a small results artifact; attempt N > 1 reads
- * the newest earlier attempt's one and triggers only the tests that failed or did not finish.
- */
-const resultsFileName = 'stepdeck-results.json';
-/** Artifact names allow no `/ \ : < > | * ? "`; the comment key tells matrix entries apart. */
-const resultsArtifactPrefix = (commentKey) => `stepdeck-results-${commentKey.replace(/[/\\:<>|*?"\s]+/g, '_')}-`;
-const resultsArtifactName = (commentKey, attempt) => `${resultsArtifactPrefix(commentKey)}${attempt}`;
-const runAttempt = (env) => {
-    const attempt = Number.parseInt(env.GITHUB_RUN_ATTEMPT ?? '1', 10);
-    return Number.isFinite(attempt) && attempt > 0 ? attempt : 1;
-};
-/** Writes this attempt's results (ran now and carried over) into `dir`; returns the file. */
-function writeAttemptResults(dir, results, context) {
-    const content = {
-        version: 1,
-        attempt: context.attempt,
-        commentKey: context.commentKey,
-        status: results.status,
-        tests: results.tests.map((test) => ({
-            testId: test.testId,
-            name: test.name,
-            status: test.status,
-            flaky: test.flaky,
-            durationMs: test.durationMs,
-            attempt: test.carriedFromAttempt ?? context.attempt,
-        })),
-    };
-    external_node_fs_default().mkdirSync(dir, { recursive: true });
-    const file = external_node_path_default().join(dir, resultsFileName);
-    external_node_fs_default().writeFileSync(file, JSON.stringify(content));
-    return file;
-}
-/**
- * Finds the newest earlier attempt's results artifact of this workflow run (listed and
- * downloaded through the GitHub API with the token: needs `actions: read`).
- */
-async function findPreviousResults(options) {
-    const { env } = options;
-    const attempt = runAttempt(env);
-    if (attempt <= 1)
-        return { found: undefined, reason: 'first attempt' };
-    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    const workflowRunId = Number(env.GITHUB_RUN_ID);
-    if (!options.token || !owner || !repo || !Number.isInteger(workflowRunId))
-        return { found: undefined, reason: 'no github-token or no repository/run id in the environment' };
-    const findBy = { token: options.token, workflowRunId, repositoryOwner: owner, repositoryName: repo };
-    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(220)]).then(__webpack_require__.bind(__webpack_require__, 67220));
-    const client = new DefaultArtifactClient();
-    let artifacts;
-    try {
-        ({ artifacts } = await client.listArtifacts({ findBy }));
-    }
-    catch (error) {
-        return { found: undefined, reason: `could not list the run's artifacts (${error.message})` };
-    }
-    const prefix = resultsArtifactPrefix(options.commentKey);
-    const earlier = artifacts
-        .filter((artifact) => artifact.name.startsWith(prefix))
-        .map((artifact) => ({ ...artifact, attempt: Number(artifact.name.slice(prefix.length)) }))
-        .filter((artifact) => Number.isInteger(artifact.attempt) && artifact.attempt < attempt)
-        .sort((a, b) => b.attempt - a.attempt);
-    const newest = earlier[0];
-    if (!newest)
-        return { found: undefined, reason: 'no results of an earlier attempt were found' };
-    try {
-        external_node_fs_default().mkdirSync(options.dir, { recursive: true });
-        await client.downloadArtifact(newest.id, { path: options.dir, findBy });
-        const parsed = JSON.parse(external_node_fs_default().readFileSync(external_node_path_default().join(options.dir, resultsFileName), 'utf8'));
-        if (parsed.version !== 1 || !Array.isArray(parsed.tests))
-            return { found: undefined, reason: `the results of attempt ${newest.attempt} are unreadable` };
-        return { found: parsed };
-    }
-    catch (error) {
-        return {
-            found: undefined,
-            reason: `could not read the results of attempt ${newest.attempt} (${error.message})`,
-        };
-    }
-}
-/**
- * Only what failed or did not finish runs again. Undefined (run everything) when the earlier
- * attempt recorded no test at all, or nothing failed in it (a "re-run all jobs").
- */
-function planRerun(previous) {
-    if (previous.tests.length === 0)
-        return {
-            plan: undefined,
-            reason: `attempt ${previous.attempt} recorded no test results (${previous.status})`,
-        };
-    const again = previous.tests.filter((test) => isFailedTest(test));
-    if (again.length === 0)
-        return { plan: undefined, reason: `nothing failed in attempt ${previous.attempt}` };
-    return {
-        plan: {
-            testIds: [...new Set(again.map((test) => test.testId))],
-            carried: previous.tests.filter((test) => !isFailedTest(test)),
-        },
-    };
-}
-/** Adds the carried-over tests to this attempt's results (counts included). */
-function withCarriedOver(results, carried) {
-    if (carried.length === 0)
-        return results;
-    const tests = carried.map((test) => ({
-        runId: '',
-        testId: test.testId,
-        name: test.name,
-        status: test.status,
-        durationMs: test.durationMs,
-        errorMessage: null,
-        errorLocation: null,
-        failedStep: null,
-        expected: null,
-        received: null,
-        errorDetail: null,
-        flaky: test.flaky,
-        carriedFromAttempt: test.attempt,
-    }));
-    const stats = { ...results.stats };
-    for (const test of carried) {
-        stats.total += 1;
-        if (test.status === 'skipped')
-            stats.skipped += 1;
-        else
-            stats.passed += 1;
-        if (test.flaky)
-            stats.flaky += 1;
-    }
-    return { ...results, stats, tests: [...results.tests, ...tests], carriedOver: carried.length };
 }
 
 ;// CONCATENATED MODULE: ./src/trigger.ts
@@ -1292,7 +1551,8 @@ async function rerunPlan(inputs, env) {
         dir: external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', `previous-${attempt}`),
     });
     if (!lookup.found) {
-        core/* info */.pq(`Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`);
+        // A problem (no `actions: read`, GitHub failing) is worth a warning; nothing to find is not.
+        (lookup.problem ? core/* warning */.$e : core/* info */.pq)(`Attempt ${attempt}, rerun: failed: running every test, ${lookup.reason}`);
         return undefined;
     }
     const planned = planRerun(lookup.found);
