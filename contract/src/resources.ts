@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf } from './common.ts';
+import { dataOf, jsonObject } from './common.ts';
 
 /**
  * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
@@ -47,8 +47,6 @@ export const emailMessageResponse = dataOf(
   }),
 );
 
-const jsonObject = z.record(z.string(), z.unknown());
-
 /** A schedule (the spec leaves its fields open; these are the service's). */
 export const schedule = z.object({
   id: z.string(),
@@ -86,7 +84,7 @@ export const scheduleTriggerResponse = dataOf(
   }),
 );
 
-const webhookEvent = z.enum(['run.completed', 'run.failed']);
+export const webhookEvent = z.enum(['run.completed', 'run.failed']);
 
 /** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
 export const webhookBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, pagination, testStatus, uuid } from './common.ts';
+import { dataOf, jsonObject, pagination, testStatus, uuid } from './common.ts';
 import { runConfig } from './run-config.ts';
 
 /** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
@@ -50,8 +50,6 @@ export const testMetadataInput = z.looseObject({
   type: testType.optional(),
   description: z.string().optional(),
 });
-
-const jsonObject = z.record(z.string(), z.unknown());
 
 export const createTestData = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
@@ -144,6 +142,38 @@ export const listTestsResponse = z.object({ children: z.array(testListItem), pag
 
 /** Version of the JSON export format written into `manifest.json`. */
 export const testExportFormatVersion = 1;
+
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+export const exportManifest = z.object({ formatVersion: z.unknown(), tests: z.unknown() });
+export const exportedTest = z.object({
+  id: z.string(),
+  parentId: z.string().nullable().default(null),
+  name: z.string(),
+  status: testStatus.optional(),
+  directory: z.boolean().optional(),
+  config: jsonObject.optional(),
+  vars: jsonObject.nullable().optional(),
+  parameters: jsonObject.nullable().optional(),
+  metadata: z.looseObject({ type: testType.optional(), description: z.string().optional() }).optional(),
+  tags: z.array(z.string()).optional(),
+  steps: z.array(z.unknown()).optional(),
+  files: z.array(z.object({ filename: z.string(), content: z.string() })).optional(),
+});
+export type ExportedTestDocument = z.infer<typeof exportedTest>;
+export const exportedSharedStep = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  action: jsonObject,
+  condition: z.unknown(),
+  metadata: z.unknown(),
+  group: z.boolean().optional(),
+  children: z.array(z.unknown()).optional(),
+});
+export const exportedSharedSteps = z.array(exportedSharedStep);
 
 /**
  * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '@stepdeck/contract';
+import { type Scope, scope } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromJson, toJson } from '../../adapters/db/index.ts';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 import { apiKeyPrefix, hashPassword, hashToken, newApiKey } from '../../plugins/auth/secrets.ts';
 
 type Executor = Db | Tx;
@@ -83,5 +83,8 @@ export async function listApiKeys(db: Db, organizationId: string) {
     .where('organizationId', '=', organizationId)
     .orderBy('createdAt', 'asc')
     .execute();
-  return rows.map((row) => ({ ...row, scopes: fromJson<Scope[]>(row.scopes, []) }));
+  return rows.map((row) => ({
+    ...row,
+    scopes: readJson(scope.array(), row.scopes, [], `apiKeys ${row.id}/scopes`),
+  }));
 }

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { describeActionError, stepAction, stepCondition, updateStepData } from '@stepdeck/contract';
+import {
+  describeActionError,
+  jsonObject,
+  stepAction,
+  stepCondition,
+  updateStepData,
+} from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -31,7 +37,7 @@ import {
 const present = (row: StepRow) => ({
   id: row.id,
   name: row.name,
-  action: stripScreenshotData(fromJson<Record<string, unknown>>(row.action, {})),
+  action: stripScreenshotData(readJson(jsonObject, row.action, {}, `steps ${row.id}/action`)),
   shared: fromFlag(row.shared),
   group: fromFlag(row.isGroup),
 });
@@ -89,7 +95,7 @@ export class StepsService {
         id: link.linkId,
         stepId: link.id,
         name: link.name,
-        action: stripScreenshotData(fromJson<Record<string, unknown>>(link.action, {})),
+        action: stripScreenshotData(readJson(jsonObject, link.action, {}, `steps ${link.id}/action`)),
         order: link.position,
       })),
     };
@@ -465,7 +471,7 @@ export class StepsService {
           .execute();
         for (const file of files) {
           const owner = children.find((child) => {
-            const action = fromJson<Record<string, unknown>>(child.action, {});
+            const action = readJson(jsonObject, child.action, {}, `steps ${child.id}/action`);
             return Array.isArray(action.files) && action.files.includes(file.filename);
           });
           if (!owner) throw badRequest(`files: no setInputFiles child of the group names "${file.filename}"`);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ListTestsQuery, RunConfig } from '@stepdeck/contract';
+import { jsonObject, type ListTestsQuery, type RunConfig, runConfig } from '@stepdeck/contract';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson, toJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import { notFound } from '../../errors.ts';
 import { chunk } from './steps-store.ts';
@@ -79,10 +79,15 @@ export const toWorking = (row: WorkingRow): WorkingTest => ({
   ...row,
   directory: fromFlag(row.directory),
   dirty: fromFlag(row.dirty),
-  config: fromJson<RunConfig>(row.config, {}),
-  vars: fromJson<Record<string, unknown> | null>(row.vars, null),
-  parameters: fromJson<Record<string, unknown> | null>(row.parameters, null),
-  metadata: fromJson<Record<string, unknown>>(row.metadata, {}),
+  config: readJson(runConfig, row.config, {}, `testRevisions ${row.revisionId}/config`),
+  vars: readJson(jsonObject.nullable(), row.vars, null, `testRevisions ${row.revisionId}/vars`),
+  parameters: readJson(
+    jsonObject.nullable(),
+    row.parameters,
+    null,
+    `testRevisions ${row.revisionId}/parameters`,
+  ),
+  metadata: readJson(jsonObject, row.metadata, {}, `testRevisions ${row.revisionId}/metadata`),
 });
 
 const workingQuery = (db: Executor, projectId: string, branchId: string) =>

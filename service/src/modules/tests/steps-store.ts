@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   describeActionError,
+  jsonObject,
   type StepAction,
   type StepCondition,
   type StepInput,
@@ -9,7 +10,7 @@ import {
   stepCondition,
 } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import { badRequest, notFound } from '../../errors.ts';
 
@@ -291,9 +292,9 @@ export class StepWriter {
 
 const rowToParts = (row: StepRow) => ({
   name: row.name,
-  action: fromJson<Record<string, unknown>>(row.action, {}),
-  condition: fromJson<StepCondition | null>(row.condition, null),
-  metadata: fromJson<Record<string, unknown> | null>(row.metadata, null),
+  action: readJson(jsonObject, row.action, {}, `steps ${row.id}/action`),
+  condition: readJson(stepCondition.nullable(), row.condition, null, `steps ${row.id}/condition`),
+  metadata: readJson(jsonObject.nullable(), row.metadata, null, `steps ${row.id}/metadata`),
   group: fromFlag(row.isGroup),
   shared: fromFlag(row.shared),
 });
