@@ -50,6 +50,16 @@ export async function insertProject(db: Executor, organizationId: string, name: 
   return { projectId, branchId };
 }
 
+/** A project of the organization (the console module owns projects; others ask here). */
+export async function findProject(db: Executor, organizationId: string, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name', 'defaultBranchId'])
+    .where('id', '=', projectId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+}
+
 export async function insertApiKey(
   db: Executor,
   key: { organizationId: string; name: string; scopes: readonly Scope[]; createdByUserId: string | null },
