@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { pageWindow } from '../tests/repository.ts';
+import { pageWindow } from '../tests/list-repository.ts';
 import { stepInAnyTree, stepVisibleOn } from '../tests/revision-trees.ts';
 import type { StepRow } from '../tests/steps-store.ts';
 
