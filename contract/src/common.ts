@@ -14,6 +14,9 @@ export const pagination = z.object({
 });
 export type Pagination = z.infer<typeof pagination>;
 
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+export const jsonObject = z.record(z.string(), z.unknown());
+
 /** `{ data: T }`, the wrapper of almost every response. */
 export const dataOf = <T extends z.ZodType>(payload: T) => z.object({ data: payload });
 

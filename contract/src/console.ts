@@ -48,7 +48,8 @@ export const consoleOrganization = z.object({
   id: z.string(),
   name: z.string(),
   subscriptionActive: z.boolean(),
-  concurrencyCap: z.number().int(),
+  /** null: the install's default cap applies. */
+  concurrencyCap: z.number().int().nullable(),
   createdAt: isoTimestamp,
 });
 export type ConsoleOrganization = z.infer<typeof consoleOrganization>;
@@ -70,3 +71,51 @@ export const runMetadata = z.looseObject({
   trigger: z.looseObject({ type: z.string(), name: z.string().optional() }).optional(),
 });
 export type RunMetadata = z.infer<typeof runMetadata>;
+
+/** `POST /console/v1/session`: the signed-in user (the session itself travels in the cookie). */
+export const signInResponse = consoleUserResponse;
+export const consoleProjectResponse = dataOf(consoleProject);
+export const consoleBranchResponse = dataOf(consoleBranch);
+
+/** Item of `GET /console/v1/api-keys`: never the key itself, only its prefix. */
+export const consoleApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.string()),
+  revoked: z.boolean(),
+  revokedAt: isoTimestamp.nullable(),
+  createdAt: isoTimestamp,
+});
+export const consoleApiKeysResponse = dataOf(z.array(consoleApiKey));
+/** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */
+export const createdApiKeyResponse = dataOf(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.string()),
+    key: z.string(),
+  }),
+);
+
+export const consoleTag = z.object({ id: z.string(), name: z.string() });
+export const consoleTagResponse = dataOf(consoleTag);
+export const consoleTagsResponse = dataOf(z.array(consoleTag));
+
+/** Item of `GET /console/v1/users`. */
+export const consoleUserRecord = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: consoleRole,
+  createdAt: isoTimestamp,
+});
+export const consoleUsersResponse = dataOf(z.array(consoleUserRecord));
+export const createdUserResponse = dataOf(z.object({ id: z.string(), email: z.string(), role: consoleRole }));
+
+export const subscriptionResponse = dataOf(z.object({ active: z.boolean() }));
+export const concurrencyCapResponse = dataOf(z.object({ concurrencyCap: z.number().int() }));
+/** `POST /console/v1/organizations`: the new organization with its default project and branch. */
+export const createdOrganizationResponse = dataOf(
+  z.object({ id: z.string(), projectId: z.string(), branchId: z.string() }),
+);

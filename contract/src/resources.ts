@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { dataOf } from './common.ts';
+import { dataOf, jsonObject } from './common.ts';
 
 /**
  * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
- * the console. Objects are open (`looseObject`): the fields named here are guaranteed, and a
- * field added later reaches clients without a contract change.
+ * the console. Objects are closed (`z.object`): the service serializes through these schemas,
+ * so a field the service returns is listed here or never reaches the client. Only user-supplied
+ * JSON (`config`, `customData`, `custom`) is an open map.
  */
 
 export const emailInbox = z.object({
@@ -33,11 +34,45 @@ const emailMessageFields = {
   receivedAt: z.string(),
 };
 export const emailMessageListResponse = dataOf(
-  z.array(z.looseObject({ ...emailMessageFields, urls: z.array(z.string()) })),
+  z.array(z.object({ ...emailMessageFields, urls: z.array(z.string()) })),
 );
-export const emailMessageResponse = dataOf(z.looseObject(emailMessageFields));
+/** A single message: no `urls`, with its inbox, organization and SMTP message ids. */
+export const emailMessageResponse = dataOf(
+  z.object({
+    ...emailMessageFields,
+    inboxId: z.string(),
+    organizationId: z.string(),
+    sesMessageId: z.string(),
+    createdAt: z.string(),
+  }),
+);
 
-export const schedule = z.looseObject({ id: z.string(), name: z.string() });
+/** A schedule (the spec leaves its fields open; these are the service's). */
+export const schedule = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  projectId: z.string(),
+  branchId: z.string(),
+  name: z.string(),
+  /** Exactly one of `testIds` and `tagId` is set. */
+  testIds: z.array(z.string()).nullable(),
+  tagId: z.string().nullable(),
+  cron: z.string(),
+  timezone: z.string(),
+  /** Run configuration overrides (the `config` object of remote runs). */
+  config: jsonObject.nullable(),
+  enabled: z.boolean(),
+  scheduleType: z.string(),
+  nextRunAt: z.string().nullable(),
+  lastRunAt: z.string().nullable(),
+  lastRunId: z.string().nullable(),
+  lastSkippedAt: z.string().nullable(),
+  skippedCount: z.number().int(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 export const scheduleResponse = dataOf(schedule);
 export const scheduleListResponse = dataOf(z.array(schedule));
 export const scheduleTriggerResponse = dataOf(
@@ -49,7 +84,50 @@ export const scheduleTriggerResponse = dataOf(
   }),
 );
 
-export const webhookSamplePayloadResponse = dataOf(z.looseObject({}));
+export const webhookEvent = z.enum(['run.completed', 'run.failed']);
+
+/** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
+export const webhookBody = z.object({
+  event: webhookEvent,
+  deliveryId: z.string(),
+  timestamp: z.string(),
+  run: z.object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(['completed', 'failed']),
+    url: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string(),
+    durationMs: z.number().int(),
+    trigger: z.union([
+      z.object({ type: z.literal('schedule'), schedule: z.string() }),
+      z.object({ type: z.literal('apiKey'), name: z.string() }),
+      z.object({ type: z.literal('manual'), email: z.string() }),
+    ]),
+    project: z.object({ id: z.string(), name: z.string() }),
+    branch: z.object({ id: z.string(), name: z.string() }),
+    target: z.object({ type: z.enum(['test', 'directory', 'tag']), id: z.string(), name: z.string() }),
+    stats: z.object({
+      passed: z.number().int(),
+      failed: z.number().int(),
+      skipped: z.number().int(),
+      total: z.number().int(),
+    }),
+    tests: z.array(
+      z.object({
+        name: z.string(),
+        status: z.string(),
+        durationMs: z.number().int(),
+        errorMessage: z.string().nullable(),
+        errorLocation: z.string().nullable(),
+      }),
+    ),
+  }),
+  /** The webhook's custom data, sent unchanged; absent when it has none. */
+  custom: jsonObject.optional(),
+});
+export type WebhookBody = z.infer<typeof webhookBody>;
+export const webhookSamplePayloadResponse = dataOf(webhookBody);
 export const webhook = z.object({
   id: z.string(),
   url: z.string(),
@@ -72,15 +150,31 @@ export const createdWebhookResponse = dataOf(
 );
 export const rotatedSecretResponse = dataOf(z.object({ id: z.string(), secret: z.string() }));
 export const webhookListResponse = dataOf(z.array(webhook));
-export const webhookDeliveryListResponse = dataOf(z.array(z.looseObject({ id: z.string() })));
-export const webhookDeliveryResponse = dataOf(z.looseObject({ id: z.string() }));
 
-/** A console record: every console resource has an id. */
-export const consoleRecord = z.looseObject({ id: z.string() });
-export const consoleRecordResponse = dataOf(consoleRecord);
-export const consoleRecordListResponse = dataOf(z.array(consoleRecord));
-/** Console payloads that are not records (session, organization, subscription). */
-export const consoleObjectResponse = dataOf(z.looseObject({}));
-export const consoleObjectListResponse = dataOf(z.array(z.looseObject({})));
+/** A delivery record: status, attempts, last response and the exact body sent. */
+export const webhookDelivery = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  /** `run.completed` or `run.failed`. */
+  event: z.string(),
+  runId: z.string(),
+  /** `pending` (in progress), `succeeded` or `failed` (after three failed attempts). */
+  status: z.string(),
+  attempts: z.number().int(),
+  lastResponseCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  /** The exact bytes sent, as text (a JSON document of the `webhookBody` shape). */
+  body: z.string(),
+  nextAttemptAt: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const webhookDeliveryListResponse = dataOf(z.array(webhookDelivery));
+export const webhookDeliveryResponse = dataOf(webhookDelivery);
+
 /** A project secret: its name and dates, never its value. */
-export const projectSecretResponse = dataOf(z.looseObject({ name: z.string() }));
+export const projectSecret = z.object({ name: z.string(), createdAt: z.string(), updatedAt: z.string() });
+export const projectSecretResponse = dataOf(projectSecret);
+export const projectSecretListResponse = dataOf(z.array(projectSecret));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, pagination, testStatus, uuid } from './common.ts';
+import { dataOf, jsonObject, pagination, testStatus, uuid } from './common.ts';
 import { runConfig } from './run-config.ts';
 
 /** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
@@ -50,8 +50,6 @@ export const testMetadataInput = z.looseObject({
   type: testType.optional(),
   description: z.string().optional(),
 });
-
-const jsonObject = z.record(z.string(), z.unknown());
 
 export const createTestData = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
@@ -145,14 +143,57 @@ export const listTestsResponse = z.object({ children: z.array(testListItem), pag
 /** Version of the JSON export format written into `manifest.json`. */
 export const testExportFormatVersion = 1;
 
-const jsonValue = z.unknown();
-/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
-/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+export const exportManifest = z.object({ formatVersion: z.unknown(), tests: z.unknown() });
+export const exportedTest = z.object({
+  id: z.string(),
+  parentId: z.string().nullable().default(null),
+  name: z.string(),
+  status: testStatus.optional(),
+  directory: z.boolean().optional(),
+  config: jsonObject.optional(),
+  vars: jsonObject.nullable().optional(),
+  parameters: jsonObject.nullable().optional(),
+  metadata: z.looseObject({ type: testType.optional(), description: z.string().optional() }).optional(),
+  tags: z.array(z.string()).optional(),
+  steps: z.array(z.unknown()).optional(),
+  files: z.array(z.object({ filename: z.string(), content: z.string() })).optional(),
+});
+export type ExportedTestDocument = z.infer<typeof exportedTest>;
+export const exportedSharedStep = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  action: jsonObject,
+  condition: z.unknown(),
+  metadata: z.unknown(),
+  group: z.boolean().optional(),
+  children: z.array(z.unknown()).optional(),
+});
+export const exportedSharedSteps = z.array(exportedSharedStep);
+
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
 export const stepView: z.ZodType<unknown> = z
-  .looseObject({
+  .object({
     id: z.string(),
-    name: z.string().nullable().optional(),
-    children: z.array(z.lazy(() => stepView)).optional(),
+    revisionStepId: z.string(),
+    stepId: z.string(),
+    name: z.string(),
+    action: jsonObject,
+    condition: jsonObject.nullable(),
+    metadata: jsonObject.nullable(),
+    order: z.number().int(),
+    group: z.boolean(),
+    shared: z.boolean(),
+    children: z.array(z.lazy(() => stepView)),
   })
   .meta({ id: 'Step' });
 
@@ -167,8 +208,8 @@ export const createdTest = z.object({
 });
 /** `GET /v1/tests/:testId`. */
 export const testDetailResponse = z.object({
-  test: testListItem.extend({ revisionId: z.string(), branchId: z.string() }).loose(),
-  children: z.array(testListItem.loose()),
+  test: testListItem.extend({ editVersion: z.number().int(), revisionId: z.string(), branchId: z.string() }),
+  children: z.array(testListItem.extend({ editVersion: z.number().int() })),
   steps: z.array(stepView),
   parentDirectory: z
     .object({ id: z.string(), name: z.string(), parentTestId: z.string().nullable() })
@@ -179,9 +220,9 @@ export const testStepResponse = dataOf(z.object({ step: stepView, children: z.ar
 export const fileAttachment = z.object({
   filename: z.string(),
   content: z.string(),
-  stepId: z.string().nullable(),
+  stepId: z.string(),
 });
-export const testFilesResponse = dataOf(z.array(fileAttachment.loose()));
+export const testFilesResponse = dataOf(z.array(fileAttachment));
 export const revision = z.object({
   id: z.string(),
   message: z.string(),
@@ -211,25 +252,35 @@ export const importResponse = dataOf(
 );
 
 /** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
-export const sharedStep = z.looseObject({
+export const sharedStep = z.object({
   id: z.string(),
-  name: z.string().nullable().optional(),
-  action: jsonValue,
+  name: z.string(),
+  action: jsonObject,
+  shared: z.boolean(),
+  group: z.boolean(),
 });
 export const sharedStepListResponse = z.object({ data: z.array(sharedStep), pagination });
 export const sharedStepResponse = dataOf(sharedStep);
-export const stepChildrenResponse = dataOf(z.looseObject({ step: sharedStep, children: z.array(stepView) }));
-export const stepUsageResponse = dataOf(z.array(z.object({ id: z.string(), name: z.string() }).loose()));
-export const updatedStepResponse = dataOf(
-  z.looseObject({ id: z.string(), name: z.string().nullable(), action: jsonValue }),
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+export const sharedStepChild = z.object({
+  id: z.string(),
+  stepId: z.string(),
+  name: z.string(),
+  action: jsonObject,
+  order: z.number().int(),
+});
+export const stepChildrenResponse = dataOf(
+  z.object({ step: sharedStep, children: z.array(sharedStepChild) }),
 );
+export const stepUsageResponse = dataOf(z.array(z.object({ id: z.string(), name: z.string() })));
+export const updatedStepResponse = dataOf(z.object({ id: z.string(), name: z.string(), action: jsonObject }));
 export const replacedChildrenResponse = dataOf(
-  z.looseObject({
-    step: z.looseObject({ id: z.string(), name: z.string().nullable() }),
-    children: z.array(z.looseObject({ id: z.string(), name: z.string().nullable(), order: z.number() })),
+  z.object({
+    step: z.object({ id: z.string(), name: z.string() }),
+    children: z.array(z.object({ id: z.string(), name: z.string(), order: z.number().int() })),
   }),
 );
 export const deletedStepResponse = z.object({
   message: z.string(),
-  data: z.looseObject({ id: z.string(), shared: z.boolean(), group: z.boolean() }),
+  data: z.object({ id: z.string(), shared: z.boolean(), group: z.boolean() }),
 });

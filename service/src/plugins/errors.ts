@@ -33,6 +33,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(429).send({ error: 'Too many requests' });
     }
     if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
       if (error.headers) reply.headers(error.headers);
       return reply.code(error.statusCode).send({ message: error.message, ...error.body });
     }

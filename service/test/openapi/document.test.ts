@@ -16,16 +16,30 @@ interface Operation {
   >;
 }
 
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  items?: unknown;
+  anyOf?: unknown[];
+  oneOf?: unknown[];
+  allOf?: unknown[];
+}
+
 /** What every operation of the served document must say (issue: the API document as a contract). */
 describe('the OpenAPI document', () => {
   let t: TestApp;
   let operations: Array<{ method: string; path: string; operation: Operation }>;
+  let documentSchemas: Record<string, JsonSchema>;
 
   beforeAll(async () => {
     t = await createTestApp();
     const document = (await t.app.inject({ url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, JsonSchema> };
     };
+    documentSchemas = document.components.schemas;
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         method: method.toUpperCase(),
@@ -90,6 +104,59 @@ describe('the OpenAPI document', () => {
       expect(operation.responses['429']?.headers, label).toHaveProperty('Retry-After');
       expect(operation.responses['401'], label).toBeDefined();
     }
+  });
+
+  it('closes every object of every 2xx body: all properties listed, additionalProperties false', () => {
+    const components = documentSchemas;
+    /**
+     * User-supplied JSON the service stores and returns as given (run configuration, test and
+     * run variables, step actions and conditions, webhook custom data): open maps by design.
+     */
+    const freeForm = new Set([
+      'config',
+      'vars',
+      'parameters',
+      'metadata',
+      'action',
+      'condition',
+      'customData',
+      'custom',
+    ]);
+    const loose: string[] = [];
+    const visit = (schema: unknown, where: string, key: string, seen: Set<unknown>): void => {
+      let node = schema as JsonSchema | undefined;
+      while (node?.$ref) node = components[node.$ref.replace('#/components/schemas/', '')];
+      if (!node || seen.has(node)) return;
+      seen.add(node);
+      for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+        visit(branch, where, key, seen);
+      if (node.items) visit(node.items, `${where}[]`, key, seen);
+      const types = Array.isArray(node.type) ? node.type : [node.type];
+      const isObject = types.includes('object') || node.properties !== undefined;
+      if (!isObject) return;
+      const isMap = node.properties === undefined && node.additionalProperties !== false;
+      if (isMap ? !freeForm.has(key) : node.additionalProperties !== false) loose.push(where || '(body)');
+      for (const [name, property] of Object.entries(node.properties ?? {}))
+        visit(property, `${where}.${name}`, name, seen);
+    };
+    let checked = 0;
+    for (const { method, path, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!status.startsWith('2')) continue;
+        const json = response.content?.['application/json']?.schema;
+        if (!json) continue;
+        checked++;
+        const before = loose.length;
+        visit(json, '', '', new Set());
+        for (let i = before; i < loose.length; i++) loose[i] = `${method} ${path} ${status} ${loose[i]}`;
+      }
+    }
+    expect(checked).toBeGreaterThan(70);
+    expect(loose).toEqual([]);
+    // The check itself sees an open object, and an open map outside the free-form fields.
+    visit({ type: 'object', properties: { id: {} }, additionalProperties: {} }, 'probe', '', new Set());
+    visit({ type: 'object', additionalProperties: {} }, 'probe.map', 'name', new Set());
+    expect(loose).toEqual(['probe', 'probe.map']);
   });
 
   it('declares the multipart bodies with their fields, and the optional JSON bodies as optional', () => {

@@ -1132,17 +1132,41 @@ export interface components {
     schemas: {
         StepInput: {
             id: string;
-            name?: string | null;
-            children?: components["schemas"]["StepInput"][];
-        } & {
-            [key: string]: unknown;
+            revisionStepId: string;
+            stepId: string;
+            name: string;
+            action: {
+                [key: string]: unknown;
+            };
+            condition: {
+                [key: string]: unknown;
+            } | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            order: number;
+            group: boolean;
+            shared: boolean;
+            children: components["schemas"]["StepInput"][];
         };
         Step: {
             id: string;
-            name?: string | null;
-            children?: components["schemas"]["Step"][];
-        } & {
-            [key: string]: unknown;
+            revisionStepId: string;
+            stepId: string;
+            name: string;
+            action: {
+                [key: string]: unknown;
+            };
+            condition: {
+                [key: string]: unknown;
+            } | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            order: number;
+            group: boolean;
+            shared: boolean;
+            children: components["schemas"]["Step"][];
         };
         Error: {
             message: string;
@@ -1178,8 +1202,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            organizationId: string;
                         };
                     };
                 };
@@ -1248,7 +1274,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            organizationId: string;
                         };
                     };
                 };
@@ -1378,11 +1408,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            name: string;
+                            prefix: string;
+                            scopes: string[];
+                            revoked: boolean;
+                            revokedAt: string | null;
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -1451,8 +1485,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
+                            prefix: string;
+                            scopes: string[];
+                            key: string;
                         };
                     };
                 };
@@ -1673,11 +1709,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            name: string;
+                            defaultBranchId: string;
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -1745,8 +1782,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
+                            defaultBranchId: string;
+                            createdAt: string;
                         };
                     };
                 };
@@ -1827,11 +1865,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            name: string;
+                            sourceBranchId: string | null;
+                            createdAt: string;
+                            isDefault: boolean;
+                        }[];
                     };
                 };
             };
@@ -1912,8 +1952,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
+                            sourceBranchId: string | null;
+                            createdAt: string;
+                            isDefault: boolean;
                         };
                     };
                 };
@@ -2001,11 +2043,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -2073,8 +2114,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
                         };
                     };
                 };
@@ -2231,7 +2271,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            active: boolean;
                         };
                     };
                 };
@@ -2311,7 +2351,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            id: string;
+                            name: string;
+                            subscriptionActive: boolean;
+                            concurrencyCap: number | null;
+                            createdAt: string;
                         };
                     };
                 };
@@ -2379,7 +2423,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            concurrencyCap: number;
                         };
                     };
                 };
@@ -2458,11 +2502,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -2534,8 +2580,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
                         };
                     };
                 };
@@ -2624,7 +2671,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            id: string;
+                            projectId: string;
+                            branchId: string;
                         };
                     };
                 };
@@ -3486,12 +3535,11 @@ export interface operations {
                             stepsCount: number;
                             createdAt: string;
                             updatedAt: string;
+                            editVersion: number;
                             revisionId: string;
                             branchId: string;
-                        } & {
-                            [key: string]: unknown;
                         };
-                        children: ({
+                        children: {
                             /** Format: uuid */
                             id: string;
                             parentTestId: string | null;
@@ -3521,9 +3569,8 @@ export interface operations {
                             stepsCount: number;
                             createdAt: string;
                             updatedAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            editVersion: number;
+                        }[];
                         steps: components["schemas"]["Step"][];
                         parentDirectory: {
                             id: string;
@@ -3953,13 +4000,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             filename: string;
                             content: string;
-                            stepId: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            stepId: string;
+                        }[];
                     };
                 };
             };
@@ -4410,7 +4455,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            name: string;
+                            createdAt: string;
+                            updatedAt: string;
                         }[];
                     };
                 };
@@ -4491,8 +4538,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -4506,8 +4553,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -4677,13 +4724,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                            name?: string | null;
-                            action: unknown;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            name: string;
+                            action: {
+                                [key: string]: unknown;
+                            };
+                            shared: boolean;
+                            group: boolean;
+                        }[];
                         pagination: {
                             page: number;
                             limit: number;
@@ -4768,10 +4817,12 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name?: string | null;
-                            action: unknown;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
+                            action: {
+                                [key: string]: unknown;
+                            };
+                            shared: boolean;
+                            group: boolean;
                         };
                     };
                 };
@@ -4853,8 +4904,6 @@ export interface operations {
                             id: string;
                             shared: boolean;
                             group: boolean;
-                        } & {
-                            [key: string]: unknown;
                         };
                     };
                 };
@@ -4934,14 +4983,22 @@ export interface operations {
                         data: {
                             step: {
                                 id: string;
-                                name?: string | null;
-                                action: unknown;
-                            } & {
-                                [key: string]: unknown;
+                                name: string;
+                                action: {
+                                    [key: string]: unknown;
+                                };
+                                shared: boolean;
+                                group: boolean;
                             };
-                            children: components["schemas"]["Step"][];
-                        } & {
-                            [key: string]: unknown;
+                            children: {
+                                id: string;
+                                stepId: string;
+                                name: string;
+                                action: {
+                                    [key: string]: unknown;
+                                };
+                                order: number;
+                            }[];
                         };
                     };
                 };
@@ -5029,19 +5086,13 @@ export interface operations {
                         data: {
                             step: {
                                 id: string;
-                                name: string | null;
-                            } & {
-                                [key: string]: unknown;
+                                name: string;
                             };
-                            children: ({
+                            children: {
                                 id: string;
-                                name: string | null;
+                                name: string;
                                 order: number;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                        } & {
-                            [key: string]: unknown;
+                            }[];
                         };
                     };
                 };
@@ -5136,12 +5187,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        }[];
                     };
                 };
             };
@@ -5227,10 +5276,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            name: string | null;
-                            action: unknown;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
+                            action: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
@@ -6353,7 +6402,63 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            [key: string]: unknown;
+                            /** @enum {string} */
+                            event: "run.completed" | "run.failed";
+                            deliveryId: string;
+                            timestamp: string;
+                            run: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                status: "completed" | "failed";
+                                url: string;
+                                startedAt: string | null;
+                                finishedAt: string;
+                                durationMs: number;
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "schedule";
+                                    schedule: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "apiKey";
+                                    name: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "manual";
+                                    email: string;
+                                };
+                                project: {
+                                    id: string;
+                                    name: string;
+                                };
+                                branch: {
+                                    id: string;
+                                    name: string;
+                                };
+                                target: {
+                                    /** @enum {string} */
+                                    type: "test" | "directory" | "tag";
+                                    id: string;
+                                    name: string;
+                                };
+                                stats: {
+                                    passed: number;
+                                    failed: number;
+                                    skipped: number;
+                                    total: number;
+                                };
+                                tests: {
+                                    name: string;
+                                    status: string;
+                                    durationMs: number;
+                                    errorMessage: string | null;
+                                    errorLocation: string | null;
+                                }[];
+                            };
+                            custom?: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
@@ -7079,11 +7184,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            webhookId: string;
+                            event: string;
+                            runId: string;
+                            status: string;
+                            attempts: number;
+                            lastResponseCode: number | null;
+                            lastError: string | null;
+                            body: string;
+                            nextAttemptAt: string | null;
+                            lastAttemptAt: string | null;
+                            completedAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
                     };
                 };
             };
@@ -7157,8 +7273,19 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            webhookId: string;
+                            event: string;
+                            runId: string;
+                            status: string;
+                            attempts: number;
+                            lastResponseCode: number | null;
+                            lastError: string | null;
+                            body: string;
+                            nextAttemptAt: string | null;
+                            lastAttemptAt: string | null;
+                            completedAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -7414,7 +7541,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
                             fromAddress: string;
                             subject: string;
@@ -7422,9 +7549,7 @@ export interface operations {
                             bodyHtml: string;
                             receivedAt: string;
                             urls: string[];
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        }[];
                     };
                 };
             };
@@ -7503,8 +7628,10 @@ export interface operations {
                             bodyText: string;
                             bodyHtml: string;
                             receivedAt: string;
-                        } & {
-                            [key: string]: unknown;
+                            inboxId: string;
+                            organizationId: string;
+                            sesMessageId: string;
+                            createdAt: string;
                         };
                     };
                 };
@@ -7803,12 +7930,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
                     };
                 };
             };
@@ -7872,9 +8018,28 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -8024,9 +8189,28 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -8100,9 +8284,28 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -8174,12 +8377,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: ({
+                        data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
                     };
                 };
             };
@@ -8285,9 +8507,28 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -8412,9 +8653,28 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            organizationId: string;
+                            projectId: string;
+                            branchId: string;
                             name: string;
-                        } & {
-                            [key: string]: unknown;
+                            testIds: string[] | null;
+                            tagId: string | null;
+                            cron: string;
+                            timezone: string;
+                            config: {
+                                [key: string]: unknown;
+                            } | null;
+                            enabled: boolean;
+                            scheduleType: string;
+                            nextRunAt: string | null;
+                            lastRunAt: string | null;
+                            lastRunId: string | null;
+                            lastSkippedAt: string | null;
+                            skippedCount: number;
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
                         };
                     };
                 };

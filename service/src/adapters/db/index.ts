@@ -15,6 +15,8 @@ import {
 } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { type ZodType, z } from 'zod';
+import { AppError } from '../../errors.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -197,5 +199,35 @@ async function migrate(db: Db): Promise<void> {
 export const toJson = (value: unknown): string => JSON.stringify(value ?? null);
 export const fromJson = <T>(value: string | null | undefined, fallback: T): T =>
   value === null || value === undefined ? fallback : (JSON.parse(value) as T);
+
+/**
+ * A JSON column read back through its contract schema, where `fromJson` would only cast: a row
+ * that is not what the service wrote (edited by hand, restored from elsewhere, truncated) stops
+ * the request with a 500 naming the table, row and column, instead of flowing on as a wrong type.
+ * `where` is e.g. `schedules 3f…/config`; the message never quotes the stored value.
+ */
+export function readJson<S extends ZodType>(
+  schema: S,
+  value: string | null | undefined,
+  fallback: z.output<S>,
+  where: string,
+): z.output<S> {
+  if (value === null || value === undefined) return fallback;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw corruptData(where, 'not valid JSON');
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw corruptData(where, z.prettifyError(result.error).replaceAll('\n', '; '));
+  return result.data;
+}
+
+/** Stored data the service cannot have written: a server fault, named so it can be repaired. */
+export class CorruptDataError extends AppError {}
+const corruptData = (where: string, detail: string) =>
+  new CorruptDataError(500, `Corrupt stored data in ${where}: ${detail}`);
+
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
 export const fromFlag = (value: number | boolean | null | undefined): boolean => Boolean(value);

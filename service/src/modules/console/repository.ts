@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '@stepdeck/contract';
+import { type Scope, scope } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromJson, toJson } from '../../adapters/db/index.ts';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 import { apiKeyPrefix, hashPassword, hashToken, newApiKey } from '../../plugins/auth/secrets.ts';
 
 type Executor = Db | Tx;
@@ -50,6 +50,16 @@ export async function insertProject(db: Executor, organizationId: string, name: 
   return { projectId, branchId };
 }
 
+/** A project of the organization (the console module owns projects; others ask here). */
+export async function findProject(db: Executor, organizationId: string, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name', 'defaultBranchId'])
+    .where('id', '=', projectId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+}
+
 export async function insertApiKey(
   db: Executor,
   key: { organizationId: string; name: string; scopes: readonly Scope[]; createdByUserId: string | null },
@@ -83,5 +93,8 @@ export async function listApiKeys(db: Db, organizationId: string) {
     .where('organizationId', '=', organizationId)
     .orderBy('createdAt', 'asc')
     .execute();
-  return rows.map((row) => ({ ...row, scopes: fromJson<Scope[]>(row.scopes, []) }));
+  return rows.map((row) => ({
+    ...row,
+    scopes: readJson(scope.array(), row.scopes, [], `apiKeys ${row.id}/scopes`),
+  }));
 }

@@ -1,9 +1,22 @@
 import {
-  consoleObjectResponse,
-  consoleRecordListResponse,
-  consoleRecordResponse,
+  concurrencyCapResponse,
+  consoleApiKeysResponse,
+  consoleBranchesResponse,
+  consoleBranchResponse,
+  consoleOrganizationResponse,
+  consoleProjectResponse,
+  consoleProjectsResponse,
+  consoleTagResponse,
+  consoleTagsResponse,
+  consoleUserResponse,
+  consoleUsersResponse,
+  createdApiKeyResponse,
+  createdOrganizationResponse,
+  createdUserResponse,
   noPayloadResponse,
   scope,
+  signInResponse,
+  subscriptionResponse,
   uuid,
 } from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
@@ -38,7 +51,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Sign in',
-        response: { 200: consoleObjectResponse },
+        response: { 200: signInResponse },
         tags,
         body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
       },
@@ -72,7 +85,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.get(
     '/console/v1/session',
-    { schema: { summary: 'Read the signed-in user', response: { 200: consoleRecordResponse }, tags } },
+    { schema: { summary: 'Read the signed-in user', response: { 200: consoleUserResponse }, tags } },
     async (request) => {
       const user = requireUser(request);
       return {
@@ -97,7 +110,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create an API key',
-        response: { 201: consoleRecordResponse },
+        response: { 201: createdApiKeyResponse },
         tags,
         body: z.object({ name, scopes: z.array(scope, { error: 'scopes must be an array of scopes' }) }),
       },
@@ -109,7 +122,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/api-keys',
-    { schema: { summary: 'List API keys', response: { 200: consoleRecordListResponse }, tags } },
+    { schema: { summary: 'List API keys', response: { 200: consoleApiKeysResponse }, tags } },
     async (request) => ({
       data: await service.listApiKeys(requireUser(request)),
     }),
@@ -140,7 +153,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create a project',
-        response: { 201: consoleRecordResponse },
+        response: { 201: consoleProjectResponse },
         tags,
         body: z.object({ name }),
       },
@@ -152,7 +165,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/projects',
-    { schema: { summary: 'List projects', response: { 200: consoleRecordListResponse }, tags } },
+    { schema: { summary: 'List projects', response: { 200: consoleProjectsResponse }, tags } },
     async (request) => ({
       data: await service.listProjects(requireUser(request)),
     }),
@@ -162,7 +175,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create a branch',
-        response: { 201: consoleRecordResponse },
+        response: { 201: consoleBranchResponse },
         tags,
         params: projectParams,
         body: z.object({ name, sourceBranchId: uuid.optional() }),
@@ -183,7 +196,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'List the branches of a project',
-        response: { 200: consoleRecordListResponse },
+        response: { 200: consoleBranchesResponse },
         tags,
         params: projectParams,
       },
@@ -198,7 +211,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create a tag',
-        response: { 201: consoleRecordResponse },
+        response: { 201: consoleTagResponse },
         tags,
         body: z.object({ name }),
       },
@@ -210,7 +223,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/tags',
-    { schema: { summary: 'List tags', response: { 200: consoleRecordListResponse }, tags } },
+    { schema: { summary: 'List tags', response: { 200: consoleTagsResponse }, tags } },
     async (request) => ({
       data: await service.listTags(requireUser(request)),
     }),
@@ -229,7 +242,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Set the subscription',
-        response: { 200: consoleObjectResponse },
+        response: { 200: subscriptionResponse },
         tags,
         body: z.object({ active: z.boolean({ error: 'active must be a boolean' }) }),
       },
@@ -238,7 +251,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/organization',
-    { schema: { summary: 'Read the organization', response: { 200: consoleObjectResponse }, tags } },
+    { schema: { summary: 'Read the organization', response: { 200: consoleOrganizationResponse }, tags } },
     async (request) => ({
       data: await service.organization(requireUser(request)),
     }),
@@ -248,7 +261,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Set the organization limits',
-        response: { 200: consoleObjectResponse },
+        response: { 200: concurrencyCapResponse },
         tags,
         body: z.object({ concurrencyCap: z.number().int().min(1).max(64) }),
       },
@@ -263,7 +276,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create a user',
-        response: { 201: consoleRecordResponse },
+        response: { 201: createdUserResponse },
         tags,
         body: z.object({
           email: z.email({ error: 'email must be an email address' }),
@@ -279,7 +292,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/users',
-    { schema: { summary: 'List users', response: { 200: consoleRecordListResponse }, tags } },
+    { schema: { summary: 'List users', response: { 200: consoleUsersResponse }, tags } },
     async (request) => ({
       data: await service.listUsers(requireUser(request)),
     }),
@@ -290,7 +303,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'Create an organization (install owner)',
-        response: { 201: consoleObjectResponse },
+        response: { 201: createdOrganizationResponse },
         tags,
         body: z.object({
           name,

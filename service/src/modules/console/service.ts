@@ -6,7 +6,14 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
-import { insertApiKey, insertOrganization, insertProject, insertUser, listApiKeys } from './repository.ts';
+import {
+  findProject,
+  insertApiKey,
+  insertOrganization,
+  insertProject,
+  insertUser,
+  listApiKeys,
+} from './repository.ts';
 
 const sessionLifetimeMs = 12 * 60 * 60 * 1000;
 
@@ -124,12 +131,7 @@ export class ConsoleService {
   }
 
   async projectOf(user: UserPrincipal, projectId: string) {
-    const project = await this.db
-      .selectFrom('projects')
-      .select(['id', 'name', 'defaultBranchId'])
-      .where('id', '=', projectId)
-      .where('organizationId', '=', user.organizationId)
-      .executeTakeFirst();
+    const project = await findProject(this.db, user.organizationId, projectId);
     if (!project) throw notFound('Project not found');
     return project;
   }

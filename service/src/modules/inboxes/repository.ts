@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Db, DbKind, Tx } from '../../adapters/db/index.ts';
-import { fromJson, toJson } from '../../adapters/db/index.ts';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 
 export interface InboxRow {
   id: string;
@@ -178,7 +179,13 @@ export class InboxRepository {
       .where('id', '=', messageId)
       .where('receivedAt', '>=', cutoff)
       .executeTakeFirst();
-    return row && { ...row, seq: Number(row.seq), urls: fromJson<string[]>(row.urls, []) };
+    return (
+      row && {
+        ...row,
+        seq: Number(row.seq),
+        urls: readJson(z.array(z.string()), row.urls, [], `emailMessages ${row.id}/urls`),
+      }
+    );
   }
 
   /** Deletes messages received before `cutoff`; returns how many. */

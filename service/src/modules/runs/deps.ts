@@ -1,9 +1,10 @@
 /**
- * What the runs module uses from the tests module and the runner library, behind one seam
+ * What the runs module uses from the tests and console modules and the runner library, behind one seam
  * so the rest of the module depends on these signatures only.
  */
 import { compileProject } from '../../runner/compiler/index.ts';
 import { type ExecutionResult, executeProject } from '../../runner/executor.ts';
+import { findProject } from '../console/repository.ts';
 import { expandRunTargets, loadCompilableTests, loadProjectSecrets } from '../tests/executable.ts';
 import { findWorkingMany } from '../tests/repository.ts';
 
@@ -15,5 +16,7 @@ const compilerApi = { compileProject };
 const executorApi = { executeProject };
 
 export const tests = async () => testsApi;
+/** Projects belong to the console module. */
+export const projects = { findProject };
 export const compiler = async () => compilerApi;
 export const executor = async () => executorApi;

@@ -1,6 +1,6 @@
 import { fromJson, toJson } from '../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
-import type { ExecutionResult } from './deps.ts';
+import { type ExecutionResult, projects } from './deps.ts';
 import { findRun, type RunRow, runTests } from './repository.ts';
 
 /**
@@ -146,11 +146,7 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
   try {
     const run = await findRun(ctx.db, runId);
     if (!run || (run.status !== 'completed' && run.status !== 'failed')) return;
-    const project = await ctx.db
-      .selectFrom('projects')
-      .select(['id', 'name'])
-      .where('id', '=', run.projectId)
-      .executeTakeFirst();
+    const project = await projects.findProject(ctx.db, run.organizationId, run.projectId);
     const report = fromJson<ReturnType<typeof buildReport> | null>(run.report, null);
     const event: RunFinished = {
       organizationId: run.organizationId,

@@ -1,13 +1,14 @@
-import type {
-  RunArtifact,
-  RunReport,
-  RunStatistics,
-  RunStats,
-  TestRun,
-  TestRunDetail,
-  TestRunListQuery,
+import {
+  jsonObject,
+  type RunArtifact,
+  type RunStatistics,
+  runReport,
+  runStats,
+  type TestRun,
+  type TestRunDetail,
+  type TestRunListQuery,
 } from '@stepdeck/contract';
-import { fromJson } from '../../adapters/db/index.ts';
+import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { tests as testsModule } from './deps.ts';
@@ -48,13 +49,13 @@ export function toDetail(run: RunRow): TestRunDetail {
     ...toListItem(run),
     projectId: run.projectId,
     scheduleId: run.scheduleId,
-    config: fromJson<Record<string, unknown> | null>(run.config, null),
-    vars: fromJson<Record<string, unknown> | null>(run.vars, null),
-    parameters: fromJson<Record<string, unknown> | null>(run.parameters, null),
-    metadata: fromJson<Record<string, unknown> | null>(run.metadata, null),
-    stats: fromJson<RunStats | null>(run.stats, null),
+    config: readJson(jsonObject.nullable(), run.config, null, `runs ${run.id}/config`),
+    vars: readJson(jsonObject.nullable(), run.vars, null, `runs ${run.id}/vars`),
+    parameters: readJson(jsonObject.nullable(), run.parameters, null, `runs ${run.id}/parameters`),
+    metadata: readJson(jsonObject.nullable(), run.metadata, null, `runs ${run.id}/metadata`),
+    stats: readJson(runStats.nullable(), run.stats, null, `runs ${run.id}/stats`),
     cancelledAt: run.cancelledAt,
-    report: finished ? fromJson<RunReport | null>(run.report, null) : null,
+    report: finished ? readJson(runReport.nullable(), run.report, null, `runs ${run.id}/report`) : null,
   };
 }
 

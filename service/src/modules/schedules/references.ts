@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
-import { fromJson } from '../../adapters/db/index.ts';
+import { readJson } from '../../adapters/db/index.ts';
+import { storedTestIds } from './repository.ts';
 
 /**
  * Active (enabled) schedules that target any of these tests: directly, through a directory
@@ -51,7 +52,9 @@ export async function activeSchedulesReferencing(
     .filter(
       (schedule) =>
         (schedule.tagId !== null && tags.has(schedule.tagId)) ||
-        fromJson<string[]>(schedule.testIds, []).some((id) => covered.has(id)),
+        (readJson(storedTestIds, schedule.testIds, [], `schedules ${schedule.id}/testIds`) ?? []).some((id) =>
+          covered.has(id),
+        ),
     )
     .map((schedule) => ({ id: schedule.id, name: schedule.name }));
 }

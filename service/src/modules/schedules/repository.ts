@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { jsonObject } from '@stepdeck/contract';
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 
 export type ScheduleRow = Selectable<Database['schedules']>;
@@ -9,6 +11,9 @@ export type FiringRow = Selectable<Database['scheduleFirings']>;
 
 /** Run states in which a run still occupies its schedule (a new firing is skipped). */
 import { activeStatuses as activeRunStatuses } from '../runs/repository.ts';
+
+/** `testIds` as stored: the tests a schedule runs (or null when it runs a tag). */
+export const storedTestIds = z.array(z.string()).nullable();
 
 /** The schedule record as the API returns it. */
 export function toSchedule(row: ScheduleRow) {
@@ -18,11 +23,11 @@ export function toSchedule(row: ScheduleRow) {
     projectId: row.projectId,
     branchId: row.branchId,
     name: row.name,
-    testIds: fromJson<string[] | null>(row.testIds, null),
+    testIds: readJson(storedTestIds, row.testIds, null, `schedules ${row.id}/testIds`),
     tagId: row.tagId,
     cron: row.cron,
     timezone: row.timezone,
-    config: fromJson<Record<string, unknown> | null>(row.config, null),
+    config: readJson(jsonObject.nullable(), row.config, null, `schedules ${row.id}/config`),
     enabled: fromFlag(row.enabled),
     scheduleType: row.scheduleType,
     nextRunAt: row.nextRunAt,

@@ -4,6 +4,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { findProject } from '../console/repository.ts';
 import { nextTick, validateCron } from './cron.ts';
 import { findSchedule, listSchedules, recordStarted, type ScheduleRow, toSchedule } from './repository.ts';
 
@@ -80,12 +81,7 @@ export class SchedulesService {
   }
 
   async create(organizationId: string, input: ScheduleInput) {
-    const project = await this.db
-      .selectFrom('projects')
-      .select(['id', 'defaultBranchId'])
-      .where('id', '=', input.projectId)
-      .where('organizationId', '=', organizationId)
-      .executeTakeFirst();
+    const project = await findProject(this.db, organizationId, input.projectId);
     if (!project) throw notFound('Project not found');
     const branchId = input.branchId ?? project.defaultBranchId;
     await this.checkBranch(project.id, branchId);

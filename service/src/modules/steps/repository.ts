@@ -1,10 +1,16 @@
+import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag } from '../../adapters/db/index.ts';
-import { pageWindow } from '../tests/repository.ts';
+import type { Database } from '../../adapters/db/schema.ts';
+import { pageWindow } from '../tests/list-repository.ts';
+import { stepInAnyTree, stepVisibleOn } from '../tests/revision-trees.ts';
 import type { StepRow } from '../tests/steps-store.ts';
 
-/** The steps module's SQL: canonical steps, shared-group links and the trees that use them. */
+/**
+ * The steps module's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).
+ * The revision trees that use steps belong to the tests module (`tests/revision-trees.ts`).
+ */
 
 type Executor = Db | Tx;
 type Scope = { projectId: string; branchId: string };
@@ -21,12 +27,6 @@ const stepColumns = [
   's.type',
 ] as const;
 
-/** A step is visible on a branch when a working revision there uses it, or when nothing uses it. */
-const visibleOn = (branchId: string) =>
-  sql<boolean>`(exists (select 1 from "revisionSteps" rs inner join "testRevisions" r on r.id = rs."revisionId" where rs."stepId" = s.id and r.kind = 'working' and r."branchId" = ${branchId})
-      or exists (select 1 from "stepChildren" sc where sc."childStepId" = s.id)
-      or not exists (select 1 from "revisionSteps" rs2 inner join "testRevisions" r2 on r2.id = rs2."revisionId" where rs2."stepId" = s.id and r2.kind = 'working'))`;
-
 export async function findVisibleStep(
   db: Executor,
   scope: Scope,
@@ -37,7 +37,7 @@ export async function findVisibleStep(
     .select(stepColumns)
     .where('s.id', '=', stepId)
     .where('s.projectId', '=', scope.projectId)
-    .where(visibleOn(scope.branchId))
+    .where(stepVisibleOn(scope.branchId))
     .executeTakeFirst();
 }
 
@@ -51,7 +51,7 @@ export async function sharedStepsPage(
     .selectFrom('steps as s')
     .where('s.projectId', '=', scope.projectId)
     .where('s.shared', '=', 1)
-    .where(visibleOn(scope.branchId));
+    .where(stepVisibleOn(scope.branchId));
   if (query.search)
     base = base.where(
       sql<boolean>`s."nameLower" like ${`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
@@ -84,33 +84,6 @@ export async function groupChildren(db: Executor, groupId: string) {
     .execute();
 }
 
-/** Working revisions (with branch) whose trees reference a canonical step directly. */
-export async function usages(db: Executor, projectId: string, stepId: string) {
-  return db
-    .selectFrom('revisionSteps as rs')
-    .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
-    .innerJoin('branches as b', 'b.id', 'r.branchId')
-    .select(['r.id as revisionId', 'r.testId', 'r.name', 'r.branchId', 'b.name as branchName'])
-    .where('rs.stepId', '=', stepId)
-    .where('r.kind', '=', 'working')
-    .where('r.projectId', '=', projectId)
-    .execute();
-}
-
-export async function deleteNodes(trx: Executor, revisionId: string, ids: string[]) {
-  let frontier = ids;
-  while (frontier.length > 0) {
-    const children = await trx
-      .selectFrom('revisionSteps')
-      .select('id')
-      .where('revisionId', '=', revisionId)
-      .where('parentId', 'in', frontier)
-      .execute();
-    await trx.deleteFrom('revisionSteps').where('id', 'in', frontier).execute();
-    frontier = children.map((child) => child.id);
-  }
-}
-
 /** Removes a non-shared canonical step (and its linked children) nothing references any more. */
 export async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): Promise<void> {
   if (depth > 20) return;
@@ -125,12 +98,7 @@ export async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): 
     .select('id')
     .where('childStepId', '=', stepId)
     .executeTakeFirst();
-  const used = await trx
-    .selectFrom('revisionSteps')
-    .select('id')
-    .where('stepId', '=', stepId)
-    .executeTakeFirst();
-  if (linked || used) return;
+  if (linked || (await stepInAnyTree(trx, stepId))) return;
   const children = await trx
     .selectFrom('stepChildren')
     .select('childStepId')
@@ -138,4 +106,76 @@ export async function deleteIfOrphan(trx: Executor, stepId: string, depth = 0): 
     .execute();
   await trx.deleteFrom('steps').where('id', '=', stepId).execute();
   for (const child of children) await deleteIfOrphan(trx, child.childStepId, depth + 1);
+}
+
+type StepFields = Updateable<Database['steps']>;
+type LinkRow = Database['stepChildren'];
+
+/** A new canonical step with the given id, copied from `row` with `fields` applied. */
+export async function insertStepCopy(
+  db: Executor,
+  row: StepRow,
+  id: string,
+  now: string,
+  fields: StepFields = {},
+) {
+  await db
+    .insertInto('steps')
+    .values({ ...row, nameLower: row.name.toLowerCase(), id, createdAt: now, updatedAt: now, ...fields })
+    .execute();
+}
+
+export async function updateStep(db: Executor, id: string, fields: StepFields) {
+  await db.updateTable('steps').set(fields).where('id', '=', id).execute();
+}
+
+/** Updates a step only if it is not shared (a shared one is edited through its own route). */
+export async function updateOwnStep(db: Executor, id: string, fields: StepFields) {
+  await db.updateTable('steps').set(fields).where('id', '=', id).where('shared', '=', 0).execute();
+}
+
+export async function isShared(db: Executor, id: string): Promise<boolean | undefined> {
+  const row = await db.selectFrom('steps').select(['shared']).where('id', '=', id).executeTakeFirst();
+  return row && fromFlag(row.shared);
+}
+
+export async function deleteStep(db: Executor, id: string) {
+  await db.deleteFrom('steps').where('id', '=', id).execute();
+}
+
+/** The links below a group, in position order. */
+export async function linksOf(db: Executor, parentStepId: string) {
+  return db
+    .selectFrom('stepChildren')
+    .selectAll()
+    .where('parentStepId', '=', parentStepId)
+    .orderBy('position')
+    .execute();
+}
+
+export async function insertLinks(db: Executor, links: LinkRow[]) {
+  if (links.length > 0) await db.insertInto('stepChildren').values(links).execute();
+}
+
+export async function setLink(db: Executor, linkId: string, position: number, childStepId: string) {
+  await db.updateTable('stepChildren').set({ position, childStepId }).where('id', '=', linkId).execute();
+}
+
+export async function deleteLinks(db: Executor, linkIds: string[]) {
+  if (linkIds.length > 0) await db.deleteFrom('stepChildren').where('id', 'in', linkIds).execute();
+}
+
+/** The groups linking a step as a child. */
+export async function parentsOf(db: Executor, stepId: string) {
+  return db.selectFrom('stepChildren').select('parentStepId').where('childStepId', '=', stepId).execute();
+}
+
+/** The canonical children of a group with their stored actions (to find an upload's owner). */
+export async function childActions(db: Executor, groupId: string) {
+  return db
+    .selectFrom('stepChildren as c')
+    .innerJoin('steps as s', 's.id', 'c.childStepId')
+    .select(['s.id', 's.action'])
+    .where('c.parentStepId', '=', groupId)
+    .execute();
 }

@@ -1,16 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { describeActionError, stepAction, stepCondition, updateStepData } from '@stepdeck/contract';
+import {
+  describeActionError,
+  jsonObject,
+  stepAction,
+  stepCondition,
+  updateStepData,
+} from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson, toFlag, toJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { lockRevisions, requireWorking } from '../tests/repository.ts';
+import {
+  childNodes,
+  deleteNodes,
+  deleteStepAttachments,
+  findWorkingNode,
+  markEdited,
+  markEditedAndRecount,
+  nodeExists,
+  repointNodes,
+  setNodePosition,
+  usages,
+} from '../tests/revision-trees.ts';
 import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
 import {
   existingSharedIds,
+  type NormalizedStep,
   normalizeSteps,
   parseSteps,
   referencedIds,
@@ -20,18 +39,38 @@ import {
   stripScreenshotData,
 } from '../tests/steps-store.ts';
 import {
+  childActions,
   deleteIfOrphan,
-  deleteNodes,
+  deleteLinks,
+  deleteStep,
   findVisibleStep,
   groupChildren,
+  insertLinks,
+  insertStepCopy,
+  isShared,
+  linksOf,
+  parentsOf,
+  setLink,
   sharedStepsPage,
-  usages,
+  updateOwnStep,
+  updateStep,
 } from './repository.ts';
+
+/** The stored columns of an edited (non-shared) step. */
+const stepFields = (step: NormalizedStep, now: string) => ({
+  name: step.name,
+  nameLower: step.name.toLowerCase(),
+  action: toJson(step.action),
+  condition: step.condition ? toJson(step.condition) : null,
+  metadata: step.metadata ? toJson(step.metadata) : null,
+  isGroup: toFlag(step.group),
+  updatedAt: now,
+});
 
 const present = (row: StepRow) => ({
   id: row.id,
   name: row.name,
-  action: stripScreenshotData(fromJson<Record<string, unknown>>(row.action, {})),
+  action: stripScreenshotData(readJson(jsonObject, row.action, {}, `steps ${row.id}/action`)),
   shared: fromFlag(row.shared),
   group: fromFlag(row.isGroup),
 });
@@ -89,7 +128,7 @@ export class StepsService {
         id: link.linkId,
         stepId: link.id,
         name: link.name,
-        action: stripScreenshotData(fromJson<Record<string, unknown>>(link.action, {})),
+        action: stripScreenshotData(readJson(jsonObject, link.action, {}, `steps ${link.id}/action`)),
         order: link.position,
       })),
     };
@@ -145,49 +184,21 @@ export class StepsService {
           : {}),
         updatedAt: now,
       };
+      const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
       let id = stepId;
       if (actionChanged && otherBranches) {
         id = randomUUID();
-        await trx
-          .insertInto('steps')
-          .values({
-            ...row,
-            nameLower: row.name.toLowerCase(),
-            id,
-            createdAt: now,
-            ...fields,
-          })
-          .execute();
-        const links = await trx
-          .selectFrom('stepChildren')
-          .selectAll()
-          .where('parentStepId', '=', stepId)
-          .execute();
-        if (links.length > 0)
-          await trx
-            .insertInto('stepChildren')
-            .values(links.map((link) => ({ ...link, id: randomUUID(), parentStepId: id })))
-            .execute();
-        const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
-        if (here.length > 0)
-          await trx
-            .updateTable('revisionSteps')
-            .set({ stepId: id })
-            .where('stepId', '=', stepId)
-            .where('revisionId', 'in', here)
-            .execute();
+        await insertStepCopy(trx, row, id, now, fields);
+        const links = await linksOf(trx, stepId);
+        await insertLinks(
+          trx,
+          links.map((link) => ({ ...link, id: randomUUID(), parentStepId: id })),
+        );
+        await repointNodes(trx, stepId, id, here);
       } else {
-        await trx.updateTable('steps').set(fields).where('id', '=', stepId).execute();
+        await updateStep(trx, stepId, fields);
       }
-      const here = [
-        ...new Set(uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId)),
-      ];
-      if (here.length > 0)
-        await trx
-          .updateTable('testRevisions')
-          .set((eb) => ({ dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
-          .where('id', 'in', here)
-          .execute();
+      await markEdited(trx, here, now);
       if (files.length > 0)
         await storeAttachments(trx, this.blobs, { projectId: scope.projectId, stepId: id }, files, now);
       const updated = await requireStep(trx, scope.projectId, id);
@@ -199,25 +210,7 @@ export class StepsService {
   /** Replaces the children of a group in a working revision (`:stepId` is the revision-step id). */
   async replaceChildren(scope: Scope, revisionStepId: string, raw: unknown, files: UploadedFile[] = []) {
     if (!Array.isArray(raw)) throw badRequest('children must be a JSON array');
-    const node = await this.db
-      .selectFrom('revisionSteps as rs')
-      .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
-      .innerJoin('steps as s', 's.id', 'rs.stepId')
-      .select([
-        'rs.id',
-        'rs.revisionId',
-        'r.testId',
-        's.id as stepId',
-        's.name',
-        's.isGroup',
-        's.shared',
-        'r.type',
-      ])
-      .where('rs.id', '=', revisionStepId)
-      .where('r.kind', '=', 'working')
-      .where('r.branchId', '=', scope.branchId)
-      .where('r.projectId', '=', scope.projectId)
-      .executeTakeFirst();
+    const node = await findWorkingNode(this.db, scope, revisionStepId);
     if (!node) throw notFound('Step not found');
     if (!node.isGroup) throw badRequest('Step is not a group');
     await requireWorking(this.db, scope.projectId, scope.branchId, node.testId);
@@ -229,18 +222,8 @@ export class StepsService {
       // Shared steps referenced, then the test's working revision (docs/concurrency.md).
       const normalized = await parseSteps(trx, scope.projectId, items, 'children', 'share');
       await requireWorking(trx, scope.projectId, scope.branchId, node.testId, 'update');
-      const stillThere = await trx
-        .selectFrom('revisionSteps')
-        .select('id')
-        .where('id', '=', node.id)
-        .executeTakeFirst();
-      if (!stillThere) throw notFound('Step not found');
-      const existing = await trx
-        .selectFrom('revisionSteps')
-        .select(['id', 'stepId'])
-        .where('revisionId', '=', node.revisionId)
-        .where('parentId', '=', node.id)
-        .execute();
+      if (!(await nodeExists(trx, node.id))) throw notFound('Step not found');
+      const existing = await childNodes(trx, node.revisionId, node.id);
       const existingIds = new Set(existing.map((row) => row.id));
       const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
       order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
@@ -254,23 +237,8 @@ export class StepsService {
         if (revId && existingIds.has(revId)) {
           kept.add(revId);
           const current = existing.find((row) => row.id === revId);
-          if (current && !step.sharedRef) {
-            await trx
-              .updateTable('steps')
-              .set({
-                name: step.name,
-                nameLower: step.name.toLowerCase(),
-                action: toJson(step.action),
-                condition: step.condition ? toJson(step.condition) : null,
-                metadata: step.metadata ? toJson(step.metadata) : null,
-                isGroup: toFlag(step.group),
-                updatedAt: now,
-              })
-              .where('id', '=', current.stepId)
-              .where('shared', '=', 0)
-              .execute();
-          }
-          await trx.updateTable('revisionSteps').set({ position }).where('id', '=', revId).execute();
+          if (current && !step.sharedRef) await updateOwnStep(trx, current.stepId, stepFields(step, now));
+          await setNodePosition(trx, revId, position);
           out.push({ id: revId, name: step.name, order: position });
         } else {
           const before = writer.revisionSteps.length;
@@ -285,21 +253,7 @@ export class StepsService {
       const removed = existing.filter((row) => !kept.has(row.id)).map((row) => row.id);
       await deleteNodes(trx, node.revisionId, removed);
       await writer.flush(trx);
-      const count = await trx
-        .selectFrom('revisionSteps')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('revisionId', '=', node.revisionId)
-        .executeTakeFirst();
-      await trx
-        .updateTable('testRevisions')
-        .set((eb) => ({
-          dirty: 1,
-          updatedAt: now,
-          stepsCount: Number(count?.n ?? 0),
-          editVersion: eb('editVersion', '+', 1),
-        }))
-        .where('id', '=', node.revisionId)
-        .execute();
+      await markEditedAndRecount(trx, node.revisionId, now);
       // Uploads for setInputFiles children belong to the test (as with PUT /v1/tests/:testId).
       if (files.length > 0)
         await storeAttachments(
@@ -345,37 +299,23 @@ export class StepsService {
         uses.map((use) => use.revisionId),
       );
       const copy = uses.some((use) => use.branchId !== scope.branchId);
+      const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
       let groupId = node.stepId;
-      let links = await trx
-        .selectFrom('stepChildren')
-        .selectAll()
-        .where('parentStepId', '=', groupId)
-        .orderBy('position')
-        .execute();
+      let links = await linksOf(trx, groupId);
       /** Link ids the client knows → the link rows of the group being edited. */
       const linkOf = new Map(links.map((link) => [link.id, link]));
       if (copy) {
         const row = await requireStep(trx, scope.projectId, node.stepId);
         groupId = randomUUID();
-        await trx
-          .insertInto('steps')
-          .values({ ...row, nameLower: row.name.toLowerCase(), id: groupId, createdAt: now, updatedAt: now })
-          .execute();
+        await insertStepCopy(trx, row, groupId, now);
         const copies = links.map((link) => ({ ...link, id: randomUUID(), parentStepId: groupId }));
-        if (copies.length > 0) await trx.insertInto('stepChildren').values(copies).execute();
+        await insertLinks(trx, copies);
         for (const [index, link] of links.entries()) {
           const copied = copies[index];
           if (copied) linkOf.set(link.id, copied);
         }
         links = copies;
-        const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
-        if (here.length > 0)
-          await trx
-            .updateTable('revisionSteps')
-            .set({ stepId: groupId })
-            .where('stepId', '=', node.stepId)
-            .where('revisionId', 'in', here)
-            .execute();
+        await repointNodes(trx, node.stepId, groupId, here);
       }
       const writer = new StepWriter(scope.projectId, node.type, now);
       const kept = new Set<string>();
@@ -388,40 +328,15 @@ export class StepsService {
         if (known && !kept.has(known.id)) {
           kept.add(known.id);
           let childId = step.sharedRef ?? known.childStepId;
-          if (!step.sharedRef) {
-            const fields = {
-              name: step.name,
-              nameLower: step.name.toLowerCase(),
-              action: toJson(step.action),
-              condition: step.condition ? toJson(step.condition) : null,
-              metadata: step.metadata ? toJson(step.metadata) : null,
-              isGroup: toFlag(step.group),
-              updatedAt: now,
-            };
-            const child = await trx
-              .selectFrom('steps')
-              .select(['shared'])
-              .where('id', '=', known.childStepId)
-              .executeTakeFirst();
-            if (child && !fromFlag(child.shared)) {
-              if (copy) {
-                // The other branch's group still links the old child record.
-                childId = writer.canonical(step, false);
-                const links = await trx
-                  .selectFrom('stepChildren')
-                  .selectAll()
-                  .where('parentStepId', '=', known.childStepId)
-                  .execute();
-                for (const link of links)
-                  writer.stepChildren.push({ ...link, id: randomUUID(), parentStepId: childId });
-              } else await trx.updateTable('steps').set(fields).where('id', '=', childId).execute();
-            }
+          if (!step.sharedRef && (await isShared(trx, known.childStepId)) === false) {
+            if (copy) {
+              // The other branch's group still links the old child record.
+              childId = writer.canonical(step, false);
+              for (const link of await linksOf(trx, known.childStepId))
+                writer.stepChildren.push({ ...link, id: randomUUID(), parentStepId: childId });
+            } else await updateStep(trx, childId, stepFields(step, now));
           }
-          await trx
-            .updateTable('stepChildren')
-            .set({ position, childStepId: childId })
-            .where('id', '=', known.id)
-            .execute();
+          await setLink(trx, known.id, position, childId);
           out.push({ id: known.id, name: step.sharedRef ? '' : step.name, order: position });
         } else {
           const before = writer.stepChildren.length;
@@ -434,38 +349,20 @@ export class StepsService {
         }
       }
       const removed = links.filter((link) => !kept.has(link.id));
-      if (removed.length > 0)
-        await trx
-          .deleteFrom('stepChildren')
-          .where(
-            'id',
-            'in',
-            removed.map((link) => link.id),
-          )
-          .execute();
+      await deleteLinks(
+        trx,
+        removed.map((link) => link.id),
+      );
       await writer.flush(trx);
       for (const link of removed) await deleteIfOrphan(trx, link.childStepId);
-      const here = [
-        ...new Set(uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId)),
-      ];
-      if (here.length > 0)
-        await trx
-          .updateTable('testRevisions')
-          .set((eb) => ({ dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
-          .where('id', 'in', here)
-          .execute();
+      await markEdited(trx, here, now);
       // Uploads belong to the canonical child naming them (like a shared step's own files), so
       // every test using the group gets them.
       if (files.length > 0) {
-        const children = await trx
-          .selectFrom('stepChildren as c')
-          .innerJoin('steps as s', 's.id', 'c.childStepId')
-          .select(['s.id', 's.action'])
-          .where('c.parentStepId', '=', groupId)
-          .execute();
+        const children = await childActions(trx, groupId);
         for (const file of files) {
           const owner = children.find((child) => {
-            const action = fromJson<Record<string, unknown>>(child.action, {});
+            const action = readJson(jsonObject, child.action, {}, `steps ${child.id}/action`);
             return Array.isArray(action.files) && action.files.includes(file.filename);
           });
           if (!owner) throw badRequest(`files: no setInputFiles child of the group names "${file.filename}"`);
@@ -489,11 +386,7 @@ export class StepsService {
       // committed (and shows in `uses`) or waits and then no longer finds the step.
       const row = await requireStep(trx, scope.projectId, stepId, 'update');
       const uses = await usages(trx, scope.projectId, stepId);
-      const parents = await trx
-        .selectFrom('stepChildren')
-        .select('parentStepId')
-        .where('childStepId', '=', stepId)
-        .execute();
+      const parents = await parentsOf(trx, stepId);
       if (uses.length > 0 || parents.length > 0) {
         const tests = [...new Map(uses.map((use) => [`${use.testId}:${use.branchId}`, use])).values()].map(
           (use) => ({
@@ -512,8 +405,8 @@ export class StepsService {
           sharedGroups: parents.map((parent) => parent.parentStepId),
         });
       }
-      await trx.deleteFrom('attachments').where('stepId', '=', stepId).execute();
-      await trx.deleteFrom('steps').where('id', '=', stepId).execute();
+      await deleteStepAttachments(trx, stepId);
+      await deleteStep(trx, stepId);
       return { id: row.id, shared: fromFlag(row.shared), group: fromFlag(row.isGroup) };
     });
   }

@@ -1,16 +1,12 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
+import { findProject } from '../console/repository.ts';
 
 /** Project secrets: values are write-only here (listed by name, never returned). */
 
 /** The project, when it belongs to the organization. */
 export async function requireProjectOf(db: Db, organizationId: string, projectId: string): Promise<string> {
-  const project = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('id', '=', projectId)
-    .where('organizationId', '=', organizationId)
-    .executeTakeFirst();
+  const project = await findProject(db, organizationId, projectId);
   if (!project) throw notFound('Project not found');
   return project.id;
 }

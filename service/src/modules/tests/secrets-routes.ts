@@ -1,6 +1,6 @@
 import {
-  consoleObjectListResponse,
   noPayloadResponse,
+  projectSecretListResponse,
   projectSecretResponse,
   uuid,
 } from '@stepdeck/contract';
@@ -58,7 +58,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
     {
       schema: {
         summary: 'List the secrets of a project',
-        response: { 200: consoleObjectListResponse },
+        response: { 200: projectSecretListResponse },
         tags,
         params: z.object({ projectId: uuid }),
       },

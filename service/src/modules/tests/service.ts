@@ -4,8 +4,9 @@ import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import { attachmentsOfTest, loadAttachmentsFor, type UploadedFile } from './attachments.ts';
+import { listWorking } from './list-repository.ts';
 import { presentSteps, presentTest, type Scope } from './present.ts';
-import { listWorking, requireWorking, tagsOf } from './repository.ts';
+import { requireWorking, tagsOf } from './repository.ts';
 import { loadStepTree, type StepView } from './steps-store.ts';
 import { TestWrites } from './writes.ts';
 

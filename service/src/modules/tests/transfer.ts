@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createTestData, type StepInput, testExportFormatVersion } from '@stepdeck/contract';
+import {
+  createTestData,
+  type ExportedTestDocument,
+  exportedSharedSteps,
+  exportedTest,
+  exportManifest,
+  type StepInput,
+  testExportFormatVersion,
+} from '@stepdeck/contract';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import type { z } from 'zod';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import { toFlag } from '../../adapters/db/index.ts';
@@ -336,30 +345,37 @@ export class TransferService {
     const entries = await unzip(zip);
     const manifestRaw = entries.get('manifest.json');
     if (!manifestRaw) throw badRequest('Archive has no manifest.json');
-    let manifest: { formatVersion?: unknown; tests?: unknown };
+    let manifestJson: unknown;
     try {
-      manifest = JSON.parse(manifestRaw.toString('utf8'));
+      manifestJson = JSON.parse(manifestRaw.toString('utf8'));
     } catch {
       throw badRequest('manifest.json is not valid JSON');
     }
+    const manifestCheck = exportManifest.safeParse(manifestJson);
+    if (!manifestCheck.success) throw badRequest(`manifest.json: ${zodMessage(manifestCheck.error)}`);
+    const manifest = manifestCheck.data;
     if (manifest.formatVersion !== testExportFormatVersion)
       throw badRequest(
         `Unsupported export format version ${String(manifest.formatVersion)} (expected ${testExportFormatVersion})`,
       );
     const errors: Array<{ file: string; error: string }> = [];
-    let sharedDocs: ExportedSharedStep[] = [];
+    let sharedDocs: z.infer<typeof exportedSharedSteps> = [];
     const sharedRaw = entries.get('shared-steps.json');
     if (sharedRaw) {
       try {
-        sharedDocs = JSON.parse(sharedRaw.toString('utf8'));
-        if (!Array.isArray(sharedDocs)) throw new Error('not an array');
+        const parsed: unknown = JSON.parse(sharedRaw.toString('utf8'));
+        if (!Array.isArray(parsed)) throw new Error('not an array');
+        const check = exportedSharedSteps.safeParse(parsed);
+        if (!check.success) throw new Error(zodMessage(check.error));
+        sharedDocs = check.data;
       } catch (error) {
         errors.push({ file: 'shared-steps.json', error: `invalid: ${(error as Error).message}` });
         sharedDocs = [];
       }
     }
     const sharedIds = new Set(sharedDocs.map((doc) => doc.id));
-    const docs: Array<{ file: string; doc: ExportedTest; steps: ReturnType<typeof normalizeSteps> }> = [];
+    const docs: Array<{ file: string; doc: ExportedTestDocument; steps: ReturnType<typeof normalizeSteps> }> =
+      [];
     for (const [file, content] of entries) {
       if (file === 'manifest.json' || file === 'shared-steps.json') continue;
       if (!file.startsWith('tests/') || !file.endsWith('.json')) {
@@ -367,7 +383,9 @@ export class TransferService {
         continue;
       }
       try {
-        const doc = JSON.parse(content.toString('utf8')) as ExportedTest;
+        const shape = exportedTest.safeParse(JSON.parse(content.toString('utf8')));
+        if (!shape.success) throw new Error(zodMessage(shape.error));
+        const doc = shape.data;
         const check = createTestData.safeParse({
           name: doc.name,
           status: doc.status,

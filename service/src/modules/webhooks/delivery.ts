@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { fromJson } from '../../adapters/db/index.ts';
 import type { JobQueue } from '../../adapters/queue/index.ts';
 import { isoNow } from '../../clock.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
 import { type AttemptObserver, WebhookDispatcher } from './dispatcher.ts';
 import { buildBody, eventOf } from './payload.ts';
-import { insertDeliveries, subscribedWebhooks } from './repository.ts';
+import { customDataOf, insertDeliveries, subscribedWebhooks } from './repository.ts';
 import { defaultWebhookSettings, type WebhookSettings } from './settings.ts';
 
 export { sign } from './attempt.ts';
@@ -67,7 +66,7 @@ export class WebhookDelivery {
         timestamp: now,
         run,
         publicUrl: ctx.config.publicUrl,
-        custom: fromJson<Record<string, unknown> | null>(hook.customData, null),
+        custom: customDataOf(hook),
       });
       return {
         id,

@@ -1,3 +1,4 @@
+import type { WebhookBody } from '@stepdeck/contract';
 import type { RunFinished } from '../../context.ts';
 
 export const webhookEvents = ['run.completed', 'run.failed'] as const;
@@ -21,9 +22,9 @@ export function buildBody(input: {
   run: RunFinished;
   publicUrl: string;
   custom: Record<string, unknown> | null;
-}): Record<string, unknown> {
+}): WebhookBody {
   const { run } = input;
-  const body: Record<string, unknown> = {
+  const body: WebhookBody = {
     event: input.event,
     deliveryId: input.deliveryId,
     timestamp: input.timestamp,
@@ -59,7 +60,7 @@ export function buildBody(input: {
 }
 
 /** An example body for `GET /v1/webhooks/sample-payload`. */
-export function sampleBody(event: WebhookEvent, publicUrl: string): Record<string, unknown> {
+export function sampleBody(event: WebhookEvent, publicUrl: string): WebhookBody {
   const failed = event === 'run.failed';
   const run: RunFinished = {
     organizationId: '00000000-0000-4000-8000-000000000000',

@@ -1,6 +1,7 @@
+import { jsonObject, webhookEvent } from '@stepdeck/contract';
 import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import type { WebhooksTables } from '../../adapters/db/migrations/0004_webhooks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 import type { WebhookEvent } from './payload.ts';
@@ -19,12 +20,16 @@ export interface WebhookView {
   updatedAt: string;
 }
 
+/** A webhook's custom data, checked to be a JSON object. */
+export const customDataOf = (row: Pick<WebhookRow, 'id' | 'customData'>) =>
+  readJson(jsonObject.nullable(), row.customData, null, `webhooks ${row.id}/customData`);
+
 export const toView = (row: WebhookRow): WebhookView => ({
   id: row.id,
   url: row.url,
-  events: fromJson<WebhookEvent[]>(row.events, []),
+  events: readJson(webhookEvent.array(), row.events, [], `webhooks ${row.id}/events`),
   enabled: fromFlag(row.enabled),
-  customData: fromJson<Record<string, unknown> | null>(row.customData, null),
+  customData: customDataOf(row),
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -73,7 +78,9 @@ export async function subscribedWebhooks(db: Db, organizationId: string, event: 
     .where('organizationId', '=', organizationId)
     .where('enabled', '=', 1)
     .execute();
-  return rows.filter((row) => fromJson<string[]>(row.events, []).includes(event));
+  return rows.filter((row) =>
+    readJson(webhookEvent.array(), row.events, [], `webhooks ${row.id}/events`).includes(event),
+  );
 }
 
 export async function listDeliveries(db: Db, webhookId: string) {

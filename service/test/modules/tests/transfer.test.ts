@@ -317,6 +317,36 @@ describe.each(databaseKinds)('export and import on %s', (database) => {
     await expectNothingImported();
   });
 
+  it('reads archives through the export schema: a wrong field is an error naming file and field', async () => {
+    const manifest = JSON.stringify({ formatVersion: 1, tests: [] });
+    const notObject = await importZip(await makeZip([['manifest.json', '[1]']]));
+    expect(notObject.statusCode).toBe(400);
+    expect(notObject.json().message).toMatch(/^manifest\.json: /);
+    await expectNothingImported();
+
+    const response = await importZip(
+      await makeZip([
+        ['manifest.json', manifest],
+        ['tests/ok.json', JSON.stringify({ id: 'a', name: 'imported', parentId: null })],
+        ['tests/bad-config.json', JSON.stringify({ id: 'b', name: 'bad', config: 'fast please' })],
+        ['tests/bad-tags.json', JSON.stringify({ id: 'c', name: 'tagged', tags: 'smoke' })],
+        ['shared-steps.json', JSON.stringify([{ id: 's', name: 'login', action: 'click' }])],
+      ]),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const { imported, errors } = response.json().data;
+    expect(imported.tests).toBe(1);
+    expect(imported.sharedSteps).toBe(0);
+    const byFile = new Map(errors.map((error: { file: string; error: string }) => [error.file, error.error]));
+    expect(byFile.get('tests/bad-config.json')).toMatch(/config/);
+    expect(byFile.get('tests/bad-tags.json')).toMatch(/tags/);
+    expect(byFile.get('shared-steps.json')).toMatch(/^invalid: .*action/);
+    const list = await t.api({ method: 'GET', url: '/v1/tests', headers: target });
+    expect(list.json().children.map((test: { name: string }) => test.name)).toEqual(['imported']);
+    for (const test of list.json().children)
+      await t.api({ method: 'DELETE', url: `/v1/tests/${test.id}`, headers: target });
+  });
+
   it('exports format pw as a Playwright project without secret values', async () => {
     const secretValue = `s3cret-${crypto.randomUUID()}`;
     const created = await consoleCall(t.app, cookie, {

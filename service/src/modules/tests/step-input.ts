@@ -1,0 +1,150 @@
+import {
+  describeActionError,
+  type StepAction,
+  type StepCondition,
+  type StepInput,
+  stepAction,
+  stepCondition,
+} from '@stepdeck/contract';
+import type { Db, Tx } from '../../adapters/db/index.ts';
+import { onPostgres } from '../../adapters/db/locks.ts';
+import { badRequest } from '../../errors.ts';
+
+import { chunk } from './step-rows.ts';
+
+/** Step trees as clients send them: validated and normalized before anything is written. */
+
+type Executor = Db | Tx;
+
+/** A validated step, ready to be written. */
+export interface NormalizedStep {
+  /** Existing shared step referenced as is. */
+  sharedRef?: string;
+  name: string;
+  action: StepAction;
+  condition: StepCondition | null;
+  metadata: Record<string, unknown> | null;
+  shared: boolean;
+  group: boolean;
+  children: NormalizedStep[];
+}
+
+/** Validates an editor step tree; every failure names the step and the field. */
+export function normalizeSteps(
+  input: unknown[],
+  path = 'steps',
+  sharedIds: ReadonlySet<string> = new Set(),
+): NormalizedStep[] {
+  return input.map((raw, index) => {
+    const label = `${path}[${index}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw badRequest(`${label}: must be an object`);
+    const item = raw as StepInput;
+    const ref = item.stepId ?? item.id;
+    if (item.shared && ref && sharedIds.has(ref)) {
+      return {
+        sharedRef: ref,
+        name: '',
+        action: { name: 'group' } as StepAction,
+        condition: null,
+        metadata: null,
+        shared: true,
+        group: false,
+        children: [],
+      };
+    }
+    const stepLabel = `step ${item.name ? `"${item.name}" ` : ''}(${label})`;
+    if (item.action === undefined || item.action === null)
+      throw badRequest(`${stepLabel}: action: action is required`);
+    const parsed = stepAction.safeParse(item.action);
+    if (!parsed.success) throw badRequest(describeActionError(stepLabel, parsed.error));
+    let condition: StepCondition | null = null;
+    if (item.condition !== undefined && item.condition !== null) {
+      const parsedCondition = stepCondition.safeParse(item.condition);
+      if (!parsedCondition.success)
+        throw badRequest(
+          `${stepLabel}: condition: must be {type:"skip"}, {type:"alwaysRun"} or {type:"if", variable, equals}`,
+        );
+      condition = parsedCondition.data;
+    }
+    if (item.name !== undefined && typeof item.name !== 'string')
+      throw badRequest(`${stepLabel}: name: must be a string`);
+    if (item.children !== undefined && !Array.isArray(item.children))
+      throw badRequest(`${stepLabel}: children: must be an array`);
+    const group = parsed.data.name === 'group' || item.group === true;
+    if (!group && item.children && item.children.length > 0)
+      throw badRequest(`${stepLabel}: children: only a group step has children`);
+    const metadata =
+      item.metadata && typeof item.metadata === 'object' && !Array.isArray(item.metadata)
+        ? (item.metadata as Record<string, unknown>)
+        : null;
+    return {
+      name: item.name?.trim() || parsed.data.description || parsed.data.name,
+      action: parsed.data,
+      condition,
+      metadata,
+      shared: item.shared === true,
+      group,
+      children: normalizeSteps(item.children ?? [], `${label}.children`, sharedIds),
+    };
+  });
+}
+
+/** Collects ids of shared steps the tree may reference, so normalizeSteps can resolve them. */
+export function referencedIds(input: unknown[]): string[] {
+  const out: string[] = [];
+  const walk = (items: unknown[]) => {
+    for (const raw of items) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const item = raw as StepInput;
+      const ref = item.stepId ?? item.id;
+      if (item.shared && typeof ref === 'string') out.push(ref);
+      if (Array.isArray(item.children)) walk(item.children);
+    }
+  };
+  walk(input);
+  return out;
+}
+
+/**
+ * The project's shared steps among `ids`. With `lock`, a write is about to reference them: on
+ * PostgreSQL they are locked (`share`, or `update` for an edit of the group itself) in one
+ * statement in id order, so a concurrent delete of the shared step waits or is seen.
+ */
+export async function existingSharedIds(
+  db: Executor,
+  projectId: string,
+  ids: string[],
+  lock?: 'share' | 'update',
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(ids)];
+  const locking = lock !== undefined && onPostgres(db);
+  for (const part of locking ? [unique] : chunk(unique, 500)) {
+    if (part.length === 0) continue;
+    let query = db
+      .selectFrom('steps')
+      .select('id')
+      .where('projectId', '=', projectId)
+      .where('shared', '=', 1)
+      .where('id', 'in', part);
+    if (locking) {
+      query = query.orderBy('id');
+      query = lock === 'update' ? query.forUpdate() : query.forShare();
+    }
+    for (const row of await query.execute()) found.add(row.id);
+  }
+  return found;
+}
+
+/** Validates a raw step array against the project's shared steps (locked on PostgreSQL when `lock`). */
+export async function parseSteps(
+  db: Executor,
+  projectId: string,
+  input: unknown[],
+  path = 'steps',
+  lock?: 'share',
+) {
+  const shared = await existingSharedIds(db, projectId, referencedIds(input), lock);
+  return normalizeSteps(input, path, shared);
+}

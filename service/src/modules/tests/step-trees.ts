@@ -1,0 +1,206 @@
+import {
+  jsonObject,
+  type StepAction,
+  type StepInput,
+  type StepNode,
+  stepCondition,
+} from '@stepdeck/contract';
+import type { Db, Tx } from '../../adapters/db/index.ts';
+import { fromFlag, readJson } from '../../adapters/db/index.ts';
+import { onPostgres } from '../../adapters/db/locks.ts';
+import { notFound } from '../../errors.ts';
+
+import { chunk, type StepRow, type StepView, stripScreenshotData } from './step-rows.ts';
+
+/** Reads step trees back: a revision's nodes resolved to their canonical steps. */
+
+type Executor = Db | Tx;
+
+const rowToParts = (row: StepRow) => ({
+  name: row.name,
+  action: readJson(jsonObject, row.action, {}, `steps ${row.id}/action`),
+  condition: readJson(stepCondition.nullable(), row.condition, null, `steps ${row.id}/condition`),
+  metadata: readJson(jsonObject.nullable(), row.metadata, null, `steps ${row.id}/metadata`),
+  group: fromFlag(row.isGroup),
+  shared: fromFlag(row.shared),
+});
+
+async function loadStepRows(db: Executor, ids: string[]): Promise<Map<string, StepRow>> {
+  const map = new Map<string, StepRow>();
+  for (const part of chunk([...new Set(ids)], 500)) {
+    if (part.length === 0) continue;
+    const rows = await db
+      .selectFrom('steps')
+      .select(['id', 'projectId', 'name', 'action', 'metadata', 'condition', 'shared', 'isGroup', 'type'])
+      .where('id', 'in', part)
+      .execute();
+    for (const row of rows) map.set(row.id, row);
+  }
+  return map;
+}
+
+/** Children of shared groups, recursively, as canonical ids with their link ids. */
+async function loadSharedChildren(db: Executor, parentIds: string[]) {
+  const links = new Map<string, Array<{ id: string; childStepId: string; position: number }>>();
+  let frontier = [...new Set(parentIds)];
+  const seen = new Set<string>();
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const part of chunk(frontier, 500)) {
+      const rows = await db
+        .selectFrom('stepChildren')
+        .select(['id', 'parentStepId', 'childStepId', 'position'])
+        .where('parentStepId', 'in', part)
+        .orderBy('position')
+        .execute();
+      for (const row of rows) {
+        const list = links.get(row.parentStepId) ?? [];
+        list.push(row);
+        links.set(row.parentStepId, list);
+        if (!seen.has(row.childStepId)) {
+          seen.add(row.childStepId);
+          next.push(row.childStepId);
+        }
+      }
+    }
+    for (const id of frontier) seen.add(id);
+    frontier = next.filter((id) => !links.has(id));
+  }
+  return links;
+}
+
+/** Full step trees of several revisions (shared groups expanded), keyed by revision id. */
+export async function loadStepTrees(db: Executor, revisionIds: string[]): Promise<Map<string, StepView[]>> {
+  const nodes: Array<{
+    id: string;
+    revisionId: string;
+    stepId: string;
+    parentId: string | null;
+    position: number;
+  }> = [];
+  for (const part of chunk([...new Set(revisionIds)], 500)) {
+    if (part.length === 0) continue;
+    nodes.push(
+      ...(await db
+        .selectFrom('revisionSteps')
+        .select(['id', 'revisionId', 'stepId', 'parentId', 'position'])
+        .where('revisionId', 'in', part)
+        .execute()),
+    );
+  }
+  const rows = await loadStepRows(
+    db,
+    nodes.map((node) => node.stepId),
+  );
+  const sharedGroupIds = [...rows.values()].filter((row) => row.shared && row.isGroup).map((row) => row.id);
+  const links = await loadSharedChildren(db, sharedGroupIds);
+  const linkedRows = await loadStepRows(
+    db,
+    [...links.values()]
+      .flat()
+      .map((link) => link.childStepId)
+      .filter((id) => !rows.has(id)),
+  );
+  for (const [id, row] of linkedRows) rows.set(id, row);
+
+  const expandShared = (stepId: string, depth: number): StepView[] =>
+    depth > 20
+      ? []
+      : (links.get(stepId) ?? []).flatMap((link) => {
+          const row = rows.get(link.childStepId);
+          if (!row) return [];
+          const parts = rowToParts(row);
+          return [
+            {
+              id: link.id,
+              revisionStepId: link.id,
+              stepId: row.id,
+              ...parts,
+              action: stripScreenshotData(parts.action),
+              order: link.position,
+              children: parts.group ? expandShared(row.id, depth + 1) : [],
+            },
+          ];
+        });
+
+  const byParent = new Map<string, typeof nodes>();
+  for (const node of nodes) {
+    const key = `${node.revisionId}:${node.parentId ?? ''}`;
+    const list = byParent.get(key) ?? [];
+    list.push(node);
+    byParent.set(key, list);
+  }
+  const build = (revisionId: string, parentId: string | null): StepView[] =>
+    (byParent.get(`${revisionId}:${parentId ?? ''}`) ?? [])
+      .sort((a, b) => a.position - b.position)
+      .flatMap((node) => {
+        const row = rows.get(node.stepId);
+        if (!row) return [];
+        const parts = rowToParts(row);
+        const children = parts.shared
+          ? parts.group
+            ? expandShared(row.id, 0)
+            : []
+          : build(revisionId, node.id);
+        return [
+          {
+            id: node.id,
+            revisionStepId: node.id,
+            stepId: row.id,
+            ...parts,
+            action: stripScreenshotData(parts.action),
+            order: node.position,
+            children,
+          },
+        ];
+      });
+  const out = new Map<string, StepView[]>();
+  for (const id of revisionIds) out.set(id, build(id, null));
+  return out;
+}
+
+export async function loadStepTree(db: Executor, revisionId: string): Promise<StepView[]> {
+  return (await loadStepTrees(db, [revisionId])).get(revisionId) ?? [];
+}
+
+/** Converts a view tree to the compiler's StepNode tree. */
+export function toStepNodes(views: StepView[]): StepNode[] {
+  return views.map((view) => ({
+    id: view.id,
+    name: view.name,
+    action: view.action as StepAction,
+    condition: view.condition,
+    ...(view.group ? { children: toStepNodes(view.children) } : {}),
+  }));
+}
+
+/** Converts a stored tree back to editor input (for duplicate and export). */
+export function viewsToInput(views: StepView[], keepSharedRefs: boolean): StepInput[] {
+  return views.map((view) => {
+    if (view.shared && keepSharedRefs) return { shared: true, stepId: view.stepId };
+    return {
+      name: view.name,
+      action: view.action,
+      ...(view.condition ? { condition: view.condition } : {}),
+      ...(view.metadata ? { metadata: view.metadata } : {}),
+      ...(view.group ? { children: viewsToInput(view.children, keepSharedRefs) } : {}),
+    };
+  });
+}
+
+export async function requireStep(
+  db: Executor,
+  projectId: string,
+  stepId: string,
+  lock?: 'update',
+): Promise<StepRow> {
+  let query = db
+    .selectFrom('steps')
+    .select(['id', 'projectId', 'name', 'action', 'metadata', 'condition', 'shared', 'isGroup', 'type'])
+    .where('id', '=', stepId)
+    .where('projectId', '=', projectId);
+  if (lock && onPostgres(db)) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound('Step not found');
+  return row;
+}

@@ -1,0 +1,96 @@
+import { runConfig } from '@stepdeck/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CorruptDataError, readJson } from '../../src/adapters/db/index.ts';
+import { createTest, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
+import { createSchedule } from '../modules/schedules/fixtures.ts';
+
+/**
+ * JSON columns are read back through their contract schemas (issue 19): a row the service
+ * cannot have written stops the request with a 500 naming the table, row and column, never a
+ * wrong type flowing on, and never the stored value in the message.
+ */
+describe('readJson', () => {
+  it('returns the parsed value, or the fallback for NULL', () => {
+    expect(readJson(runConfig, '{"retries":2}', {}, 'x')).toEqual({ retries: 2 });
+    expect(readJson(runConfig, null, {}, 'x')).toEqual({});
+  });
+
+  it('names the place and the problem, without the value', () => {
+    expect(() => readJson(runConfig, '{"retries":"secret-ish"}', {}, 'testRevisions r1/config')).toThrow(
+      /^Corrupt stored data in testRevisions r1\/config: .*retries/,
+    );
+    expect(() => readJson(runConfig, '{"retries":"secret-ish"}', {}, 'here')).not.toThrow(/secret-ish/);
+    expect(() => readJson(runConfig, '{not json', {}, 'steps s1/action')).toThrow(
+      'Corrupt stored data in steps s1/action: not valid JSON',
+    );
+    expect(() => readJson(runConfig, '[]', {}, 'here')).toThrow(CorruptDataError);
+  });
+});
+
+describe.each(databaseKinds)('a corrupt JSON column on %s', (database) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 500 naming the test revision and column, and other tests still read', async () => {
+    const broken = await createTest(t, { name: 'broken config' });
+    const fine = await createTest(t, { name: 'fine' });
+    const revision = await t.ctx.db
+      .selectFrom('testRevisions')
+      .select('id')
+      .where('testId', '=', broken.id)
+      .where('kind', '=', 'working')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .updateTable('testRevisions')
+      .set({ config: '{"use":"not an object"}' })
+      .where('id', '=', revision.id)
+      .execute();
+
+    const response = await t.api({ url: `/v1/tests/${broken.id}` });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in testRevisions ${revision.id}/config: .*use`),
+    );
+    expect(response.body).not.toContain('not an object');
+    expect((await t.api({ url: `/v1/tests/${fine.id}` })).statusCode).toBe(200);
+  });
+
+  it('answers 500 naming a step whose action is not JSON', async () => {
+    const test = await createTest(t, {
+      name: 'broken step',
+      steps: [{ name: 'open', action: { name: 'goto', url: 'https://example.com' } }],
+    });
+    const step = await t.ctx.db
+      .selectFrom('revisionSteps as rs')
+      .innerJoin('testRevisions as r', 'r.id', 'rs.revisionId')
+      .select('rs.stepId')
+      .where('r.testId', '=', test.id)
+      .executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('steps').set({ action: '{"name":' }).where('id', '=', step.stepId).execute();
+
+    const response = await t.api({ url: `/v1/tests/${test.id}/steps` });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toBe(
+      `Corrupt stored data in steps ${step.stepId}/action: not valid JSON`,
+    );
+  });
+
+  it('answers 500 naming a schedule whose testIds is not a list of IDs', async () => {
+    const test = await createTest(t, { name: 'scheduled', status: 'active' });
+    const schedule = await createSchedule(t, { testIds: [test.id] });
+    await t.ctx.db
+      .updateTable('schedules')
+      .set({ testIds: '{"0":"x"}' })
+      .where('id', '=', schedule.id)
+      .execute();
+
+    const response = await t.api({ url: `/v1/schedules/${schedule.id}` });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in schedules ${schedule.id}/testIds: `),
+    );
+  });
+});
