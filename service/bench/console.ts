@@ -135,7 +135,10 @@ for (let round = 0; round < rounds + 2; round += 1) {
       'failed test visible': performance.now(),
     };
   });
-  for (const [name, value] of Object.entries(marks)) (phases[name] ??= []).push(value);
+  for (const [name, value] of Object.entries(marks)) {
+    phases[name] ??= [];
+    phases[name].push(value);
+  }
 }
 await browser.close();
 await site.stop();
