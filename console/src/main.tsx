@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client.ts';
+import { prefetchForLocation } from './lib/prefetch.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
@@ -15,6 +16,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+prefetchForLocation(queryClient, window.location);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

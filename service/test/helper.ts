@@ -148,9 +148,12 @@ export async function login(app: FastifyInstance, email: string, password: strin
   return first.split(';')[0] as string;
 }
 
-/** Console call with a session cookie. */
+/** The header the console sends with every request; cookie-authenticated changes need it. */
+export const consoleCsrf = { 'x-stepdeck-csrf': '1' } as const;
+
+/** Console call with a session cookie (and the console's CSRF header, as the console sends). */
 export function consoleCall(app: FastifyInstance, cookie: string, inject: InjectOptions) {
-  return app.inject({ ...inject, headers: { ...inject.headers, cookie } });
+  return app.inject({ ...inject, headers: { ...consoleCsrf, ...inject.headers, cookie } });
 }
 
 /** Creates an API key through the console and returns its full value. */

@@ -42,7 +42,7 @@ export function Layout() {
       <header className="topbar">
         <span className="brand">Stepdeck</span>
         <span className="org" title="Organization">
-          {organization.data?.data.name ?? '…'}
+          {organization.data?.data.name ?? (organization.error ? 'Organization unavailable' : '…')}
         </span>
         <label>
           Project{' '}

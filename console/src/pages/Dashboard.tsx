@@ -9,6 +9,12 @@ import { dayOf, formatAgo, formatDuration, percent } from '../lib/format.ts';
 import { runsPerDay, testLeaders } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
 
+/**
+ * A day's point sits at its noon (uPlot's time scale counts seconds), so the chart's range of
+ * half a day either side spans exactly the days shown.
+ */
+const dayMiddle = (day: { day: string }) => parseISO(day.day).getTime() / 1000 + 43_200;
+
 /** How many recent runs the charts and the test tables look at. */
 const recentRuns = 100;
 const reportRuns = 20;
@@ -39,7 +45,7 @@ export default function DashboardPage() {
   const leaders = testLeaders(reports);
   const days = useMemo(() => runsPerDay(runs.data?.data ?? [], dayOf), [runs.data]);
   const runsChart = useMemo(() => {
-    const x = days.map((day) => parseISO(day.day).getTime() / 1000);
+    const x = days.map(dayMiddle);
     return {
       data: [x, days.map((day) => day.total), days.map((day) => day.failed)] as [
         number[],
@@ -53,7 +59,7 @@ export default function DashboardPage() {
     };
   }, [days]);
   const durationChart = useMemo(() => {
-    const x = days.map((day) => parseISO(day.day).getTime() / 1000);
+    const x = days.map(dayMiddle);
     return {
       data: [x, days.map((day) => (day.avgDurationMs === null ? null : day.avgDurationMs / 1000))] as [
         number[],

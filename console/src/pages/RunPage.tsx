@@ -8,6 +8,7 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TestResultCard } from '../components/TestResultCard.tsx';
 import { TraceViewerDialog } from '../components/TraceViewerDialog.tsx';
 import { formatDuration, formatTimestamp } from '../lib/format.ts';
+import { runQuery } from '../lib/prefetch.ts';
 import { failedFirst, isActive, parseMetadata, triggerLabel } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
 import { NotFoundPage } from './NotFound.tsx';
@@ -19,10 +20,10 @@ export function RunPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [trace, setTrace] = useState<{ key: string; testName: string } | undefined>();
-  const runQueryKey = ['run', scope.projectId, scope.branchId, runId];
+  const runOptions = runQuery(scope, runId as string);
+  const runQueryKey = runOptions.queryKey;
   const run = useQuery({
-    queryKey: runQueryKey,
-    queryFn: ({ signal }) => api.run(scope, runId as string, signal),
+    ...runOptions,
     // Live status: poll while the run moves, stop once it is terminal.
     refetchInterval: (query) => {
       const status = query.state.data?.data.status;

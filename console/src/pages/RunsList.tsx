@@ -61,7 +61,14 @@ export function RunsListPage() {
   return (
     <section aria-labelledby="runs-heading">
       <h1 id="runs-heading">Runs</h1>
-      <form className="filters" onSubmit={applyFilters} aria-label="Filter runs" key={search.toString()}>
+      <form
+        className="filters"
+        onSubmit={applyFilters}
+        aria-label="Filter runs"
+        // Re-created when the URL changes and when the tests' and schedules' options arrive: a
+        // select's default value only takes once its option exists (a reloaded filtered link).
+        key={`${search.toString()}|${tests.isSuccess}|${schedules.isSuccess}`}
+      >
         <div className="field">
           <label htmlFor="filter-status">Status</label>
           <select id="filter-status" name="status" defaultValue={search.get('status') ?? ''}>

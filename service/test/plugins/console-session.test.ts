@@ -82,6 +82,67 @@ describe('the console session on /v1', () => {
     expect(memberCreates.json()).toEqual({ message: 'This action needs an admin or owner role' });
   });
 
+  it('refuses a cookie-authenticated /console/v1 change without the CSRF header, for every changing method', async () => {
+    const refused = [
+      { method: 'POST', url: '/console/v1/tags', payload: { name: 'csrf-refused' } },
+      { method: 'PUT', url: '/console/v1/organization/limits', payload: { concurrencyCap: 3 } },
+      { method: 'DELETE', url: `/console/v1/tags/${crypto.randomUUID()}` },
+      { method: 'DELETE', url: '/console/v1/session' },
+    ] as const;
+    for (const request of refused) {
+      const response = await t.app.inject({ ...request, headers: { cookie: admin } });
+      expect(response.statusCode, `${request.method} ${request.url}`).toBe(403);
+      expect(response.json()).toEqual({
+        message:
+          'Cross-site request refused: a console request that changes data needs the x-stepdeck-csrf header',
+      });
+    }
+    // Nothing was written, and the session survived its refused sign-out.
+    const tags = await consoleCall(t.app, admin, { method: 'GET', url: '/console/v1/tags' });
+    expect(tags.statusCode).toBe(200);
+    expect(tags.json().data.map((tag: { name: string }) => tag.name)).not.toContain('csrf-refused');
+    const organization = await consoleCall(t.app, admin, { method: 'GET', url: '/console/v1/organization' });
+    expect(organization.json().data.concurrencyCap).not.toBe(3);
+    // Reads need no header.
+    const read = await t.app.inject({ method: 'GET', url: '/console/v1/tags', headers: { cookie: admin } });
+    expect(read.statusCode).toBe(200);
+    // With the header the same change goes through.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/console/v1/tags',
+      headers: { cookie: admin, ...csrf },
+      payload: { name: 'csrf-accepted' },
+    });
+    expect(created.statusCode).toBe(201);
+    // A missing session is still a 401 first, and the role check still follows the CSRF check.
+    const signedOut = await t.app.inject({ method: 'POST', url: '/console/v1/tags', payload: { name: 'x' } });
+    expect(signedOut.statusCode).toBe(401);
+    const memberWithHeader = await t.app.inject({
+      method: 'POST',
+      url: '/console/v1/tags',
+      headers: { cookie: member, ...csrf },
+      payload: { name: 'member-tag' },
+    });
+    expect(memberWithHeader.statusCode).toBe(403);
+    expect(memberWithHeader.json()).toEqual({ message: 'This action needs an admin or owner role' });
+    // API keys are unaffected: a key changes through /v1 with no CSRF header at all (and a
+    // stray cookie beside the key changes nothing).
+    // (Its own test: the spec's re-run cooldown would refuse the next case's run of `testId`.)
+    const keyTarget = await createTest(t, { name: 'key csrf target', metadata: { type: 'api' }, steps: [] });
+    const withKey = await t.api({
+      method: 'POST',
+      url: `/v1/tests/${keyTarget}/remote-run`,
+      headers: { cookie: admin },
+      payload: {},
+    });
+    expect(withKey.statusCode).toBe(200);
+    const cancelled = await t.api({
+      method: 'POST',
+      url: `/v1/test-runs/${withKey.json().data.runId}/cancel`,
+    });
+    expect(cancelled.statusCode).toBe(200);
+  });
+
   it("records a member's run as started by that user, and lets the member cancel it", async () => {
     const started = await call(member, 'POST', `/v1/tests/${testId}/remote-run`, csrf);
     expect(started.statusCode).toBe(200);

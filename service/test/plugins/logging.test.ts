@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/adapters/db/index.ts';
 import { type BuiltApp, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { login } from '../helper.ts';
+import { consoleCsrf, login } from '../helper.ts';
 
 describe('logs', () => {
   const lines: string[] = [];
@@ -58,7 +58,7 @@ describe('logs', () => {
     const created = await app.inject({
       method: 'POST',
       url: '/console/v1/api-keys',
-      headers: { cookie },
+      headers: { cookie, ...consoleCsrf },
       payload: { name: 'logged?', scopes: ['tests:read'] },
     });
     expect(created.statusCode).toBe(201);
@@ -67,14 +67,14 @@ describe('logs', () => {
     await app.inject({
       method: 'POST',
       url: '/console/v1/users',
-      headers: { cookie },
+      headers: { cookie, ...consoleCsrf },
       payload: { email: 'dev@example.com', password: userPassword, role: 'member' },
     });
     const orgPassword = 'org-owner-secret';
     await app.inject({
       method: 'POST',
       url: '/console/v1/organizations',
-      headers: { cookie },
+      headers: { cookie, ...consoleCsrf },
       payload: { name: 'Other', ownerEmail: 'other@example.com', ownerPassword: orgPassword },
     });
 
@@ -94,7 +94,7 @@ describe('logs', () => {
       { method: 'GET', url: '/v1/tests', headers: { authorization: `Bearer ${newKey}` } },
     ] as const;
     for (const request of requests) await app.inject({ ...request, headers: { ...request.headers } });
-    await app.inject({ method: 'DELETE', url: '/console/v1/session', headers: { cookie } });
+    await app.inject({ method: 'DELETE', url: '/console/v1/session', headers: { cookie, ...consoleCsrf } });
 
     const logs = lines.join('');
     // The capture is real: requests were logged with their URLs.

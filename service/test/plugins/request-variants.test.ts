@@ -1,7 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeRules, ruleKey } from '../../src/plugins/auth/route-rules.ts';
-import { createTestApp, databaseKinds, login, type TestApp } from '../helper.ts';
+import { consoleCsrf, createTestApp, databaseKinds, login, type TestApp } from '../helper.ts';
 
 interface Operation {
   requestBody?: { required?: boolean; content: Record<string, unknown> };
@@ -49,7 +49,7 @@ describe.each(databaseKinds)('request variants on every route (%s)', (database) 
   ): Promise<LightMyRequestResponse> {
     const rule = ruleOf(method, path);
     const credentials: Record<string, string> =
-      rule?.kind === 'apiKey' ? t.headers : rule?.kind === 'session' ? { cookie } : {};
+      rule?.kind === 'apiKey' ? t.headers : rule?.kind === 'session' ? { cookie, ...consoleCsrf } : {};
     const response = await t.app.inject({
       method: method as InjectOptions['method'],
       url,

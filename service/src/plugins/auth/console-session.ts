@@ -21,6 +21,17 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 };
 
+/**
+ * Refuses a cookie-authenticated changing request without the console's header (403). Called
+ * once the session is known to be valid, so a signed-out caller still gets its 401 first.
+ */
+export function requireCsrfHeader(request: FastifyRequest): void {
+  if (!safeMethods.has(request.method) && !headerValue(request, csrfHeader))
+    throw forbidden(
+      `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
+    );
+}
+
 /** A `/v1` request with no API key but a console cookie, on a rule that admits sessions. */
 export function wantsConsoleSession(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
   return (
@@ -43,10 +54,7 @@ export async function authenticateConsoleSession(
   const token = readSessionToken(request);
   const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
   if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
-  if (!safeMethods.has(request.method) && !headerValue(request, csrfHeader))
-    throw forbidden(
-      `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
-    );
+  requireCsrfHeader(request);
   if (rule.session === 'admin' && user.role === 'member')
     throw forbidden('This action needs an admin or owner role');
   request.principal = user;

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
-import { authenticateConsoleSession, wantsConsoleSession } from './console-session.ts';
+import { authenticateConsoleSession, requireCsrfHeader, wantsConsoleSession } from './console-session.ts';
 import {
   type ActiveBranch,
   type ActiveProject,
@@ -113,6 +113,8 @@ export const authPlugin = fp(
       const token = readSessionToken(request);
       const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
       if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+      // The /console/v1 routes are reached only with the session cookie: the same CSRF rule as /v1.
+      requireCsrfHeader(request);
       if (access !== 'read' && user.role === 'member')
         throw forbidden('This action needs an admin or owner role');
       request.principal = user;

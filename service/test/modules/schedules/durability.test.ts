@@ -12,7 +12,7 @@ import {
 } from '../../../src/modules/schedules/firing.ts';
 import { runStarter } from '../../../src/modules/schedules/runs-port.ts';
 import { Scheduler } from '../../../src/modules/schedules/scheduler.ts';
-import { createPostgresDatabase, createTestApp } from '../../helper.ts';
+import { consoleCsrf, createPostgresDatabase, createTestApp } from '../../helper.ts';
 import {
   createActiveTest,
   createSchedule,
@@ -85,7 +85,7 @@ describe('schedule durability', () => {
     await t.app.inject({
       method: 'DELETE',
       url: `/console/v1/schedules/${schedule.id}`,
-      headers: { cookie: await t.consoleCookie() },
+      headers: { cookie: await t.consoleCookie(), ...consoleCsrf },
     });
     const runs = await t.ctx.db.selectFrom('runs').select(['id', 'scheduleType']).execute();
     expect(runs.length).toBeGreaterThanOrEqual(2);

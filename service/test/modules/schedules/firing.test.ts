@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
+import { consoleCsrf, createApiKey, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import {
   createActiveTest,
   createSchedule,
@@ -105,7 +105,7 @@ describe.each(databaseKinds)('schedule firing on %s', (database) => {
     const tag = await t.app.inject({
       method: 'POST',
       url: '/console/v1/tags',
-      headers: { cookie: await t.consoleCookie() },
+      headers: { cookie: await t.consoleCookie(), ...consoleCsrf },
       payload: { name: `empty-${database}` },
     });
     const empty = await createSchedule(t, { name: 'empty tag', tagId: tag.json().data.id });
@@ -161,7 +161,7 @@ describe.each(databaseKinds)('schedule firing on %s', (database) => {
     const removed = await t.app.inject({
       method: 'DELETE',
       url: `/console/v1/schedules/${schedule.id}`,
-      headers: { cookie },
+      headers: { cookie, ...consoleCsrf },
     });
     expect(removed.statusCode).toBe(200);
     const deleted = await t.api({ method: 'DELETE', url: `/v1/tests/${testId}` });

@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import {
+  createTest,
+  expectAccessible,
+  failingUiTest,
+  runPath,
+  signInFresh,
+  startRun,
+  uiRunConfig,
+  waitForRun,
+} from './fixtures.ts';
+
+test.describe('header, recorded video and the dashboard time axis', () => {
+  const suffix = Date.now().toString(36);
+  let videoRun: string;
+
+  test.beforeAll(async () => {
+    const testId = await createTest(failingUiTest(`video ${suffix}`));
+    const config = uiRunConfig();
+    videoRun = await startRun(testId, { ...config, use: { ...config.use, video: 'on' } });
+    await waitForRun(videoRun, ['failed', 'completed']);
+  });
+
+  test("shows the organization's name in the header", async ({ page }) => {
+    await signInFresh(page);
+    const banner = page.getByRole('banner');
+    await expect(banner.getByTitle('Organization')).toHaveText('Default organization');
+    await expect(banner.getByText('…', { exact: true })).toHaveCount(0);
+  });
+
+  test('plays the video of a run that recorded one', async ({ page }) => {
+    await signInFresh(page);
+    await page.goto(runPath(videoRun));
+    const card = page.getByTestId('test-result').first();
+    await expect(card.getByRole('heading', { name: `video ${suffix}` })).toBeVisible();
+    const video = card.getByLabel(`Video of video ${suffix}`);
+    await expect(video).toBeVisible();
+    await expect(video).toHaveAttribute('controls', '');
+    // Chromium decoded the recording: it knows its size and length.
+    await expect
+      .poll(() =>
+        video.evaluate((element) => {
+          const media = element as HTMLVideoElement;
+          return media.readyState >= 1 && media.videoWidth > 0 ? media.videoWidth : 0;
+        }),
+      )
+      .toBeGreaterThan(0);
+    const playing = await video.evaluate(async (element) => {
+      const media = element as HTMLVideoElement;
+      media.muted = true;
+      await media.play();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { time: media.currentTime, error: media.error?.message ?? null };
+    });
+    expect(playing.error).toBeNull();
+    expect(playing.time).toBeGreaterThan(0);
+    // …and lists it for download with the run's artifacts.
+    await expect(page.getByRole('link', { name: new RegExp(`^video ${suffix}: .*\\.webm$`) })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("the runs-per-day chart's time axis spans the days of the runs, not years", async ({ page }) => {
+    await signInFresh(page);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const chart = page.getByRole('img', { name: /Runs per day/ });
+    await expect(chart).toBeVisible();
+    await expect(chart).toHaveAttribute('data-x-min', /^\d+$/);
+    // The days the chart shows, from its text summary ("2026-11-23: 5 runs, 1 failed; …").
+    const label = (await chart.getAttribute('aria-label')) ?? '';
+    const days = [...label.matchAll(/(\d{4})-(\d{2})-(\d{2}):/g)].map((match) =>
+      match.slice(1, 4).map(Number),
+    );
+    expect(days.length).toBeGreaterThan(0);
+    const range = await chart.evaluate((element, shown) => {
+      const midnight = ([year, month, day]: number[]) =>
+        new Date(year as number, (month as number) - 1, day as number).getTime() / 1000;
+      const sorted = shown.map(midnight).sort((a, b) => a - b);
+      const firstDay = sorted[0] as number;
+      const lastDay = sorted[sorted.length - 1] as number;
+      const html = element as HTMLElement;
+      return {
+        min: Number(html.dataset.xMin),
+        max: Number(html.dataset.xMax),
+        firstDay,
+        lastDay,
+      };
+    }, days);
+    // From the first day's midnight to 24 hours after the last day's (local time).
+    expect(range.min).toBe(range.firstDay);
+    expect(range.max).toBe(range.lastDay + 86_400);
+    expect(range.max - range.min).toBeLessThanOrEqual(days.length * 86_400 + 3600);
+  });
+});
