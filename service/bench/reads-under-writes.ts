@@ -131,7 +131,9 @@ async function main() {
       if (values.database !== 'both' && values.database !== database) continue;
       const before = await measure(database, false);
       const after = await measure(database, true);
-      summary.push(`${database}: p99 ratio without write turns ${before.toFixed(2)}, with ${after.toFixed(2)}`);
+      summary.push(
+        `${database}: p99 ratio without write turns ${before.toFixed(2)}, with ${after.toFixed(2)}`,
+      );
     }
     process.stdout.write(`${summary.join('\n')}\n`);
   } finally {

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db, Tx } from './index.ts';
-import { WriteTurns, type WriteTurnRules } from './write-turns.ts';
+import { type WriteTurnRules, WriteTurns } from './write-turns.ts';
 
 /**
  * Concurrency rules for writes (docs/concurrency.md). The embedded SQLite has one connection
