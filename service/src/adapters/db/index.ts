@@ -20,6 +20,7 @@ import { AppError } from '../../errors.ts';
 import { limitWriteTransactions } from './locks.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import type { WriteTurnRules } from './write-turns.ts';
 
 export type Db = Kysely<Database>;
@@ -40,8 +41,9 @@ export interface DatabaseHandle {
   /** Embedded only: changes whenever anything is written through `db` (see WriteCounter). */
   writes?: WriteCounter;
   /**
-   * Where errors of idle pooled connections go (PostgreSQL); the app points it at its
-   * logger. Until then they are written to stderr: never dropped.
+   * Where errors of idle pooled connections go (PostgreSQL), and those of the WAL checkpoint
+   * thread (SQLite); the app points it at its logger. Until then they are written to stderr:
+   * never dropped.
    */
   onPoolError: (error: Error) => void;
   close(): Promise<void>;
@@ -95,30 +97,36 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // Checkpoints run in their own thread (sqlite-checkpointer.ts), never inside a request's commit.
+  file.pragma('wal_autocheckpoint = 0');
   const writes = new WriteCounter();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(file) }),
     plugins: [writes],
   });
   limitWriteTransactions(db, writeTurnRules.sqlite);
-  const readFile = new SqliteDatabase(path.join(dataDir, 'stepdeck.sqlite'));
+  const readFile = new SqliteDatabase(filePath);
   readFile.pragma('query_only = ON');
   readFile.pragma('busy_timeout = 5000');
   const reads = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(readFile) }),
   });
-  return {
+  const handle: DatabaseHandle = {
     db,
     reads,
     kind: 'sqlite',
     sqlite: file,
     writes,
-    onPoolError: () => {},
+    // Embedded: only the checkpoint thread reports here (it failed; SQLite still works).
+    onPoolError: (error) => process.stderr.write(`database checkpoint error: ${error.message}\n`),
     close: async () => {
+      await checkpointer.stop();
       await reads.destroy();
       await db.destroy();
     },
   };
+  const checkpointer = startCheckpointer(filePath, (error) => handle.onPoolError(error));
+  return handle;
 }
 
 /**
