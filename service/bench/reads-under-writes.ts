@@ -1,123 +1,230 @@
 /**
- * Reads under write load (issue 25), on SQLite and PostgreSQL, the real app through `inject`.
+ * Reads under write load (issue 25), on SQLite and PostgreSQL, the real app on a loopback port.
  *
- *   node bench/reads-under-writes.ts [--tests 500] [--reads 300] [--writers 50]
+ *   node bench/reads-under-writes.ts [--tests 500] [--reads 300] [--seconds 5] [--writers 50]
+ *                                    [--database sqlite|postgres|both]
+ *
+ * The service listens in the main thread; the clients run in a worker thread of this file, so
+ * their work (encoding bodies, parsing answers) does not run on the service's event loop, and
+ * every request reaches the service as socket I/O, as it would in production. (Through
+ * `inject`, a read is answered in microtasks alone: a loop of reads never yielded to the
+ * writers' multipart parsing, which starved them, down to 0 creates while the reads ran.)
  *
  * For each database: seeds `--tests` tests, then measures `GET /v1/tests?limit=50` p50/p99
  * over `--reads` sequential requests alone, then again while `--writers` clients create tests
- * (each a multipart create with 3 steps, back to back), then alone again: the writers grow
- * the table many times over while the loaded reads run, so the ratio is taken against the
- * read alone on the grown table (the one before is printed too). Target: p99 ratio ≤ 3. PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
+ * (each a multipart create with 3 steps, back to back; the reads start once every writer has
+ * had a create answered, and last at least `--seconds`), then alone again: the writers grow
+ * the table many times over while the loaded reads run, so the ratio is taken against the read
+ * alone on the grown table (the one before is printed too). Target: p99 ratio ≤ 3. Each line
+ * carries the load average, as the figures depend on what else the machine runs.
+ *
+ * Each database runs twice in the same run, on fresh databases: without write turns (as before
+ * issue 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md).
+ * PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
  */
+import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
-const { values } = parseArgs({
-  options: {
-    tests: { type: 'string', default: '500' },
-    reads: { type: 'string', default: '300' },
-    writers: { type: 'string', default: '50' },
-  },
-});
-const seedCount = Number(values.tests);
-const readCount = Number(values.reads);
-const writerCount = Number(values.writers);
-
-let stopPostgres: (() => void) | undefined;
-if (!process.env.TEST_DATABASE_URL) {
-  // @ts-expect-error: a plain .mjs script without types
-  const { startPostgres } = await import('../../scripts/postgres.mjs');
-  const postgres = (await startPostgres()) as { url: string; stop: () => void };
-  process.env.TEST_DATABASE_URL = postgres.url;
-  stopPostgres = postgres.stop;
+interface ClientPlan {
+  baseUrl: string;
+  headers: Record<string, string>;
+  seedCount: number;
+  readCount: number;
+  minSeconds: number;
+  writerCount: number;
 }
-const { createTestApp } = await import('../test/helper.ts');
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+/** What the client thread reports: phases as they start and end, then the timings. */
+type ClientMessage =
+  | { phase: 'loaded-start' | 'loaded-end' }
+  | {
+      phase: 'done';
+      alone: number[];
+      loaded: number[];
+      after: number[];
+      seconds: number;
+      createdLoaded: number;
+      createdTotal: number;
+    };
 
-async function createForm(name: string) {
-  const form = new FormData();
-  form.append(
-    'testData',
-    JSON.stringify({
-      name,
-      steps: [1, 2, 3].map((index) => ({
-        name: `step ${index}`,
-        action: { name: 'goto', url: `https://example.com/${index}` },
-      })),
-    }),
-  );
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get('content-type') as string,
+if (isMainThread) await main();
+else await runClients(workerData as ClientPlan);
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      tests: { type: 'string', default: '500' },
+      reads: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '5' },
+      writers: { type: 'string', default: '50' },
+      database: { type: 'string', default: 'both' },
+    },
+  });
+  const plan = {
+    seedCount: Number(values.tests),
+    readCount: Number(values.reads),
+    minSeconds: Number(values.seconds),
+    writerCount: Number(values.writers),
   };
-}
 
-async function measure(database: 'sqlite' | 'postgres') {
-  const t = await createTestApp({ database, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
-  try {
-    const create = async (name: string) => {
-      const form = await createForm(name);
-      const response = await t.api({
-        method: 'POST',
-        url: '/v1/tests',
-        payload: form.payload,
-        headers: { 'content-type': form.contentType },
+  let stopPostgres: (() => void) | undefined;
+  if (values.database !== 'sqlite' && !process.env.TEST_DATABASE_URL) {
+    // @ts-expect-error: a plain .mjs script without types
+    const { startPostgres } = await import('../../scripts/postgres.mjs');
+    const postgres = (await startPostgres()) as { url: string; stop: () => void };
+    process.env.TEST_DATABASE_URL = postgres.url;
+    stopPostgres = postgres.stop;
+  }
+  const { createTestApp } = await import('../test/helper.ts');
+  const { writeTurnRules } = await import('../src/adapters/db/index.ts');
+  const { limitWriteTransactions } = await import('../src/adapters/db/locks.ts');
+  const loadAverage = () => os.loadavg()[0]?.toFixed(1);
+  const percentile = (sorted: number[], p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+  /** With the product's write turns (`writeTurnRules`), or without any (`turns: false`, as before). */
+  async function measure(database: 'sqlite' | 'postgres', turns: boolean) {
+    const t = await createTestApp({ database, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+    if (!turns) limitWriteTransactions(t.ctx.db, undefined);
+    const label = `${database}, ${turns ? `write turns ${JSON.stringify(writeTurnRules[database])}` : 'no write turns'}`;
+    try {
+      const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const lag = monitorEventLoopDelay({ resolution: 10 });
+      let loadAtStart: string | undefined;
+      const result = await new Promise<Extract<ClientMessage, { phase: 'done' }>>((resolve, reject) => {
+        const worker = new Worker(new URL(import.meta.url), {
+          workerData: { ...plan, baseUrl: address, headers: t.headers } satisfies ClientPlan,
+        });
+        worker.on('message', (message: ClientMessage) => {
+          if (message.phase === 'done') resolve(message);
+          else if (message.phase === 'loaded-start') {
+            loadAtStart = loadAverage();
+            lag.enable();
+          } else lag.disable();
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => reject(new Error(`client thread exited (${code})`)));
       });
-      if (response.statusCode !== 200) throw new Error(`create: ${response.statusCode} ${response.body}`);
-    };
-    for (let index = 0; index < seedCount; index++) await create(`seed ${index}`);
+      const { alone, loaded, after, seconds, createdLoaded, createdTotal } = result;
+      const p = (times: number[], at: number) => `${percentile(times, at).toFixed(1)} ms`;
+      const p99 = (times: number[]) => percentile(times, 99) as number;
+      const ratio = p99(loaded) / p99(after);
+      process.stdout.write(
+        `${label}: GET /v1/tests?limit=50 alone (${plan.seedCount} tests) p50 ${p(alone, 50)}, p99 ${p(alone, 99)}; ` +
+          `with ${plan.writerCount} writers (${loaded.length} reads in ${seconds.toFixed(1)} s; ${createdLoaded} created meanwhile, ${(createdLoaded / seconds).toFixed(0)}/s) p50 ${p(loaded, 50)}, p99 ${p(loaded, 99)}; ` +
+          `alone after (${plan.seedCount + createdTotal} tests) p50 ${p(after, 50)}, p99 ${p(after, 99)}\n` +
+          `${label}: the service's event-loop delay under the writers p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms\n` +
+          `${label}: p99 ratio ${ratio.toFixed(2)} (target ≤ 3; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)}); ` +
+          `load average ${loadAtStart} at the start of the loaded reads, ${loadAverage()} at the end\n`,
+      );
+      return ratio;
+    } finally {
+      await t.close();
+    }
+  }
 
-    const readP = async () => {
-      const times: number[] = [];
-      for (let index = 0; index < readCount; index++) {
-        const started = performance.now();
-        const response = await t.api({ method: 'GET', url: '/v1/tests?limit=50' });
-        times.push(performance.now() - started);
-        if (response.statusCode !== 200) throw new Error(`list: ${response.statusCode}`);
-      }
-      return times.sort((a, b) => a - b);
-    };
-    for (let index = 0; index < 20; index++) await t.api({ method: 'GET', url: '/v1/tests?limit=50' });
-    const alone = await readP();
-
-    let writing = true;
-    let created = 0;
-    const writers = Array.from({ length: writerCount }, async (_, worker) => {
-      for (let index = 0; writing; index++) {
-        await create(`w${worker}-${index}`);
-        created++;
-      }
-    });
-    const started = performance.now();
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
-    const loaded = await readP();
-    lag.disable();
-    const seconds = (performance.now() - started) / 1000;
-    writing = false;
-    await Promise.all(writers);
-    const after = await readP();
-
-    const p = (times: number[], at: number) => `${percentile(times, at).toFixed(1)} ms`;
-    const p99 = (times: number[]) => percentile(times, 99) as number;
-    process.stdout.write(
-      `${database}: GET /v1/tests?limit=50 alone (${seedCount} tests) p50 ${p(alone, 50)}, p99 ${p(alone, 99)}; ` +
-        `with ${writerCount} writers (${created} created, ${(created / seconds).toFixed(0)}/s) p50 ${p(loaded, 50)}, p99 ${p(loaded, 99)}; ` +
-        `alone after (${seedCount + created} tests) p50 ${p(after, 50)}, p99 ${p(after, 99)}\n` +
-        `${database}: event-loop delay under the writers p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms\n` +
-        `${database}: p99 ratio ${(p99(loaded) / p99(after)).toFixed(2)} (target ≤ 3; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)})\n`,
-    );
+  try {
+    const summary: string[] = [];
+    for (const database of ['sqlite', 'postgres'] as const) {
+      if (values.database !== 'both' && values.database !== database) continue;
+      const before = await measure(database, false);
+      const after = await measure(database, true);
+      summary.push(
+        `${database}: p99 ratio without write turns ${before.toFixed(2)}, with ${after.toFixed(2)}`,
+      );
+    }
+    process.stdout.write(`${summary.join('\n')}\n`);
   } finally {
-    await t.close();
+    stopPostgres?.();
   }
 }
 
-try {
-  await measure('sqlite');
-  await measure('postgres');
-} finally {
-  stopPostgres?.();
+/** The client side, in the worker thread: seeds, then times the reads alone, loaded, alone. */
+async function runClients(plan: ClientPlan) {
+  const { Agent, request } = await import('undici');
+  const agent = new Agent({ connections: plan.writerCount + 4 });
+  const report = (message: ClientMessage) => parentPort?.postMessage(message);
+
+  // Built once per name, not per create: encoding a body is the client's work, not the service's.
+  const forms = new Map<string, { payload: Buffer; contentType: string }>();
+  const createForm = async (name: string) => {
+    const form = new FormData();
+    form.append(
+      'testData',
+      JSON.stringify({
+        name,
+        steps: [1, 2, 3].map((index) => ({
+          name: `step ${index}`,
+          action: { name: 'goto', url: `https://example.com/${index}` },
+        })),
+      }),
+    );
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    return {
+      payload: Buffer.from(await encoded.arrayBuffer()),
+      contentType: encoded.headers.get('content-type') as string,
+    };
+  };
+  const create = async (name: string) => {
+    let form = forms.get(name);
+    if (!form) {
+      form = await createForm(name);
+      forms.set(name, form);
+    }
+    const response = await request(`${plan.baseUrl}/v1/tests`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { ...plan.headers, 'content-type': form.contentType },
+      body: form.payload,
+    });
+    const body = await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`create: ${response.statusCode} ${body}`);
+  };
+  const list = async () => {
+    const response = await request(`${plan.baseUrl}/v1/tests?limit=50`, {
+      dispatcher: agent,
+      headers: plan.headers,
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`list: ${response.statusCode}`);
+  };
+  const timeReads = async (atLeastMs = 0) => {
+    const times: number[] = [];
+    const started = performance.now();
+    for (let index = 0; index < plan.readCount || performance.now() - started < atLeastMs; index++) {
+      const begun = performance.now();
+      await list();
+      times.push(performance.now() - begun);
+    }
+    return times.sort((a, b) => a - b);
+  };
+
+  for (let index = 0; index < plan.seedCount; index++) await create(`seed ${index % 50}`);
+  for (let index = 0; index < 20; index++) await list();
+  const alone = await timeReads();
+
+  let writing = true;
+  let created = 0;
+  const writers = Array.from({ length: plan.writerCount }, async (_, worker) => {
+    while (writing) {
+      await create(`writer ${worker}`);
+      created++;
+    }
+  });
+  // The reads start once every writer has had a create answered: under full load.
+  while (created < plan.writerCount) await new Promise((resolve) => setTimeout(resolve, 5));
+  const createdBefore = created;
+  report({ phase: 'loaded-start' });
+  const started = performance.now();
+  const loaded = await timeReads(plan.minSeconds * 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const createdLoaded = created - createdBefore;
+  report({ phase: 'loaded-end' });
+  writing = false;
+  await Promise.all(writers);
+  const after = await timeReads();
+  await agent.close();
+  report({ phase: 'done', alone, loaded, after, seconds, createdLoaded, createdTotal: created });
 }

@@ -17,8 +17,11 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type ZodType, z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { limitWriteTransactions } from './locks.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
+import type { WriteTurnRules } from './write-turns.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -38,8 +41,9 @@ export interface DatabaseHandle {
   /** Embedded only: changes whenever anything is written through `db` (see WriteCounter). */
   writes?: WriteCounter;
   /**
-   * Where errors of idle pooled connections go (PostgreSQL); the app points it at its
-   * logger. Until then they are written to stderr: never dropped.
+   * Where errors of idle pooled connections go (PostgreSQL), and those of the WAL checkpoint
+   * thread (SQLite); the app points it at its logger. Until then they are written to stderr:
+   * never dropped.
    */
   onPoolError: (error: Error) => void;
   close(): Promise<void>;
@@ -93,29 +97,36 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // Checkpoints run in their own thread (sqlite-checkpointer.ts), never inside a request's commit.
+  file.pragma('wal_autocheckpoint = 0');
   const writes = new WriteCounter();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(file) }),
     plugins: [writes],
   });
-  const readFile = new SqliteDatabase(path.join(dataDir, 'stepdeck.sqlite'));
+  limitWriteTransactions(db, writeTurnRules.sqlite);
+  const readFile = new SqliteDatabase(filePath);
   readFile.pragma('query_only = ON');
   readFile.pragma('busy_timeout = 5000');
   const reads = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(readFile) }),
   });
-  return {
+  const handle: DatabaseHandle = {
     db,
     reads,
     kind: 'sqlite',
     sqlite: file,
     writes,
-    onPoolError: () => {},
+    // Embedded: only the checkpoint thread reports here (it failed; SQLite still works).
+    onPoolError: (error) => process.stderr.write(`database checkpoint error: ${error.message}\n`),
     close: async () => {
+      await checkpointer.stop();
       await reads.destroy();
       await db.destroy();
     },
   };
+  const checkpointer = startCheckpointer(filePath, (error) => handle.onPoolError(error));
+  return handle;
 }
 
 /**
@@ -141,9 +152,27 @@ function withStatementCache(file: SqliteDatabase.Database) {
   };
 }
 
+/** Connections of the PostgreSQL pool behind `db` (writes, and every request's key lookup). */
+const writePoolSize = 10;
+
+/**
+ * How the write transactions of the tests module (`transaction()` of locks.ts) take turns, so
+ * that reads stay quick while many clients write (docs/concurrency.md, "Reads under writes").
+ * SQLite: one at a time (SQLite writes one at a time anyway), and a fresh turn of the event
+ * loop after every 10 ms of them, so a read never waits for a whole queue of writes.
+ * PostgreSQL: at most 6 at once, well below the pool's 10 connections, so the one-statement
+ * queries every request makes on that pool (the API key lookup, the shared rate-limit counter)
+ * never queue behind write transactions; more at once does not write faster on a busy server.
+ */
+export const writeTurnRules = {
+  sqlite: { atOnce: 1, yieldAfterMs: 10 },
+  postgres: { atOnce: 6 },
+} satisfies Record<DbKind, WriteTurnRules>;
+
 function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'stepdeck' });
+  const pool = new pg.Pool({ connectionString: url, max: writePoolSize, application_name: 'stepdeck' });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  limitWriteTransactions(db, writeTurnRules.postgres);
   // Connections open on demand, so an idle process holds none of these.
   const readPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'stepdeck' });
   const reads = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) });

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db, Tx } from './index.ts';
+import { type WriteTurnRules, WriteTurns } from './write-turns.ts';
 
 /**
  * Concurrency rules for writes (docs/concurrency.md). The embedded SQLite has one connection
@@ -22,12 +23,31 @@ const isRetryable = (error: unknown): boolean =>
   typeof error.code === 'string' &&
   retryable.has(error.code);
 
+/** Per database: the turns its write transactions take (`limitWriteTransactions`). */
+const writeTurns = new WeakMap<Db, WriteTurns>();
+
+/**
+ * How the write transactions below take turns on `db` (`openDatabase` sets it for both
+ * databases, docs/concurrency.md says why); `undefined` lifts it, for the benchmark's
+ * comparison with how it was before.
+ */
+export function limitWriteTransactions(db: Db, rules: WriteTurnRules | undefined): void {
+  if (rules) writeTurns.set(db, new WriteTurns(rules));
+  else writeTurns.delete(db);
+}
+
 /**
  * Runs `work` in a transaction, again (up to 5 attempts, with a short random back-off) when
  * PostgreSQL aborts it as a serialization or deadlock failure. `work` must be safe to run
- * again: everything it read is read inside the transaction.
+ * again: everything it read is read inside the transaction. It must not open another of these
+ * transactions (it could wait for a turn its own caller holds).
  */
 export async function transaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  const turns = writeTurns.get(db);
+  return turns ? turns.run(() => attempt(db, work)) : attempt(db, work);
+}
+
+async function attempt<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
