@@ -345,6 +345,8 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   };
   const onAbort = () => stop('cancelled');
   options.signal.addEventListener('abort', onAbort, { once: true });
+  // A cancel that came while the project was being prepared fired no event for this listener.
+  if (options.signal.aborted) onAbort();
   const timer = options.timeoutMs ? setTimeout(() => stop('timeout'), options.timeoutMs) : null;
 
   const exit = await exited;

@@ -346,6 +346,35 @@ describe('executeProject with real Chromium', () => {
     expect(alive([pid, ...tree])).toEqual([]);
   }, 90_000);
 
+  it('a cancel that arrives while the project is being prepared still stops the run', async () => {
+    const project = compileProject({
+      tests: [
+        uiTest(
+          'dddddddd-0000-4000-8000-00000000000e',
+          'Waits a minute',
+          [step('Open', { name: 'goto', url: site.url }), step('Wait', { name: 'wait', ms: 60_000 })],
+          { config: { timeout: 120_000 } },
+        ),
+      ],
+      config: null,
+      secretNames: [],
+    });
+    const controller = new AbortController();
+    const running = executeProject({
+      dir: await tempDir('cancel-early'),
+      project,
+      env: {},
+      signal: controller.signal,
+    });
+    // Past the synchronous start, into the directory writes: the event fires before the
+    // child exists (a cancel milliseconds after the run started).
+    setTimeout(() => controller.abort(), 0);
+    const result = await running;
+    expect(result.cancelled).toBe(true);
+    expect(result.status).toBe('runnerError');
+    expect(result.durationMs).toBeLessThan(60_000);
+  }, 90_000);
+
   it('a missing browser is a runner error, while an API-only project needs none', async () => {
     const ui = compileProject({
       tests: [
