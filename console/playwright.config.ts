@@ -1,4 +1,6 @@
 import { defineConfig } from '@playwright/test';
+// The runner's own headless flags: the console is tested in the browser runs use.
+import { CHROMIUM_ARGS } from '../service/src/runner/compiler/constants.ts';
 
 /**
  * The console against the real service (started by e2e/global-setup.ts on a free port with a
@@ -21,15 +23,7 @@ export default defineConfig({
     launchOptions: {
       // Set by e2e/global-setup.ts, which runs before any worker starts.
       executablePath: process.env.STEPDECK_E2E_CHROMIUM ?? process.env.CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
 });

@@ -16,6 +16,7 @@ import { chromium } from '@playwright/test';
 import SqliteDatabase from 'better-sqlite3';
 import { buildConsole, consoleDir, startService, startSite } from '../../console/e2e/service.ts';
 import { resolveChromium } from '../src/runner/browser.ts';
+import { CHROMIUM_ARGS } from '../src/runner/compiler/constants.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '20' }, runs: { type: 'string', default: '10000' } },
@@ -89,15 +90,7 @@ const resolved = await resolveChromium();
 if (!resolved.ok) throw new Error(resolved.problem);
 const browser = await chromium.launch({
   executablePath: resolved.browser.executablePath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  args: CHROMIUM_ARGS,
 });
 const context = await browser.newContext({ baseURL: url });
 const page = await context.newPage();
