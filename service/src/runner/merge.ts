@@ -31,13 +31,24 @@ export async function mergeBlobReports(blobDir: string, outDir: string): Promise
     FORCE_COLOR: '0',
     NO_COLOR: '1',
   };
+  // Each batch ran in its own folder: the merge names one test directory for all of them
+  // (Playwright refuses blobs recorded under different roots otherwise).
+  const mergeConfig = path.join(outDir, 'merge.config.mjs');
+  await fs.writeFile(
+    mergeConfig,
+    `export default { testDir: ${JSON.stringify(path.join(outDir, 'tests'))} };\n`,
+  );
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'merge-reports', '--reporter=json,html', blobDir], {
-      cwd: outDir,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, 'merge-reports', '--config', mergeConfig, '--reporter=json,html', blobDir],
+      {
+        cwd: outDir,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
     child.once('error', reject);
     child.once('exit', (exitCode) => resolve(exitCode));

@@ -84,15 +84,7 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
     await recordRunProcess(ctx, runId, runnerId, workDir);
     const loaded = await loadRunProject(ctx, run);
     split = await splitRun(ctx, run, loaded, holder, workDir);
-    if (split) return;
-    // Packed and stored while the browser runs: the run does not wait for it to start.
-    const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
-    bundleStored.catch(() => {});
-    const { result, secrets } = await executeLoaded(ctx, run, loaded, workDir, controller.signal);
-    await bundleStored;
-    if (cancelled || controller.signal.aborted) return;
-    await uploadArtifacts(ctx, run, result, secrets);
-    await finishRun(ctx, run, result);
+    if (!split) await executeUnsplit(ctx, run, loaded, workDir, controller.signal);
   } catch (error) {
     if (cancelled) return;
     const message = error instanceof Error ? error.message : String(error);
@@ -111,6 +103,24 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
   // The first batch runs in this slot, now that the run's own record is let go.
   if (split && !cancelled && !controller.signal.aborted)
     await executeUnit(ctx, { runId, position: 0, kind: 'tests' }, runnerId);
+}
+
+/** A run executed as one `playwright test`, as before issue 21. */
+async function executeUnsplit(
+  ctx: AppContext,
+  run: RunRow,
+  loaded: LoadedProject,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<void> {
+  // Packed and stored while the browser runs: the run does not wait for it to start.
+  const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
+  bundleStored.catch(() => {});
+  const { result, secrets } = await executeLoaded(ctx, run, loaded, workDir, signal);
+  await bundleStored;
+  if (signal.aborted) return;
+  await uploadArtifacts(ctx, run, result, secrets);
+  await finishRun(ctx, run, result);
 }
 
 /**
