@@ -74,6 +74,9 @@ export async function startRunner(
       again = true;
       return;
     }
+    // Cleared in a `.finally` (always a later tick): when every slot is busy the body ends
+    // without awaiting, and clearing inside it would run before this assignment, leaving a
+    // settled `pumping` that turns every later pump away.
     pumping = (async () => {
       try {
         do {
@@ -108,10 +111,10 @@ export async function startRunner(
         } while (again && !stopped);
       } catch (error) {
         if (!stopped) ctx.log.error({ err: error }, 'run dispatch failed');
-      } finally {
-        pumping = undefined;
       }
-    })();
+    })().finally(() => {
+      pumping = undefined;
+    });
   };
   runtime.pump = pump;
 

@@ -43,7 +43,7 @@ export async function triggerBulk(t: TestApp, testIds: string[], config: Record<
   const response = await t.api({
     method: 'POST',
     url: '/v1/tests/remote-run',
-    payload: { testIds, config: { use: { actionTimeout: 5000 }, ...config } },
+    payload: { testIds, config: { timeout: 180000, use: { actionTimeout: 60000 }, ...config } },
   });
   if (response.statusCode !== 200) throw new Error(`trigger failed: ${response.statusCode} ${response.body}`);
   return response.json().data.runId as string;
