@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
+import { slug } from '../../runner/compiler/index.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
 import { uploadArtifacts } from './artifacts.ts';
 import { type ClaimedUnit, doneBatches, endBatch, batchWorkKey as workKey } from './batches.ts';
@@ -59,9 +60,16 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
         errors.push((error as Error).message);
       }
     }
+    // In the merged report's order (its spec files, project by project), as an unsplit run
+    // lists them; the run's own order breaks ties and covers a failed merge.
+    const files = merged ? await reportFileOrder(merged.jsonReportPath) : new Map<string, number>();
+    const rank = (testId: string) =>
+      files.get(`${slug(nameOf.get(testId) ?? '')}-${slug(testId, 8)}.spec.ts`) ?? files.size;
     const tests = batches
       .flatMap((batch) => (batch.parsed?.tests ?? []) as ExecutionResult['tests'])
-      .sort((a, b) => (order.get(a.testId) ?? 0) - (order.get(b.testId) ?? 0));
+      .sort(
+        (a, b) => rank(a.testId) - rank(b.testId) || (order.get(a.testId) ?? 0) - (order.get(b.testId) ?? 0),
+      );
     const failed = tests.filter((test) => test.status === 'failed' || test.status === 'timedOut').length;
     const stats = {
       passed: tests.filter((test) => test.status === 'passed' || test.status === 'flaky').length,
@@ -82,14 +90,31 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
     };
     const secrets = await (await testsModule()).loadProjectSecrets(ctx.db, run.projectId);
     await uploadArtifacts(ctx, run, result, secrets);
-    await finishRun(ctx, run, result);
-    await endBatch(ctx.db, holder, 'done', ctx.clock.now().toISOString());
+    // Gone before the run reads as ended: a client never sees the scratch blobs behind it.
     await ctx.blobs
       .delete(`run-work/${run.id}/`)
       .catch((error: unknown) =>
         ctx.log.warn({ err: error, runId: run.id }, 'could not delete the batches\u2019 scratch blobs'),
       );
+    await finishRun(ctx, run, result);
+    await endBatch(ctx.db, holder, 'done', ctx.clock.now().toISOString());
   } finally {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/** Spec file names in the order the merged JSON report lists them. */
+async function reportFileOrder(jsonReportPath: string): Promise<Map<string, number>> {
+  const order = new Map<string, number>();
+  type Suite = { file?: string; suites?: Suite[] };
+  const report = JSON.parse(await fsp.readFile(jsonReportPath, 'utf8')) as { suites?: Suite[] };
+  const visit = (suites: Suite[] = []) => {
+    for (const suite of suites) {
+      const file = suite.file ? path.basename(suite.file) : undefined;
+      if (file && !order.has(file)) order.set(file, order.size);
+      visit(suite.suites);
+    }
+  };
+  visit(report.suites);
+  return order;
 }

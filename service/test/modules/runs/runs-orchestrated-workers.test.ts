@@ -6,7 +6,8 @@ import { type Site, setCap, startSite, waitForStatus } from './helpers.ts';
 import { batchesOf, createTests, failingUiTest, keysOf, slowUiTest, triggerBulk } from './orchestrated.ts';
 
 const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
-const staleMs = 3000;
+// Generous: on a loaded 2-core VM heartbeats (every 500 ms) can lag several seconds.
+const staleMs = 10_000;
 
 type Result = { testId: string; name: string; status: string; errorMessage: string | null };
 const resultsOf = (run: Record<string, unknown>) =>
