@@ -60,15 +60,15 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
         errors.push((error as Error).message);
       }
     }
-    // In the merged report's order (its spec files, project by project), as an unsplit run
-    // lists them; the run's own order breaks ties and covers a failed merge.
-    const files = merged ? await reportFileOrder(merged.jsonReportPath) : new Map<string, number>();
-    const rank = (testId: string) =>
-      files.get(`${slug(nameOf.get(testId) ?? '')}-${slug(testId, 8)}.spec.ts`) ?? files.size;
+    // As an unsplit run lists them: by spec file name (Playwright's order within a project);
+    // the run's own order breaks ties (repetitions keep theirs: the sort is stable).
+    const specOf = (testId: string) => `${slug(nameOf.get(testId) ?? '')}-${slug(testId, 8)}`;
     const tests = batches
       .flatMap((batch) => (batch.parsed?.tests ?? []) as ExecutionResult['tests'])
       .sort(
-        (a, b) => rank(a.testId) - rank(b.testId) || (order.get(a.testId) ?? 0) - (order.get(b.testId) ?? 0),
+        (a, b) =>
+          (specOf(a.testId) < specOf(b.testId) ? -1 : specOf(a.testId) > specOf(b.testId) ? 1 : 0) ||
+          (order.get(a.testId) ?? 0) - (order.get(b.testId) ?? 0),
       );
     const failed = tests.filter((test) => test.status === 'failed' || test.status === 'timedOut').length;
     const stats = {
@@ -101,20 +101,4 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
   } finally {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
-}
-
-/** Spec file names in the order the merged JSON report lists them. */
-async function reportFileOrder(jsonReportPath: string): Promise<Map<string, number>> {
-  const order = new Map<string, number>();
-  type Suite = { file?: string; suites?: Suite[] };
-  const report = JSON.parse(await fsp.readFile(jsonReportPath, 'utf8')) as { suites?: Suite[] };
-  const visit = (suites: Suite[] = []) => {
-    for (const suite of suites) {
-      const file = suite.file ? path.basename(suite.file) : undefined;
-      if (file && !order.has(file)) order.set(file, order.size);
-      visit(suite.suites);
-    }
-  };
-  visit(report.suites);
-  return order;
 }
