@@ -46,7 +46,7 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     const report = run.report as {
       runTypeInfo: { testResults: Array<{ testId: string; status: string; steps: unknown[] }> };
     };
-    // In the run's test order, with the step tree of every test.
+    // In the order an unsplit run lists them (spec file names), with every test's step tree.
     expect(report.runTypeInfo.testResults.map((test) => test.testId)).toEqual(ids);
     for (const test of report.runTypeInfo.testResults) {
       expect(test.status).toBe('passed');
