@@ -135,6 +135,18 @@ export const runReport = z.object({
 });
 export type RunReport = z.infer<typeof runReport>;
 
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+export const runShard = z.object({
+  worker: z.string(),
+  tests: z.number().int(),
+  batches: z.number().int(),
+  durationMs: z.number().int(),
+});
+export type RunShard = z.infer<typeof runShard>;
+
 /** `GET /v1/test-runs/:runId`. */
 export const testRunDetail = testRun.extend({
   projectId: z.string(),
@@ -146,6 +158,7 @@ export const testRunDetail = testRun.extend({
   stats: runStats.nullable(),
   cancelledAt: isoTimestamp.nullable(),
   report: runReport.nullable(),
+  shards: z.array(runShard).optional(),
 });
 export type TestRunDetail = z.infer<typeof testRunDetail>;
 export const testRunDetailResponse = dataOf(testRunDetail);

@@ -64,6 +64,12 @@ const envSchema = z.object({
     .int('SHUTDOWN_GRACE_MS must be an integer')
     .min(0, 'SHUTDOWN_GRACE_MS must be at least 0')
     .default(30_000),
+  RUNNER_SLOTS: z.coerce
+    .number({ error: 'RUNNER_SLOTS must be a number' })
+    .int('RUNNER_SLOTS must be an integer')
+    .min(1, 'RUNNER_SLOTS must be at least 1')
+    .max(64, 'RUNNER_SLOTS must be at most 64')
+    .optional(),
   METRICS_TOKEN: optionalString,
 });
 
@@ -88,6 +94,8 @@ export type Config = {
   inboxDomain: string;
   /** A run whose runner has not sent a heartbeat for this long is failed (dead worker). */
   runnerStaleHeartbeatMs?: number;
+  /** Batches this process's runner executes at once (`RUNNER_SLOTS`, default 4). */
+  runnerSlots?: number;
   /** On SIGTERM/SIGINT, how long running runs may still finish before they are failed. */
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
@@ -139,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpPort: value.SMTP_PORT,
     inboxDomain: value.INBOX_DOMAIN,
     runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
+    runnerSlots: value.RUNNER_SLOTS,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
   };

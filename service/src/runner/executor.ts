@@ -53,6 +53,8 @@ export interface ExecuteOptions {
   browsersPath?: string;
   /** The ffmpeg linked in for video (default `FFMPEG_PATH`, else `/usr/bin/ffmpeg`). */
   ffmpegPath?: string;
+  /** Writes a blob report there (for `playwright merge-reports`) instead of the HTML report. */
+  blobDir?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -298,6 +300,7 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     PLAYWRIGHT_JSON_OUTPUT_FILE: jsonReportPath,
     PLAYWRIGHT_HTML_OUTPUT_DIR: htmlReportDir,
     PLAYWRIGHT_HTML_OPEN: 'never',
+    ...(options.blobDir ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: path.resolve(options.blobDir) } : {}),
     FORCE_COLOR: '0',
     NO_COLOR: '1',
   });
@@ -306,7 +309,13 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   // Under a supervisor that ends the run's processes if this process dies (supervisor.ts).
   const child = spawnSupervised(
     process.execPath,
-    [cli, 'test', '--config', path.join(dir, 'playwright.config.ts'), '--reporter=list,json,html'],
+    [
+      cli,
+      'test',
+      '--config',
+      path.join(dir, 'playwright.config.ts'),
+      `--reporter=list,json,${options.blobDir ? 'blob' : 'html'}`,
+    ],
     { cwd: dir, env: childEnv },
   );
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
@@ -376,9 +385,11 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     await redactFile(jsonReportPath, secrets).catch(() => false);
     await redactDirectory(path.join(dir, 'test-results'), secrets);
     await redactDirectory(htmlReportDir, secrets);
+    if (options.blobDir) await redactDirectory(options.blobDir, secrets);
   } catch (error) {
     // Nothing unredacted may be stored: drop the outputs and report the failure.
-    for (const output of [jsonReportPath, path.join(dir, 'test-results'), htmlReportDir])
+    const blobOutputs = options.blobDir ? [options.blobDir] : [];
+    for (const output of [jsonReportPath, path.join(dir, 'test-results'), htmlReportDir, ...blobOutputs])
       await fs.rm(output, { recursive: true, force: true }).catch(() => {});
     return runnerError(`could not redact secrets from the results: ${(error as Error).message}`);
   }

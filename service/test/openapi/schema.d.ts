@@ -6016,6 +6016,12 @@ export interface operations {
                                     runnerError?: string | null;
                                 };
                             } | null;
+                            shards?: {
+                                worker: string;
+                                tests: number;
+                                batches: number;
+                                durationMs: number;
+                            }[];
                         };
                     };
                 };

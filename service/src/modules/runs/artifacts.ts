@@ -59,10 +59,27 @@ export async function uploadArtifacts(
       })(),
     );
   }
-  for (const test of result.tests) {
+  uploads.push(uploadTestArtifacts(ctx, run.id, result.tests));
+  await Promise.all(uploads);
+}
+
+/** Each test's own files (screenshots, traces, videos) under `tests/<name>/`. */
+export async function uploadTestArtifacts(
+  ctx: AppContext,
+  runId: string,
+  tests: ExecutionResult['tests'],
+): Promise<void> {
+  const uploads: Array<Promise<void>> = [];
+  for (const test of tests) {
     for (const artifact of test.artifacts) {
       const file = path.basename(artifact.file || artifact.path);
-      uploads.push(put(`tests/${testFolder(test.name)}/${file}`, artifact.path));
+      if (fs.existsSync(artifact.path) && fs.statSync(artifact.path).isFile())
+        uploads.push(
+          ctx.blobs.put(
+            artifactKey(runId, `tests/${testFolder(test.name)}/${file}`),
+            fs.createReadStream(artifact.path),
+          ),
+        );
     }
   }
   await Promise.all(uploads);

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
+import { type ClaimedUnit, claimBatch, parallelsInUse } from './batches.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
+import { executeUnit } from './execute-batch.ts';
 import { failRun } from './finish.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
+import { recoverBatches } from './recovery.ts';
 import { claimedStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
 import { dispatchJob } from './runtime.ts';
 
-/** Runs one process executes at a time, across organizations (each org is also capped). */
+/**
+ * Runs (or batches of orchestrated runs) one process executes at a time, across
+ * organizations (each org is also capped): `RUNNER_SLOTS`, default 4.
+ */
 export const defaultRunnerSlots = 4;
 /**
  * A run whose runner has not beaten for this long belongs to a dead process (default of
@@ -45,8 +51,10 @@ export async function startRunner(
 ): Promise<Runner> {
   const runtime = ctx.runs;
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const slots = options.slots ?? defaultRunnerSlots;
+  const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
   const executing = new Map<Promise<void>, string>();
+  /** Slot numbers in use here: each job holds one, named `runnerId#n` in the run's shards. */
+  const held = new Set<number>();
   let stopped = false;
   let pumping: Promise<void> | undefined;
   let recovering: Promise<void> | undefined;
@@ -66,22 +74,36 @@ export async function startRunner(
       again = true;
       return;
     }
+    // Cleared in a `.finally` (always a later tick): when every slot is busy the body ends
+    // without awaiting, and clearing inside it would run before this assignment, leaving a
+    // settled `pumping` that turns every later pump away.
     pumping = (async () => {
       try {
         do {
           again = false;
           while (!stopped && executing.size < slots) {
-            const runId = await claimNext(ctx, runnerId);
-            if (!runId) break;
+            let number = 0;
+            while (held.has(number)) number += 1;
+            const slot = `${runnerId}#${number}`;
+            const claim = await claimNext(ctx, runnerId, slot);
+            if (!claim) break;
+            const runId = claim.runId;
             if (stopped) {
               // Claimed while the app was closing: hand it back for another runner.
-              await releaseClaim(ctx, runId, runnerId);
+              if (claim.unit) await releaseUnit(ctx, claim.unit, runnerId);
+              else await releaseClaim(ctx, runId, runnerId);
               break;
             }
-            const job = executeRun(ctx, runId, runnerId)
+            held.add(number);
+            const parallels = options.embedded ? Math.min(claim.cap, slots) : claim.cap;
+            const work = claim.unit
+              ? executeUnit(ctx, claim.unit, runnerId)
+              : executeRun(ctx, runId, { runnerId, slot, parallels });
+            const job = work
               .catch((error) => ctx.log.error({ err: error, runId }, 'run execution crashed'))
               .finally(() => {
                 executing.delete(job);
+                held.delete(number);
                 pump();
               });
             executing.set(job, runId);
@@ -89,10 +111,10 @@ export async function startRunner(
         } while (again && !stopped);
       } catch (error) {
         if (!stopped) ctx.log.error({ err: error }, 'run dispatch failed');
-      } finally {
-        pumping = undefined;
       }
-    })();
+    })().finally(() => {
+      pumping = undefined;
+    });
   };
   runtime.pump = pump;
 
@@ -101,9 +123,9 @@ export async function startRunner(
   const timer = setInterval(() => {
     pump();
     if (options.embedded || recovering) return;
-    recovering = recover(ctx, 'stale')
-      .then(async (failed) => {
-        if (failed === 0) return;
+    recovering = Promise.all([recover(ctx, 'stale'), recoverBatches(ctx)])
+      .then(async ([failed, returned]) => {
+        if (failed === 0 && returned === 0) return;
         pump();
         await sweepDeadRunProcesses(ctx, runnerId);
       })
@@ -144,7 +166,7 @@ export async function startRunner(
         ]);
         clearTimeout(graceTimer);
       }
-      const ended = [...executing.values()];
+      const ended = [...new Set(executing.values())];
       for (const runId of ended) runtime.abort(runId, new RunnerShutdownError());
       while (executing.size > 0) await Promise.allSettled([...executing.keys()]);
       // An aborted run stops without an outcome: it ends as failed, saying why.
@@ -164,10 +186,57 @@ async function releaseClaim(ctx: AppContext, runId: string, runnerId: string): P
     .execute();
 }
 
-/** Picks the oldest pending run whose organization has a free parallel and reserves it. */
-async function claimNext(ctx: AppContext, runnerId: string): Promise<string | undefined> {
+/** Gives a unit claimed during shutdown back (`claimed` → `pending`, the claim not counted). */
+async function releaseUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: string): Promise<void> {
+  await ctx.db
+    .updateTable('runBatches')
+    .set((eb) => ({
+      status: 'pending',
+      runnerId: null,
+      slot: null,
+      heartbeatAt: null,
+      attempts: eb('attempts', '-', 1),
+    }))
+    .where('runId', '=', unit.runId)
+    .where('position', '=', unit.position)
+    .where('status', '=', 'claimed')
+    .where('runnerId', '=', runnerId)
+    .execute();
+}
+
+interface Claim {
+  runId: string;
+  /** A batch (or merge) of a started run; absent for a whole pending run. */
+  unit?: ClaimedUnit;
+  /** The organization's concurrency cap. */
+  cap: number;
+}
+
+/**
+ * Under the dispatch lock: the next batch of a started run (started runs finish first), else
+ * the oldest pending run, in both cases only while the organization has a free parallel.
+ */
+async function claimNext(ctx: AppContext, runnerId: string, slot: string): Promise<Claim | undefined> {
   return ctx.db.transaction().execute(async (tx) => {
     await lockDispatch(tx, ctx.database.kind, 'runs:dispatch');
+    const caps = new Map<string, number>();
+    const capOf = async (organizationId: string) => {
+      const known = caps.get(organizationId);
+      if (known !== undefined) return known;
+      const cap = await concurrencyCapOf(tx, organizationId);
+      caps.set(organizationId, cap);
+      return cap;
+    };
+    const now = ctx.clock.now().toISOString();
+    const unit = await claimBatch(tx, { runnerId, slot, now }, capOf);
+    if (unit) {
+      const run = await tx
+        .selectFrom('runs')
+        .select(['organizationId'])
+        .where('id', '=', unit.runId)
+        .executeTakeFirstOrThrow();
+      return { runId: unit.runId, unit, cap: await capOf(run.organizationId) };
+    }
     const pending = await tx
       .selectFrom('runs')
       .select(['id', 'organizationId'])
@@ -178,13 +247,8 @@ async function claimNext(ctx: AppContext, runnerId: string): Promise<string | un
     const full = new Set<string>();
     for (const run of pending) {
       if (full.has(run.organizationId)) continue;
-      const busy = await tx
-        .selectFrom('runs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('organizationId', '=', run.organizationId)
-        .where('status', 'in', [...claimedStatuses])
-        .executeTakeFirstOrThrow();
-      if (Number(busy.count) >= (await concurrencyCapOf(tx, run.organizationId))) {
+      const cap = await capOf(run.organizationId);
+      if ((await parallelsInUse(tx, run.organizationId)) >= cap) {
         full.add(run.organizationId);
         continue;
       }
@@ -192,14 +256,14 @@ async function claimNext(ctx: AppContext, runnerId: string): Promise<string | un
         .updateTable('runs')
         .set({
           status: 'queued',
-          queuedAt: ctx.clock.now().toISOString(),
+          queuedAt: now,
           runnerId,
           heartbeatAt: Date.now(),
         })
         .where('id', '=', run.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 1) return run.id;
+      if (Number(claimed.numUpdatedRows) === 1) return { runId: run.id, cap };
     }
     return undefined;
   });
@@ -215,11 +279,16 @@ export async function recover(ctx: AppContext, which: 'all' | 'stale'): Promise<
     .select(['id'])
     .where('status', 'in', [...claimedStatuses]);
   if (which === 'stale')
-    query = query.where(
-      'heartbeatAt',
-      '<',
-      Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs),
-    );
+    query = query
+      .where('heartbeatAt', '<', Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs))
+      // A split run is judged by its batches (recoverBatches): it may wait for free slots.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('runBatches').select('runBatches.runId').whereRef('runBatches.runId', '=', 'runs.id'),
+          ),
+        ),
+      );
   const orphans = await query.execute();
   let failed = 0;
   for (const orphan of orphans) {

@@ -3,17 +3,34 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { uploadArtifacts } from './artifacts.ts';
+import { insertBatches } from './batches.ts';
 import { RunCancelledError } from './errors.ts';
+import { executeUnit } from './execute-batch.ts';
 import { failRun, finishRun } from './finish.ts';
-import { compileAndExecute } from './prepare.ts';
+import { estimateFromSteps, planBatches, recordedDurations } from './planner.ts';
+import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes.ts';
-import { findRun } from './repository.ts';
+import { findRun, type RunRow } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 
 const heartbeatMs = 500;
 
-/** Executes one claimed (`queued`) run to its end; a cancel at any point stops it. */
-export async function executeRun(ctx: AppContext, runId: string, runnerId: string): Promise<void> {
+export interface SlotInfo {
+  runnerId: string;
+  /** `runnerId#n`: the slot of this process that holds the run. */
+  slot: string;
+  /** How many slots the run may use at once (the org's cap, and this process's slots when embedded). */
+  parallels: number;
+}
+
+/**
+ * Executes one claimed (`queued`) run: plans it (issue 21), then either executes it unsplit
+ * as one `playwright test` (a small run, or one that can use a single slot) or writes its
+ * batches, takes the first and lets free slots anywhere take the others. A cancel at any
+ * point stops it.
+ */
+export async function executeRun(ctx: AppContext, runId: string, holder: SlotInfo): Promise<void> {
+  const { runnerId } = holder;
   const runtime = runtimeOf(ctx);
   const controller = new AbortController();
   runtime.aborts.set(runId, controller);
@@ -52,6 +69,7 @@ export async function executeRun(ctx: AppContext, runId: string, runnerId: strin
   });
 
   let workDir: string | undefined;
+  let split = false;
   try {
     const started = await ctx.db
       .updateTable('runs')
@@ -64,10 +82,9 @@ export async function executeRun(ctx: AppContext, runId: string, runnerId: strin
     if (!run) return;
     workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stepdeck-run-'));
     await recordRunProcess(ctx, runId, runnerId, workDir);
-    const result = await compileAndExecute(ctx, run, workDir, controller.signal);
-    if (cancelled || controller.signal.aborted) return;
-    await uploadArtifacts(ctx, run, result.result, result.secrets);
-    await finishRun(ctx, run, result.result);
+    const loaded = await loadRunProject(ctx, run);
+    split = await splitRun(ctx, run, loaded, holder, workDir);
+    if (!split) await executeUnsplit(ctx, run, loaded, workDir, controller.signal);
   } catch (error) {
     if (cancelled) return;
     const message = error instanceof Error ? error.message : String(error);
@@ -83,4 +100,70 @@ export async function executeRun(ctx: AppContext, runId: string, runnerId: strin
       );
     }
   }
+  // The first batch runs in this slot, now that the run's own record is let go.
+  if (split && !cancelled && !controller.signal.aborted)
+    await executeUnit(ctx, { runId, position: 0, kind: 'tests' }, runnerId);
+}
+
+/** A run executed as one `playwright test`, as before issue 21. */
+async function executeUnsplit(
+  ctx: AppContext,
+  run: RunRow,
+  loaded: LoadedProject,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<void> {
+  // Packed and stored while the browser runs: the run does not wait for it to start.
+  const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
+  bundleStored.catch(() => {});
+  const { result, secrets } = await executeLoaded(ctx, run, loaded, workDir, signal);
+  await bundleStored;
+  if (signal.aborted) return;
+  await uploadArtifacts(ctx, run, result, secrets);
+  await finishRun(ctx, run, result);
+}
+
+/**
+ * Plans the run from its tests' expected durations; with more than one batch, stores the
+ * bundle, writes the batches (the first claimed by this slot) and wakes the other runners.
+ */
+async function splitRun(
+  ctx: AppContext,
+  run: RunRow,
+  loaded: LoadedProject,
+  holder: SlotInfo,
+  workDir: string,
+): Promise<boolean> {
+  if (holder.parallels < 2 || loaded.compilable.length < 2) return false;
+  const recorded = await recordedDurations(
+    ctx.db,
+    run.branchId,
+    loaded.compilable.map((test) => test.id),
+  );
+  const units = loaded.compilable.map((test) => ({
+    testId: test.id,
+    expectedMs:
+      (recorded.get(test.id) ?? estimateFromSteps(test.steps)) * (loaded.repeatEach.get(test.id) ?? 1),
+  }));
+  const planned = planBatches(units, holder.parallels);
+  if (planned.length < 2) return false;
+  await storeBundle(ctx, run.id, loaded, workDir);
+  const now = ctx.clock.now().toISOString();
+  const written = await ctx.db.transaction().execute(async (tx) => {
+    const current = await tx
+      .selectFrom('runs')
+      .select(['status'])
+      .where('id', '=', run.id)
+      .executeTakeFirst();
+    if (current?.status !== 'running') return false;
+    await insertBatches(tx, run.id, planned, { runnerId: holder.runnerId, slot: holder.slot, now });
+    return true;
+  });
+  if (!written) return true;
+  ctx.log.info(
+    { runId: run.id, batches: planned.map((batch) => [batch.testIds.length, batch.expectedMs]) },
+    'run split into batches',
+  );
+  await runtimeOf(ctx).wake();
+  return true;
 }

@@ -17,13 +17,16 @@ import { concurrencyCapOf, type RunRow, runTests } from './repository.ts';
  * bundle stored while the browser runs, secrets and a per-run inbox key in the environment.
  */
 
-export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, signal: AbortSignal) {
-  const members = await runTests(ctx.db, run.id);
+export type LoadedProject = Awaited<ReturnType<typeof loadRunProject>>;
+
+/** The run's tests (or one batch's: `testIds`) compiled with the run's overrides, and its secrets. */
+export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: string[]) {
+  const ids = testIds ?? (await runTests(ctx.db, run.id)).map((member) => member.testId);
   const executable = await testsModule();
   const compilable = await executable.loadCompilableTests(ctx.db, ctx.blobs, {
     projectId: run.projectId,
     branchId: run.branchId,
-    testIds: members.map((member) => member.testId),
+    testIds: ids,
   });
   const secrets = await executable.loadProjectSecrets(ctx.db, run.projectId);
   const overrides = fromJson<RunConfig>(run.config, {});
@@ -40,39 +43,53 @@ export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: s
     config: null,
     secretNames: Object.keys(secrets),
   });
-
-  // The compiled project as a bundle: generated code only, secrets stay in the environment.
-  const bundleDir = path.join(workDir, 'bundle');
-  for (const [relative, content] of project.files) {
-    const target = path.join(bundleDir, relative);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.writeFile(target, content);
-  }
-  const bundleFile = path.join(workDir, 'bundle.tgz');
-  // Packed and stored while the browser runs: the run does not wait for it to start.
-  const bundleStored = (async () => {
-    await tar.c(
-      { gzip: true, cwd: bundleDir, file: bundleFile, portable: true },
-      await fsp.readdir(bundleDir),
-    );
-    await ctx.blobs.put(
-      artifactKey(run.id, 'bundle.tgz'),
-      fs.createReadStream(bundleFile),
-      'application/gzip',
-    );
-  })();
-  // Settled below; a rejection must not go unhandled while the run executes.
-  bundleStored.catch(() => {});
-
-  // The service URL reaches email steps through the environment, like the secrets, so the
-  // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
-  const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
-  for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
   const perTest = resolvedAll.reduce(
     (sum, config) => sum + Math.max(config.timeout, 30_000) * (config.retries + 1) * config.repeatEach,
     0,
   );
   const timeoutMs = Math.min(perTest + 120_000, 6 * 3600_000);
+  const repeatEach = new Map(compilable.map((test, index) => [test.id, resolvedAll[index]?.repeatEach ?? 1]));
+  return { compilable, project, secrets, timeoutMs, repeatEach };
+}
+
+/** The compiled project as a bundle (generated code only, secrets stay in the environment). */
+export async function storeBundle(ctx: AppContext, runId: string, loaded: LoadedProject, workDir: string) {
+  const bundleDir = path.join(workDir, 'bundle');
+  for (const [relative, content] of loaded.project.files) {
+    const target = path.join(bundleDir, relative);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.writeFile(target, content);
+  }
+  const bundleFile = path.join(workDir, 'bundle.tgz');
+  await tar.c({ gzip: true, cwd: bundleDir, file: bundleFile, portable: true }, await fsp.readdir(bundleDir));
+  await ctx.blobs.put(artifactKey(runId, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
+}
+
+export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, signal: AbortSignal) {
+  const loaded = await loadRunProject(ctx, run);
+  // Packed and stored while the browser runs: the run does not wait for it to start.
+  const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
+  // Settled below; a rejection must not go unhandled while the run executes.
+  bundleStored.catch(() => {});
+  const executed = await executeLoaded(ctx, run, loaded, workDir, signal);
+  await bundleStored;
+  return executed;
+}
+
+/** Runs a loaded project (a whole run, or one batch writing a blob report into `blobDir`). */
+export async function executeLoaded(
+  ctx: AppContext,
+  run: RunRow,
+  loaded: LoadedProject,
+  workDir: string,
+  signal: AbortSignal,
+  options: { blobDir?: string; processKey?: string } = {},
+) {
+  const { compilable, project, secrets, timeoutMs } = loaded;
+  // The service URL reaches email steps through the environment, like the secrets, so the
+  // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
+  const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
+  for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
   const { executeProject } = await executor();
   // Email steps poll the inbox API with a per-run emailInbox:read key, deleted when the run ends.
   const inbox = await issueRunInboxAccess(ctx.db, ctx.clock, {
@@ -81,20 +98,21 @@ export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: s
     apiUrl: ctx.config.publicUrl,
     tests: compilable,
   });
+  const processKey = options.processKey ?? run.id;
   const result = await executeProject({
     dir: path.join(workDir, 'project'),
     project,
     env: { ...env, ...inbox.env },
     signal,
     timeoutMs,
+    blobDir: options.blobDir,
     onSpawn: (pid) => {
       // The supervisor leads the run's process group (its pid is the group id).
-      recordProcessGroup(ctx.db, run.id, pid).catch((error: unknown) =>
+      recordProcessGroup(ctx.db, processKey, pid).catch((error: unknown) =>
         ctx.log.warn({ err: error, runId: run.id }, 'could not record the run process group'),
       );
     },
   }).finally(() => inbox.release());
-  await bundleStored;
   const inboxKey = inbox.env.STEPDECK_API_KEY;
   return { result, secrets: inboxKey ? { ...secrets, STEPDECK_API_KEY: inboxKey } : secrets };
 }

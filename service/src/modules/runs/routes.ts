@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
+import { shardsOf } from './batches.ts';
 import {
   cancelRun,
   getRun,
@@ -164,9 +165,11 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         response: { 200: testRunDetailResponse },
       },
     },
-    async (request) => ({
-      data: toDetail(await getRun(ctx, scopeOf(request), request.params.runId)),
-    }),
+    async (request) => {
+      const run = await getRun(ctx, scopeOf(request), request.params.runId);
+      const shards = await shardsOf(ctx.db, run.id);
+      return { data: { ...toDetail(run), ...(shards.length > 0 ? { shards } : {}) } };
+    },
   );
   app.get(
     '/v1/test-runs/:runId/tests',

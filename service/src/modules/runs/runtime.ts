@@ -46,11 +46,18 @@ export class RunsRuntime {
     }
   }
 
-  /** Aborts a run this process executes (cancel, shutdown); false when it runs elsewhere. */
+  /**
+   * Aborts a run this process executes, and every batch of it executed here (keys
+   * `runId#position`), on cancel or shutdown; false when none runs here.
+   */
   abort(runId: string, reason: Error): boolean {
-    const controller = this.aborts.get(runId);
-    controller?.abort(reason);
-    return controller !== undefined;
+    let found = false;
+    for (const [key, controller] of this.aborts) {
+      if (key !== runId && !key.startsWith(`${runId}#`)) continue;
+      controller.abort(reason);
+      found = true;
+    }
+    return found;
   }
 }
 

@@ -270,7 +270,7 @@ export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
     throw badRequest(`Run is already ${current?.status ?? 'finished'}`);
   }
   // This process's runner stops at once; a worker elsewhere sees the flag within 500 ms.
-  runtimeOf(ctx).aborts.get(runId)?.abort(new RunCancelledError());
+  runtimeOf(ctx).abort(runId, new RunCancelledError());
   await wakeRunners(ctx);
   const message =
     run.status === 'running'

@@ -1,0 +1,210 @@
+/**
+ * Orchestrated runs benchmark (issue 21; embedded SQLite and runner, real Chromium).
+ *
+ *   node bench/orchestrated.ts [--slots 1,2,4]
+ *
+ * Tests wait on the page (a `wait` step after opening it: I/O-bound, so two cores do not
+ * limit them). For each slot count (RUNNER_SLOTS = the organization's cap = slots):
+ * - uniform: 16 tests of 1.5 s; speedup = wall on 1 slot ÷ wall on n slots (target ≥ 0.8 × n);
+ * - skewed: 2 × 8 s, 4 × 4 s, 10 × 1 s (42 s of work), measured on its second run (history
+ *   known); target wall ≤ 1.15 × max(8 s, 42 s ÷ n) + one batch start-up; and Playwright's
+ *   static `--shard=i/n` over n processes on the same compiled project (the run's bundle),
+ *   measured right after, with its `merge-reports`.
+ * Then `playwright merge-reports` over 4 blob reports holding 100 tests (target ≤ 1 s).
+ * Prints figures only.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as tar from 'tar';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { batchStartupMs } from '../src/modules/runs/planner.ts';
+import { linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
+import { mergeBlobReports } from '../src/runner/merge.ts';
+
+const { values } = parseArgs({ options: { slots: { type: 'string', default: '1,2,4' } } });
+const slotCounts = values.slots.split(',').map(Number);
+
+const server = http.createServer((_request, response) => {
+  response.setHeader('content-type', 'text/html');
+  response.end('<!doctype html><title>bench</title><h1 id="t">Bench page</h1>');
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const cli = path.join(
+  path.dirname(import.meta.resolve('@playwright/test/package.json').replace('file://', '')),
+  'cli.js',
+);
+const browsersPath = path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright');
+await prepareBrowsersPath(browsersPath, '/usr/bin/ffmpeg');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const uniform = Array.from({ length: 16 }, () => 1500);
+const skewed = [8000, 8000, 4000, 4000, 4000, 4000, ...Array.from({ length: 10 }, () => 1000)];
+
+async function install(slots: number) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-orch-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RUNNER_SLOTS: String(slots),
+  });
+  const { app, ctx, bootstrap } = await buildApp({ config, logger: false, background: true });
+  await app.ready();
+  if (!bootstrap) throw new Error('no bootstrap');
+  await ctx.db.updateTable('organizations').set({ concurrencyCap: slots }).execute();
+  const headers = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
+  const api = (options: { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }) =>
+    app.inject({ ...options, headers });
+  const createTest = async (name: string, ms: number) => {
+    const form = new FormData();
+    const steps = [
+      { name: 'open', action: { name: 'goto', url: site } },
+      { name: 'check', action: { name: 'assertText', selector: '#t', value: 'Bench page' } },
+      { name: 'wait on the page', action: { name: 'wait', ms } },
+    ];
+    form.append('testData', JSON.stringify({ status: 'active', name, steps }));
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/tests',
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { ...headers, 'content-type': request.headers.get('content-type') as string },
+    });
+    if (response.statusCode !== 200) throw new Error(response.body);
+    return response.json().data.id as string;
+  };
+  const run = async (testIds: string[]) => {
+    const started = performance.now();
+    const response = await api({ method: 'POST', url: '/v1/tests/remote-run', payload: { testIds } });
+    if (response.statusCode !== 200) throw new Error(response.body);
+    const runId = response.json().data.runId as string;
+    for (;;) {
+      const detail = (await api({ method: 'GET', url: `/v1/test-runs/${runId}` })).json().data;
+      if (['completed', 'failed', 'cancelled'].includes(detail.status)) {
+        if (detail.status !== 'completed')
+          throw new Error(`bench run ${detail.status}: ${detail.report?.runTypeInfo?.runnerError}`);
+        return { ms: performance.now() - started, runId, shards: detail.shards?.length ?? 1 };
+      }
+      await sleep(50);
+    }
+  };
+  const bundle = async (runId: string, dir: string) => {
+    const blob = await ctx.blobs.get(`runs/${runId}/bundle.tgz`);
+    if (!blob) throw new Error('no bundle');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'bundle.tgz'), blob);
+    await tar.x({ file: path.join(dir, 'bundle.tgz'), cwd: dir });
+    await linkPlaywright(dir);
+  };
+  const close = async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { createTest, run, bundle, close };
+}
+
+/** `playwright test --shard=i/n` in n processes side by side, then merge-reports; wall of each part. */
+async function staticShards(dir: string, shards: number): Promise<{ shardsMs: number; mergeMs: number }> {
+  const blobDir = path.join(dir, 'blobs');
+  const started = performance.now();
+  await Promise.all(
+    Array.from(
+      { length: shards },
+      (_, index) =>
+        new Promise<void>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [
+              cli,
+              'test',
+              '--config',
+              'playwright.config.ts',
+              '--reporter=blob',
+              `--shard=${index + 1}/${shards}`,
+            ],
+            {
+              cwd: dir,
+              stdio: 'ignore',
+              env: {
+                ...process.env,
+                PLAYWRIGHT_BROWSERS_PATH: browsersPath,
+                PLAYWRIGHT_BLOB_OUTPUT_DIR: blobDir,
+                PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${index + 1}.zip`,
+              },
+            },
+          );
+          child.once('exit', () => resolve());
+        }),
+    ),
+  );
+  const shardsMs = performance.now() - started;
+  const merged = await mergeBlobReports(blobDir, path.join(dir, 'merged'));
+  return { shardsMs, mergeMs: merged.durationMs };
+}
+
+const lines: string[] = [];
+const say = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+const uniformWall = new Map<number, number>();
+for (const slots of slotCounts) {
+  const service = await install(slots);
+  const uniformIds: string[] = [];
+  for (const [index, ms] of uniform.entries())
+    uniformIds.push(await service.createTest(`uniform ${index}`, ms));
+  const skewedIds: string[] = [];
+  for (const [index, ms] of skewed.entries()) skewedIds.push(await service.createTest(`skewed ${index}`, ms));
+
+  await service.run(uniformIds); // history
+  const uni = await service.run(uniformIds);
+  uniformWall.set(slots, uni.ms);
+  const base = uniformWall.get(1);
+  say(
+    `uniform 16 × 1.5 s, ${slots} slot(s): ${(uni.ms / 1000).toFixed(1)} s over ${uni.shards} slot(s)` +
+      (base ? `, speedup ${(base / uni.ms).toFixed(2)}× (target ≥ ${(0.8 * slots).toFixed(1)}×)` : ''),
+  );
+
+  await service.run(skewedIds); // history
+  const skew = await service.run(skewedIds);
+  const bound = 1.15 * Math.max(8000, 42000 / slots) + batchStartupMs;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-shard-'));
+  await service.bundle(skew.runId, dir);
+  const sharded = await staticShards(dir, slots);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const staticMs = sharded.shardsMs + sharded.mergeMs;
+  say(
+    `skewed 42 s of work, ${slots} slot(s), second run: ${(skew.ms / 1000).toFixed(1)} s (target ≤ ${(bound / 1000).toFixed(1)} s); ` +
+      `static --shard over ${slots}: ${(sharded.shardsMs / 1000).toFixed(1)} s + merge ${(sharded.mergeMs / 1000).toFixed(1)} s = ${(staticMs / 1000).toFixed(1)} s; ` +
+      `orchestrated ÷ static ${(skew.ms / staticMs).toFixed(2)}`,
+  );
+  await service.close();
+}
+
+// merge-reports over 100 tests in 4 blob reports (trivial tests: the merge alone is timed).
+const mergeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-merge-'));
+fs.mkdirSync(path.join(mergeDir, 'tests'));
+for (let index = 0; index < 100; index += 1)
+  fs.writeFileSync(
+    path.join(mergeDir, 'tests', `t${index}.spec.ts`),
+    `import { test, expect } from '@playwright/test';\ntest('t${index}', () => { expect(${index}).toBe(${index}); });\n`,
+  );
+fs.writeFileSync(
+  path.join(mergeDir, 'playwright.config.ts'),
+  `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1 });\n`,
+);
+await linkPlaywright(mergeDir);
+const blobs = await staticShards(mergeDir, 4);
+say(`merge-reports, 100 tests in 4 blob reports: ${blobs.mergeMs.toFixed(0)} ms (target ≤ 1000 ms)`);
+fs.rmSync(mergeDir, { recursive: true, force: true });
+
+server.close();
+console.log(`\nsummary\n${lines.join('\n')}`);

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fromJson } from '../../adapters/db/index.ts';
+import type { AppContext } from '../../context.ts';
+import { uploadTestArtifacts } from './artifacts.ts';
+import { type BatchResult, batchWorkKey, type ClaimedUnit, endBatch, findBatch } from './batches.ts';
+import { RunCancelledError } from './errors.ts';
+import { failRun } from './finish.ts';
+import { mergeRun } from './merge-run.ts';
+import { executeLoaded, loadRunProject } from './prepare.ts';
+import { recordRunProcess, releaseRunProcess } from './processes.ts';
+import { claimedStatuses, findRun } from './repository.ts';
+import { runtimeOf } from './runtime.ts';
+
+const heartbeatMs = 500;
+
+/** The key of a unit in this process's aborts and in `runProcesses`. */
+export const unitKey = (unit: { runId: string; position: number }) => `${unit.runId}#${unit.position}`;
+
+/**
+ * Executes one claimed unit of an orchestrated run: a batch of tests (blob report, per-test
+ * artifacts, results kept for the merge), or the merge itself. Heartbeats keep the claim;
+ * a cancelled run, or a claim taken back (this runner was judged dead), stops it.
+ */
+export async function executeUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: string): Promise<void> {
+  const runtime = runtimeOf(ctx);
+  const key = unitKey(unit);
+  const controller = new AbortController();
+  runtime.aborts.set(key, controller);
+  // The unit the heartbeat holds: the batch, then the merge when this slot takes it.
+  let position = unit.position;
+  let beating: Promise<void> | undefined;
+  const beat = setInterval(() => {
+    if (beating) return;
+    beating = (async () => {
+      const run = await findRun(ctx.db, unit.runId);
+      if (!run || !(claimedStatuses as readonly string[]).includes(run.status)) {
+        controller.abort(new RunCancelledError());
+        return;
+      }
+      const held = await ctx.db
+        .updateTable('runBatches')
+        .set({ heartbeatAt: Date.now() })
+        .where('runId', '=', unit.runId)
+        .where('position', '=', position)
+        .where('runnerId', '=', runnerId)
+        .where('status', 'in', ['claimed', 'done'])
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) !== 1) controller.abort(new RunCancelledError());
+      await ctx.db
+        .updateTable('runs')
+        .set({ heartbeatAt: Date.now() })
+        .where('id', '=', unit.runId)
+        .execute();
+    })()
+      .catch(() => {})
+      .finally(() => {
+        beating = undefined;
+      });
+  }, heartbeatMs);
+  beat.unref();
+  try {
+    if (unit.kind === 'merge') {
+      await mergeRun(ctx, unit, runnerId);
+      return;
+    }
+    const last = await executeBatch(ctx, unit, runnerId, controller.signal);
+    if (last) {
+      // The slot that ends the last batch merges at once (the merge unit is its to take).
+      const merge = { runId: unit.runId, position: last, kind: 'merge' as const };
+      position = last;
+      const taken = await ctx.db
+        .updateTable('runBatches')
+        .set((eb) => ({
+          status: 'claimed',
+          runnerId,
+          slot: null,
+          heartbeatAt: Date.now(),
+          startedAt: ctx.clock.now().toISOString(),
+          attempts: eb('attempts', '+', 1),
+        }))
+        .where('runId', '=', unit.runId)
+        .where('position', '=', last)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) {
+        runtime.aborts.set(unitKey(merge), controller);
+        await mergeRun(ctx, merge, runnerId).finally(() => runtime.aborts.delete(unitKey(merge)));
+      }
+    }
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    const message = error instanceof Error ? error.message : String(error);
+    await failRun(ctx, unit.runId, `Runner failed: ${message}`, [...claimedStatuses]);
+  } finally {
+    clearInterval(beat);
+    await beating;
+    runtime.aborts.delete(key);
+  }
+}
+
+/** Runs one batch; returns the merge unit's position when it was the last batch to end. */
+async function executeBatch(
+  ctx: AppContext,
+  unit: ClaimedUnit,
+  runnerId: string,
+  signal: AbortSignal,
+): Promise<number | undefined> {
+  const run = await findRun(ctx.db, unit.runId);
+  const batch = await findBatch(ctx.db, unit.runId, unit.position);
+  if (!run || !batch) return undefined;
+  const testIds = fromJson<string[]>(batch.testIds, []);
+  const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stepdeck-batch-'));
+  const key = unitKey(unit);
+  try {
+    await recordRunProcess(ctx, key, runnerId, workDir);
+    const loaded = await loadRunProject(ctx, run, testIds);
+    const blobDir = path.join(workDir, 'blob');
+    const { result } = await executeLoaded(ctx, run, loaded, workDir, signal, { blobDir, processKey: key });
+    const completedAt = ctx.clock.now().toISOString();
+    if (signal.aborted || result.cancelled) {
+      await endBatch(ctx.db, { ...unit, runnerId }, 'cancelled', completedAt);
+      return undefined;
+    }
+    await uploadTestArtifacts(ctx, run.id, result.tests);
+    const blobs = fs.existsSync(blobDir) ? await fsp.readdir(blobDir) : [];
+    for (const file of blobs.filter((name) => name.endsWith('.zip')))
+      await ctx.blobs.put(
+        batchWorkKey(run.id, `blob-${unit.position}.zip`),
+        fs.createReadStream(path.join(blobDir, file)),
+      );
+    await ctx.blobs.put(batchWorkKey(run.id, `log-${unit.position}.log`), Buffer.from(result.log ?? ''));
+    const kept: BatchResult = {
+      status: result.status,
+      runnerError: result.runnerError ?? null,
+      durationMs: Math.round(result.durationMs),
+      tests: result.tests.map((test) => ({ ...test, artifacts: [] })),
+    };
+    if (!(await endBatch(ctx.db, { ...unit, runnerId }, 'done', completedAt, kept))) return undefined;
+    const rest = await ctx.db
+      .selectFrom('runBatches')
+      .select(['position', 'kind', 'status'])
+      .where('runId', '=', run.id)
+      .execute();
+    if (rest.some((row) => row.kind === 'tests' && row.status !== 'done')) return undefined;
+    return rest.find((row) => row.kind === 'merge')?.position;
+  } finally {
+    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+    await releaseRunProcess(ctx.db, key).catch(() => {});
+  }
+}
