@@ -65,6 +65,11 @@ const envSchema = z.object({
     .min(0, 'SHUTDOWN_GRACE_MS must be at least 0')
     .default(30_000),
   METRICS_TOKEN: optionalString,
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'AUDIT_RETENTION_DAYS must be a number' })
+    .int('AUDIT_RETENTION_DAYS must be an integer')
+    .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
+    .default(365),
 });
 
 export type Config = {
@@ -92,6 +97,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken: string | undefined;
+  /** Audit log entries older than this many days are deleted (default 365). */
+  auditRetentionDays?: number;
 };
 
 export class ConfigError extends Error {}
@@ -141,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
   };
 }
 

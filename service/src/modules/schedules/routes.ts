@@ -35,6 +35,7 @@ const createBody = z.object({
   timezone: timezone.optional(),
   config: runConfig.optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  presetId: uuid.optional(),
 });
 const updateBody = z.object({
   name: name.optional(),
@@ -45,6 +46,7 @@ const updateBody = z.object({
   timezone: timezone.optional(),
   config: runConfig.nullable().optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  presetId: uuid.nullable().optional(),
 });
 
 export async function schedulesRoutes(

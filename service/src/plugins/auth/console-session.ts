@@ -47,6 +47,7 @@ export async function authenticateConsoleSession(
     throw forbidden(
       `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
     );
+  request.principal = user; // before the role check: a refused request is audited with its actor
   if (rule.session === 'admin' && user.role === 'member')
     throw forbidden('This action needs an admin or owner role');
   request.principal = user;

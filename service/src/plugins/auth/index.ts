@@ -95,6 +95,8 @@ export const authPlugin = fp(
       });
       const principal = found.principal;
       if (!principal) throw unauthorized();
+      // Known before the checks below, so a refused request is audited with its actor.
+      request.principal = principal;
       for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
       request.principal = principal;
       if (rule.project) {
@@ -113,6 +115,7 @@ export const authPlugin = fp(
       const token = readSessionToken(request);
       const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
       if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+      request.principal = user; // before the role check: a refused request is audited with its actor
       if (access !== 'read' && user.role === 'member')
         throw forbidden('This action needs an admin or owner role');
       request.principal = user;
