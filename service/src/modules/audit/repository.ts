@@ -38,7 +38,9 @@ function filtered(db: Db, organizationId: string, filters: AuditFilters) {
   if (filters.action) query = query.where(contains('action', filters.action));
   if (filters.resource) {
     const resource = filters.resource;
-    query = query.where((eb) => eb.or([eb('resourceType', '=', resource), eb('resourceId', '=', resource.toLowerCase())]));
+    query = query.where((eb) =>
+      eb.or([eb('resourceType', '=', resource), eb('resourceId', '=', resource.toLowerCase())]),
+    );
   }
   if (filters.from) query = query.where('createdAt', '>=', filters.from);
   if (filters.to) query = query.where('createdAt', '<=', filters.to);

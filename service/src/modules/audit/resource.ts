@@ -10,7 +10,10 @@ export function auditResource(
   params: Record<string, string | undefined>,
   createdId: string | undefined,
 ): { type: string; id: string | null } {
-  const segments = route.replace(/^\/(console\/)?v1\//, '').split('/').filter(Boolean);
+  const segments = route
+    .replace(/^\/(console\/)?v1\//, '')
+    .split('/')
+    .filter(Boolean);
   const last = segments.at(-1) ?? '';
   if (method === 'POST' && createdId !== undefined && !last.startsWith(':') && segments.length % 2 === 1) {
     return { type: last, id: createdId };
@@ -26,7 +29,11 @@ export function auditResource(
 }
 
 /** Changing requests that change nothing, or that carry a password (sign-in). */
-const notAudited = new Set(['POST /console/v1/session', 'DELETE /console/v1/session', 'POST /v1/tests/export']);
+const notAudited = new Set([
+  'POST /console/v1/session',
+  'DELETE /console/v1/session',
+  'POST /v1/tests/export',
+]);
 
 export const isAudited = (method: string, route: string) =>
   method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && !notAudited.has(`${method} ${route}`);

@@ -31,7 +31,12 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
     const principal = request.principal;
     if (!principal) return undefined;
     return principal.kind === 'user'
-      ? { kind: 'user' as const, userId: principal.userId, email: principal.email, organizationId: principal.organizationId }
+      ? {
+          kind: 'user' as const,
+          userId: principal.userId,
+          email: principal.email,
+          organizationId: principal.organizationId,
+        }
       : {
           kind: 'apiKey' as const,
           apiKeyId: principal.apiKeyId,
@@ -52,7 +57,8 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
       action: `${request.method} ${route}`,
       resourceType: resource.type,
       resourceId: resource.id ?? null,
-      projectId: request.project?.id ?? (projectParam && /^[0-9a-f-]{36}$/i.test(projectParam) ? projectParam : null),
+      projectId:
+        request.project?.id ?? (projectParam && /^[0-9a-f-]{36}$/i.test(projectParam) ? projectParam : null),
       ip: request.ip,
       userAgent: String(request.headers['user-agent'] ?? ''),
       status,
@@ -62,7 +68,9 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   const audited = (request: FastifyRequest) => {
     const route = request.routeOptions.url;
     const rule = request.routeOptions.config.rule;
-    return route !== undefined && rule !== undefined && rule.kind !== 'public' && isAudited(request.method, route);
+    return (
+      route !== undefined && rule !== undefined && rule.kind !== 'public' && isAudited(request.method, route)
+    );
   };
 
   app.decorateRequest('auditEntryId', undefined);

@@ -11,7 +11,8 @@ type Role = 'owner' | 'admin' | 'member';
  * other at once can never leave it with none. SQLite runs transactions one after another.
  */
 async function lockOwners(trx: Tx, organizationId: string) {
-  if (onPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`owners:${organizationId}`}, 0))`.execute(trx);
+  if (onPostgres(trx))
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`owners:${organizationId}`}, 0))`.execute(trx);
 }
 
 async function targetOf(trx: Tx, organizationId: string, userId: string) {

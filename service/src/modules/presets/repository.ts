@@ -21,9 +21,18 @@ export const projectOfOrganization = (db: Db, organizationId: string, projectId:
     .executeTakeFirst();
 
 export const listPresets = (db: Db, projectId: string): Promise<PresetRow[]> =>
-  db.selectFrom('presets').select(columns).where('projectId', '=', projectId).orderBy('name', 'asc').execute();
+  db
+    .selectFrom('presets')
+    .select(columns)
+    .where('projectId', '=', projectId)
+    .orderBy('name', 'asc')
+    .execute();
 
-export const findPreset = (db: Db | Tx, projectId: string, presetId: string): Promise<PresetRow | undefined> =>
+export const findPreset = (
+  db: Db | Tx,
+  projectId: string,
+  presetId: string,
+): Promise<PresetRow | undefined> =>
   db
     .selectFrom('presets')
     .select(columns)

@@ -86,7 +86,11 @@ export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      await service.delete(requireUser(request).organizationId, request.params.projectId, request.params.presetId);
+      await service.delete(
+        requireUser(request).organizationId,
+        request.params.projectId,
+        request.params.presetId,
+      );
       return { data: null };
     },
   );

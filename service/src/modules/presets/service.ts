@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '@stepdeck/contract';
-import { fromJson, toJson, type Db } from '../../adapters/db/index.ts';
+import { type Db, fromJson, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import {
@@ -38,7 +38,8 @@ export class PresetsService {
   }
 
   private async project(organizationId: string, projectId: string) {
-    if (!(await projectOfOrganization(this.db, organizationId, projectId))) throw notFound('Project not found');
+    if (!(await projectOfOrganization(this.db, organizationId, projectId)))
+      throw notFound('Project not found');
   }
 
   async list(organizationId: string, projectId: string): Promise<Preset[]> {

@@ -130,7 +130,11 @@ export class SchedulesService {
     };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('schedules').values(row).execute();
-      if (input.presetId) await trx.insertInto('schedulePresets').values({ scheduleId: row.id, presetId: input.presetId }).execute();
+      if (input.presetId)
+        await trx
+          .insertInto('schedulePresets')
+          .values({ scheduleId: row.id, presetId: input.presetId })
+          .execute();
     });
     this.changed();
     return { ...toSchedule(row), presetId: input.presetId ?? null };

@@ -1,7 +1,14 @@
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createApiKey, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
+import {
+  consoleCall,
+  createApiKey,
+  createTestApp,
+  databaseKinds,
+  login,
+  type TestApp,
+} from '../../helper.ts';
 import { manualClock } from '../schedules/fixtures.ts';
 
 interface Entry {
@@ -26,7 +33,10 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
   const entries = async (query = '') => {
     const response = await as(owner, { method: 'GET', url: `/console/v1/audit-log${query}` });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { data: Entry[]; pagination: { total: number; hasMore: boolean; page: number } };
+    return response.json() as {
+      data: Entry[];
+      pagination: { total: number; hasMore: boolean; page: number };
+    };
   };
 
   beforeAll(async () => {
@@ -64,7 +74,8 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
     expect(entry?.ip).toBeTruthy();
     const csv = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=csv' });
     const json = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=json' });
-    for (const body of [JSON.stringify(await entries()), csv.body, json.body]) expect(body).not.toContain(key);
+    for (const body of [JSON.stringify(await entries()), csv.body, json.body])
+      expect(body).not.toContain(key);
   });
 
   it('records an API-key change with the key name and its 8-character prefix', async () => {
@@ -111,7 +122,9 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
 
     for (const name of ['one', 'two', 'three']) {
       clock.advance(1000);
-      expect((await as(owner, { method: 'POST', url: '/console/v1/tags', payload: { name } })).statusCode).toBe(201);
+      expect(
+        (await as(owner, { method: 'POST', url: '/console/v1/tags', payload: { name } })).statusCode,
+      ).toBe(201);
     }
     const page1 = await entries('?resource=tags&limit=2');
     expect(page1.data).toHaveLength(2);
@@ -125,24 +138,38 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/from/);
 
-    const csv = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=csv&resource=tags' });
+    const csv = await as(owner, {
+      method: 'GET',
+      url: '/console/v1/audit-log/export?format=csv&resource=tags',
+    });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="audit-log-.*\.csv"/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,actorType,actor,action,resourceType,resourceId,organizationId,projectId,status,ip,userAgent');
+    expect(lines[0]).toBe(
+      'createdAt,actorType,actor,action,resourceType,resourceId,organizationId,projectId,status,ip,userAgent',
+    );
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    const json = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=json&resource=tags' });
+    const json = await as(owner, {
+      method: 'GET',
+      url: '/console/v1/audit-log/export?format=json&resource=tags',
+    });
     expect(json.json().length).toBe(lines.length - 1);
   });
 
   it('makes no change when its entry cannot be written', async () => {
     await sql`alter table ${sql.table('auditLog')} rename to ${sql.table('auditLogAway')}`.execute(t.ctx.db);
     try {
-      const response = await as(owner, { method: 'POST', url: '/console/v1/tags', payload: { name: 'unaudited' } });
+      const response = await as(owner, {
+        method: 'POST',
+        url: '/console/v1/tags',
+        payload: { name: 'unaudited' },
+      });
       expect(response.statusCode).toBe(500);
     } finally {
-      await sql`alter table ${sql.table('auditLogAway')} rename to ${sql.table('auditLog')}`.execute(t.ctx.db);
+      await sql`alter table ${sql.table('auditLogAway')} rename to ${sql.table('auditLog')}`.execute(
+        t.ctx.db,
+      );
     }
     const tags = await as(owner, { method: 'GET', url: '/console/v1/tags' });
     expect(tags.json().data.map((tag: { name: string }) => tag.name)).not.toContain('unaudited');
@@ -163,7 +190,11 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
     expect(response.statusCode).toBeLessThan(500);
     owner = await login(t.app, t.bootstrap.adminEmail, t.bootstrap.adminPassword);
     const after = await entries();
-    expect(after.data.every((entry) => entry.createdAt >= new Date(clock.now().getTime() - 365 * 864e5).toISOString())).toBe(true);
+    expect(
+      after.data.every(
+        (entry) => entry.createdAt >= new Date(clock.now().getTime() - 365 * 864e5).toISOString(),
+      ),
+    ).toBe(true);
     expect(after.data.some((entry) => entry.action === 'POST /v1/tests/bulk-delete')).toBe(true);
     expect(after.pagination.total).toBeLessThan(before);
   });

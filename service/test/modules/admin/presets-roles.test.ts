@@ -58,7 +58,10 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
         payload: { name: 'Firefox nightly (3 retries)', config: { retries: 3 } },
       });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(edited.json().data).toMatchObject({ name: 'Firefox nightly (3 retries)', config: { retries: 3 } });
+      expect(edited.json().data).toMatchObject({
+        name: 'Firefox nightly (3 retries)',
+        config: { retries: 3 },
+      });
 
       const removed = await as(admin, { method: 'DELETE', url: `${presets()}/${preset.id}` });
       expect(removed.statusCode).toBe(200);
@@ -133,7 +136,11 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
 
   describe('roles', () => {
     it('lets only owners change roles', async () => {
-      const byAdmin = await as(admin, { method: 'PUT', url: `/console/v1/users/${memberId}`, payload: { role: 'admin' } });
+      const byAdmin = await as(admin, {
+        method: 'PUT',
+        url: `/console/v1/users/${memberId}`,
+        payload: { role: 'admin' },
+      });
       expect(byAdmin.statusCode).toBe(403);
       expect(byAdmin.json().message).toBe('Only an owner can change roles');
       const byMember = await as(member, {
@@ -150,23 +157,42 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
         email: string;
       }>;
       const ownerId = users.find((user) => user.email === 'admin@localhost')?.id as string;
-      const demote = await as(owner, { method: 'PUT', url: `/console/v1/users/${ownerId}`, payload: { role: 'admin' } });
+      const demote = await as(owner, {
+        method: 'PUT',
+        url: `/console/v1/users/${ownerId}`,
+        payload: { role: 'admin' },
+      });
       expect(demote.statusCode).toBe(409);
       expect(demote.json().message).toMatch(/last owner cannot be demoted/);
       const remove = await as(owner, { method: 'DELETE', url: `/console/v1/users/${ownerId}` });
       expect(remove.statusCode).toBe(409);
       expect(remove.json().message).toMatch(/last owner cannot be removed/);
 
-      const promoted = await as(owner, { method: 'PUT', url: `/console/v1/users/${adminId}`, payload: { role: 'owner' } });
+      const promoted = await as(owner, {
+        method: 'PUT',
+        url: `/console/v1/users/${adminId}`,
+        payload: { role: 'owner' },
+      });
       expect(promoted.statusCode, promoted.body).toBe(200);
       expect(promoted.json().data).toMatchObject({ id: adminId, role: 'owner' });
       // Two owners now: the second demotes the first, and is then the last.
-      const demoted = await as(admin, { method: 'PUT', url: `/console/v1/users/${ownerId}`, payload: { role: 'admin' } });
+      const demoted = await as(admin, {
+        method: 'PUT',
+        url: `/console/v1/users/${ownerId}`,
+        payload: { role: 'admin' },
+      });
       expect(demoted.statusCode, demoted.body).toBe(200);
-      const last = await as(admin, { method: 'PUT', url: `/console/v1/users/${adminId}`, payload: { role: 'member' } });
+      const last = await as(admin, {
+        method: 'PUT',
+        url: `/console/v1/users/${adminId}`,
+        payload: { role: 'member' },
+      });
       expect(last.statusCode).toBe(409);
       // Restore for the other tests.
-      expect((await as(admin, { method: 'PUT', url: `/console/v1/users/${ownerId}`, payload: { role: 'owner' } })).statusCode).toBe(200);
+      expect(
+        (await as(admin, { method: 'PUT', url: `/console/v1/users/${ownerId}`, payload: { role: 'owner' } }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('removes a user and their sessions', async () => {
@@ -177,10 +203,16 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
       });
       const cookie = await login(t.app, 'leaving@example.test', 'password-123');
       expect((await as(cookie, { method: 'GET', url: '/console/v1/session' })).statusCode).toBe(200);
-      const removed = await as(owner, { method: 'DELETE', url: `/console/v1/users/${created.json().data.id}` });
+      const removed = await as(owner, {
+        method: 'DELETE',
+        url: `/console/v1/users/${created.json().data.id}`,
+      });
       expect(removed.statusCode).toBe(200);
       expect((await as(cookie, { method: 'GET', url: '/console/v1/session' })).statusCode).toBe(401);
-      const unknown = await as(owner, { method: 'DELETE', url: `/console/v1/users/${created.json().data.id}` });
+      const unknown = await as(owner, {
+        method: 'DELETE',
+        url: `/console/v1/users/${created.json().data.id}`,
+      });
       expect(unknown.statusCode).toBe(404);
     });
 
