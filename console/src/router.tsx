@@ -3,6 +3,11 @@ import { createBrowserRouter } from 'react-router';
 import { onUnauthorized } from './api/client.ts';
 import { Layout } from './components/Layout.tsx';
 import { RequireSession } from './components/RequireSession.tsx';
+// Administration (console part 3)
+import { ApiKeysPage } from './pages/admin/ApiKeys.tsx';
+import { AuditLogPage } from './pages/admin/AuditLog.tsx';
+import { PresetsPage } from './pages/admin/Presets.tsx';
+import { UsersPage } from './pages/admin/Users.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { RunPage } from './pages/RunPage.tsx';
@@ -34,6 +39,11 @@ export const router = createBrowserRouter(
                 </Suspense>
               ),
             },
+            // Administration (console part 3)
+            { path: 'admin/api-keys', element: <ApiKeysPage /> },
+            { path: 'admin/presets', element: <PresetsPage /> },
+            { path: 'admin/users', element: <UsersPage /> },
+            { path: 'admin/audit-log', element: <AuditLogPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

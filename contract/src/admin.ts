@@ -79,3 +79,25 @@ export type ConsoleMember = z.infer<typeof consoleMember>;
 export const consoleMemberResponse = dataOf(consoleMember);
 export const consoleMembersResponse = dataOf(z.array(consoleMember));
 export const roleChangeBody = z.object({ role: consoleRole });
+
+/** Item of `GET /console/v1/api-keys`: never the key itself, only its 8-character prefix. */
+export const consoleApiKey = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.string()),
+  revoked: z.boolean(),
+  createdAt: isoTimestamp,
+});
+export type ConsoleApiKey = z.infer<typeof consoleApiKey>;
+export const consoleApiKeysResponse = dataOf(z.array(consoleApiKey));
+/** `POST /console/v1/api-keys`: the one answer that holds the full key. */
+export const createdApiKeyResponse = dataOf(
+  z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    key: z.string(),
+    scopes: z.array(z.string()),
+  }),
+);

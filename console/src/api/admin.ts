@@ -1,0 +1,52 @@
+import {
+  type AuditLogQuery,
+  auditLogResponse,
+  consoleApiKeysResponse,
+  consoleMemberResponse,
+  consoleMembersResponse,
+  createdApiKeyResponse,
+  type PresetCreateBody,
+  presetListResponse,
+  presetResponse,
+} from '@stepdeck/contract';
+import { z } from 'zod';
+import { buildUrl, request } from './client.ts';
+
+const none = z.object({ data: z.null() });
+
+/** The administration calls (console part 3), typed by the contract's schemas. */
+export const adminApi = {
+  apiKeys: () => request('/console/v1/api-keys', consoleApiKeysResponse),
+  createApiKey: (body: { name: string; scopes: string[] }) =>
+    request('/console/v1/api-keys', createdApiKeyResponse, { method: 'POST', body }),
+  revokeApiKey: (id: string) => request(`/console/v1/api-keys/${id}/revoke`, none, { method: 'POST' }),
+  deleteApiKey: (id: string) => request(`/console/v1/api-keys/${id}`, none, { method: 'DELETE' }),
+
+  presets: (projectId: string) => request(`/console/v1/projects/${projectId}/presets`, presetListResponse),
+  createPreset: (projectId: string, body: PresetCreateBody) =>
+    request(`/console/v1/projects/${projectId}/presets`, presetResponse, { method: 'POST', body }),
+  deletePreset: (projectId: string, presetId: string) =>
+    request(`/console/v1/projects/${projectId}/presets/${presetId}`, none, { method: 'DELETE' }),
+
+  users: () => request('/console/v1/users', consoleMembersResponse),
+  createUser: (body: { email: string; password: string; role: string }) =>
+    request('/console/v1/users', z.object({ data: z.looseObject({ id: z.string() }) }), {
+      method: 'POST',
+      body,
+    }),
+  changeRole: (id: string, role: string) =>
+    request(`/console/v1/users/${id}`, consoleMemberResponse, { method: 'PUT', body: { role } }),
+  removeUser: (id: string) => request(`/console/v1/users/${id}`, none, { method: 'DELETE' }),
+
+  auditLog: (query: AuditLogQuery) =>
+    request('/console/v1/audit-log', auditLogResponse, { query: query as Record<string, string | number> }),
+};
+
+/** Download address of the audit log with the same filters. */
+export const auditExportUrl = (format: 'csv' | 'json', query: AuditLogQuery) =>
+  buildUrl('/console/v1/audit-log/export', {
+    ...(query as Record<string, string>),
+    format,
+    page: undefined,
+    limit: undefined,
+  });
