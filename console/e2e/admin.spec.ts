@@ -124,9 +124,14 @@ test('the audit log shows each action with its actor and outcome, filtered', asy
   await page.goto(adminPath('audit-log'));
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   const table = page.getByRole('table');
-  await expect(table.getByRole('row').filter({ hasText: 'POST /console/v1/api-keys' }).first()).toContainText(
-    bootstrap().adminEmail,
-  );
+  const ownerCreate = table
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'POST /console/v1/api-keys', exact: true }) })
+    .filter({ hasText: bootstrap().adminEmail });
+  await expect(ownerCreate.first()).toContainText('201');
+  await expect(
+    table.getByRole('row').filter({ hasText: 'POST /console/v1/api-keys/:id/revoke' }).first(),
+  ).toContainText(bootstrap().adminEmail);
   await expectAccessible(page);
 
   const filters = page.getByRole('form', { name: 'Filter the audit log' });

@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
+import { consoleCall, createTest, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
 
 describe.each(databaseKinds)('config presets and roles on %s', (database) => {
   let t: TestApp;
@@ -131,6 +131,65 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
       expect(refused.json().message).toBe('Preset is used by schedule "Nightly regression"');
       const still = await as(admin, { method: 'GET', url: presets() });
       expect(still.json().data.map((p: { id: string }) => p.id)).toContain(preset.id);
+
+      // Unnamed from the schedule, the preset may go.
+      const cleared = await as(owner, {
+        method: 'PUT',
+        url: `/console/v1/schedules/${schedule.json().data.id}`,
+        payload: { presetId: null },
+      });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect(cleared.json().data.presetId).toBeNull();
+      expect((await as(admin, { method: 'DELETE', url: `${presets()}/${preset.id}` })).statusCode).toBe(200);
+    });
+
+    it("fires a schedule with its preset under the schedule's own config, and the run records the preset", async () => {
+      const preset = (
+        await as(admin, {
+          method: 'POST',
+          url: presets(),
+          payload: { name: 'Retry twice', config: { retries: 2, use: { actionTimeout: 1234 } } },
+        })
+      ).json().data;
+      const tag = (
+        await as(owner, { method: 'POST', url: '/console/v1/tags', payload: { name: 'preset-run' } })
+      ).json().data;
+      await createTest(t, { name: 'tagged', status: 'active', tags: [tag.id] });
+      const schedule = (
+        await as(owner, {
+          method: 'POST',
+          url: '/console/v1/schedules',
+          payload: {
+            name: 'With preset',
+            projectId: t.bootstrap.projectId,
+            tagId: tag.id,
+            cron: '0 4 * * *',
+            presetId: preset.id,
+            config: { use: { actionTimeout: 999 } },
+          },
+        })
+      ).json().data;
+      expect(schedule.presetId).toBe(preset.id);
+      const listed = await as(member, { method: 'GET', url: '/console/v1/schedules' });
+      expect(listed.json().data.find((s: { id: string }) => s.id === schedule.id)?.presetId).toBe(preset.id);
+
+      const fired = await t.app.inject({
+        method: 'POST',
+        url: `/v1/schedules/${schedule.id}/trigger`,
+        headers: { 'x-api-key': t.bootstrap.apiKey },
+      });
+      expect(fired.statusCode, fired.body).toBe(200);
+      const run = await t.api({ method: 'GET', url: `/v1/test-runs/${fired.json().data.runId}` });
+      expect(run.json().data.metadata.preset).toEqual({ id: preset.id, name: 'Retry twice' });
+      expect(run.json().data.config).toMatchObject({ retries: 2, use: { actionTimeout: 999 } });
+
+      const otherProject = await as(owner, {
+        method: 'PUT',
+        url: `/console/v1/schedules/${schedule.id}`,
+        payload: { presetId: '00000000-0000-4000-8000-000000000000' },
+      });
+      expect(otherProject.statusCode).toBe(404);
+      expect(otherProject.json().message).toBe('Preset not found');
     });
   });
 
