@@ -152,3 +152,35 @@ test('the audit log shows each action with its actor and outcome, filtered', asy
   expect(csv).toContain(memberEmail);
   expect(csv).not.toContain(bootstrap().adminEmail);
 });
+
+test('secrets are write-only, tags and the organization limits are kept by an owner', async ({ page }) => {
+  await signInFresh(page);
+  await page.goto(adminPath('secrets'));
+  await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible();
+  const value = 'e2e-secret-value-Ü!(&';
+  const secretForm = page.getByRole('form', { name: 'Set a secret' });
+  await secretForm.getByLabel('Secret name').fill('E2E_TOKEN');
+  await secretForm.getByLabel('Value').fill(value);
+  await secretForm.getByRole('button', { name: 'Save secret' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'E2E_TOKEN' })).toBeVisible();
+  await expect(secretForm.getByLabel('Value')).toHaveValue('');
+  expect(await page.content()).not.toContain(value);
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Tags' }).click();
+  await expect(page.getByRole('heading', { name: 'Tags' })).toBeVisible();
+  await page.getByLabel('Tag name').fill('e2e-smoke');
+  await page.getByRole('button', { name: 'Create tag' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'e2e-smoke' })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Organization' }).click();
+  await expect(page.getByRole('heading', { name: 'Organization', level: 1 })).toBeVisible();
+  await expect(page.getByText('subscription active')).toBeVisible();
+  await page.getByLabel('Concurrent runs (1–64)').fill('3');
+  await page.getByRole('button', { name: 'Save limits' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Limits saved.' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Concurrent runs (1–64)')).toHaveValue('3');
+  await expectAccessible(page);
+});

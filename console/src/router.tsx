@@ -6,7 +6,10 @@ import { RequireSession } from './components/RequireSession.tsx';
 // Administration (console part 3)
 import { ApiKeysPage } from './pages/admin/ApiKeys.tsx';
 import { AuditLogPage } from './pages/admin/AuditLog.tsx';
+import { OrganizationPage } from './pages/admin/Organization.tsx';
 import { PresetsPage } from './pages/admin/Presets.tsx';
+import { SecretsPage } from './pages/admin/Secrets.tsx';
+import { TagsPage } from './pages/admin/Tags.tsx';
 import { UsersPage } from './pages/admin/Users.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
@@ -44,6 +47,9 @@ export const router = createBrowserRouter(
             { path: 'admin/presets', element: <PresetsPage /> },
             { path: 'admin/users', element: <UsersPage /> },
             { path: 'admin/audit-log', element: <AuditLogPage /> },
+            { path: 'admin/secrets', element: <SecretsPage /> },
+            { path: 'admin/tags', element: <TagsPage /> },
+            { path: 'admin/organization', element: <OrganizationPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

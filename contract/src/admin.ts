@@ -101,3 +101,10 @@ export const createdApiKeyResponse = dataOf(
     scopes: z.array(z.string()),
   }),
 );
+
+/** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
+export const projectSecretName = z.looseObject({ name: z.string() });
+export const projectSecretsResponse = dataOf(z.array(projectSecretName));
+/** Item of `GET /console/v1/tags`. */
+export const consoleTag = z.object({ id: z.string(), name: z.string() });
+export const consoleTagsResponse = dataOf(z.array(consoleTag));

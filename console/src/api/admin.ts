@@ -4,10 +4,13 @@ import {
   consoleApiKeysResponse,
   consoleMemberResponse,
   consoleMembersResponse,
+  consoleOrganizationResponse,
+  consoleTagsResponse,
   createdApiKeyResponse,
   type PresetCreateBody,
   presetListResponse,
   presetResponse,
+  projectSecretsResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
 import { buildUrl, request } from './client.ts';
@@ -37,6 +40,35 @@ export const adminApi = {
   changeRole: (id: string, role: string) =>
     request(`/console/v1/users/${id}`, consoleMemberResponse, { method: 'PUT', body: { role } }),
   removeUser: (id: string) => request(`/console/v1/users/${id}`, none, { method: 'DELETE' }),
+
+  organization: () => request('/console/v1/organization', consoleOrganizationResponse),
+  setSubscription: (active: boolean) =>
+    request('/console/v1/subscription', z.object({ data: z.looseObject({}) }), {
+      method: 'PUT',
+      body: { active },
+    }),
+  setConcurrencyCap: (concurrencyCap: number) =>
+    request('/console/v1/organization/limits', z.object({ data: z.looseObject({}) }), {
+      method: 'PUT',
+      body: { concurrencyCap },
+    }),
+
+  secrets: (projectId: string) =>
+    request(`/console/v1/projects/${projectId}/secrets`, projectSecretsResponse),
+  setSecret: (projectId: string, name: string, value: string) =>
+    request(`/console/v1/projects/${projectId}/secrets`, z.object({ data: z.looseObject({}) }), {
+      method: 'POST',
+      body: { name, value },
+    }),
+  deleteSecret: (projectId: string, name: string) =>
+    request(`/console/v1/projects/${projectId}/secrets/${encodeURIComponent(name)}`, none, {
+      method: 'DELETE',
+    }),
+
+  tags: () => request('/console/v1/tags', consoleTagsResponse),
+  createTag: (name: string) =>
+    request('/console/v1/tags', z.object({ data: z.looseObject({}) }), { method: 'POST', body: { name } }),
+  deleteTag: (id: string) => request(`/console/v1/tags/${id}`, none, { method: 'DELETE' }),
 
   auditLog: (query: AuditLogQuery) =>
     request('/console/v1/audit-log', auditLogResponse, { query: query as Record<string, string | number> }),

@@ -80,6 +80,9 @@ export function Layout() {
           <NavLink to={`/projects/${projectId}/admin/presets`}>Presets</NavLink>
           <NavLink to={`/projects/${projectId}/admin/users`}>Users</NavLink>
           <NavLink to={`/projects/${projectId}/admin/audit-log`}>Audit log</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/secrets`}>Secrets</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/tags`}>Tags</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/organization`}>Organization</NavLink>
         </nav>
         <span className="user">
           {session.data?.data.email} ({session.data?.data.role})

@@ -78,6 +78,28 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
       expect(body).not.toContain(key);
   });
 
+  it('records a secret being set without its value, in the list and in both exports', async () => {
+    const value = 'hunter2-Ü-!(&-never-logged';
+    const set = await as(owner, {
+      method: 'POST',
+      url: `/console/v1/projects/${t.bootstrap.projectId}/secrets`,
+      payload: { name: 'DB_PASSWORD', value },
+    });
+    expect(set.statusCode, set.body).toBe(201);
+    const [entry] = (await entries('?action=secrets')).data;
+    expect(entry).toMatchObject({
+      action: 'POST /console/v1/projects/:projectId/secrets',
+      projectId: t.bootstrap.projectId,
+      status: 201,
+    });
+    const csv = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=csv' });
+    const json = await as(owner, { method: 'GET', url: '/console/v1/audit-log/export?format=json' });
+    for (const body of [JSON.stringify(await entries()), csv.body, json.body]) {
+      expect(body).not.toContain(value);
+      expect(body).not.toContain('hunter2');
+    }
+  });
+
   it('records an API-key change with the key name and its 8-character prefix', async () => {
     const key = await createApiKey(t, ['tests:read', 'tests:create'], 'ci bot');
     const response = await t.app.inject({
