@@ -11,6 +11,7 @@ import { PresetsPage } from './pages/admin/Presets.tsx';
 import { SecretsPage } from './pages/admin/Secrets.tsx';
 import { TagsPage } from './pages/admin/Tags.tsx';
 import { UsersPage } from './pages/admin/Users.tsx';
+import { WebhooksPage } from './pages/admin/Webhooks.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { RunPage } from './pages/RunPage.tsx';
@@ -50,6 +51,7 @@ export const router = createBrowserRouter(
             { path: 'admin/secrets', element: <SecretsPage /> },
             { path: 'admin/tags', element: <TagsPage /> },
             { path: 'admin/organization', element: <OrganizationPage /> },
+            { path: 'admin/webhooks', element: <WebhooksPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

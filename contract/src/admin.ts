@@ -108,3 +108,18 @@ export const projectSecretsResponse = dataOf(z.array(projectSecretName));
 /** Item of `GET /console/v1/tags`. */
 export const consoleTag = z.object({ id: z.string(), name: z.string() });
 export const consoleTagsResponse = dataOf(z.array(consoleTag));
+
+/** Item of `GET /console/v1/webhooks/:id/deliveries`, with the exact body sent. */
+export const webhookDeliveryView = z.looseObject({
+  id: z.string(),
+  event: z.string(),
+  runId: z.string(),
+  status: z.string(),
+  attempts: z.number().int(),
+  lastResponseCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  body: z.string(),
+  createdAt: isoTimestamp,
+});
+export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;
+export const webhookDeliveryViewsResponse = dataOf(z.array(webhookDeliveryView));

@@ -7,10 +7,15 @@ import {
   consoleOrganizationResponse,
   consoleTagsResponse,
   createdApiKeyResponse,
+  createdWebhookResponse,
   type PresetCreateBody,
   presetListResponse,
   presetResponse,
   projectSecretsResponse,
+  rotatedSecretResponse,
+  webhookDeliveryViewsResponse,
+  webhookListResponse,
+  webhookResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
 import { buildUrl, request } from './client.ts';
@@ -69,6 +74,26 @@ export const adminApi = {
   createTag: (name: string) =>
     request('/console/v1/tags', z.object({ data: z.looseObject({}) }), { method: 'POST', body: { name } }),
   deleteTag: (id: string) => request(`/console/v1/tags/${id}`, none, { method: 'DELETE' }),
+
+  webhooks: () => request('/console/v1/webhooks', webhookListResponse),
+  createWebhook: (body: { url: string; events: string[]; customData: Record<string, unknown> | null }) =>
+    request('/console/v1/webhooks', createdWebhookResponse, { method: 'POST', body }),
+  setWebhookEnabled: (id: string, enabled: boolean) =>
+    request(`/console/v1/webhooks/${id}/${enabled ? 'enable' : 'disable'}`, webhookResponse, {
+      method: 'POST',
+    }),
+  rotateWebhookSecret: (id: string) =>
+    request(`/console/v1/webhooks/${id}/rotate-secret`, rotatedSecretResponse, { method: 'POST' }),
+  deleteWebhook: (id: string) => request(`/console/v1/webhooks/${id}`, none, { method: 'DELETE' }),
+  deliveries: (id: string) => request(`/console/v1/webhooks/${id}/deliveries`, webhookDeliveryViewsResponse),
+  retryDelivery: (id: string, deliveryId: string) =>
+    request(
+      `/console/v1/webhooks/${id}/deliveries/${deliveryId}/retry`,
+      z.object({ data: z.looseObject({}) }),
+      {
+        method: 'POST',
+      },
+    ),
 
   auditLog: (query: AuditLogQuery) =>
     request('/console/v1/audit-log', auditLogResponse, { query: query as Record<string, string | number> }),
