@@ -1,13 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  makeCertificate,
-  type Receiver,
-  startReceiver,
-} from '../../service/test/modules/webhooks/receiver.ts';
 import { expectAccessible, signIn, waitingTest } from './fixtures.ts';
 import { type RunningService, startService } from './service.ts';
 
@@ -16,19 +14,40 @@ import { type RunningService, startService } from './service.ts';
  * delivering to a real HTTPS receiver on loopback.
  */
 let service: RunningService;
-let receiver: Receiver;
+let receiver: https.Server;
+let receiverUrl: string;
 let certDir: string;
+const received: Array<{ headers: Record<string, string | string[] | undefined>; body: string }> = [];
 
 test.beforeAll(async () => {
-  const certificate = makeCertificate();
+  // A throwaway self-signed certificate for 127.0.0.1, trusted by this test's service only.
   certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-e2e-ca-'));
-  const certFile = path.join(certDir, 'ca.pem');
-  fs.writeFileSync(certFile, certificate.cert);
-  receiver = await startReceiver(certificate);
+  const certFile = path.join(certDir, 'cert.pem');
+  const keyFile = path.join(certDir, 'key.pem');
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+      .concat(['-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1'])
+      .concat(['-addext', 'subjectAltName=IP:127.0.0.1']),
+    { stdio: 'ignore' },
+  );
+  receiver = https.createServer(
+    { cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) },
+    (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(200).end('ok');
+      });
+    },
+  );
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   service = await startService({ NODE_EXTRA_CA_CERTS: certFile });
 });
 test.afterAll(async () => {
-  await receiver?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
   await service?.stop();
   if (certDir) fs.rmSync(certDir, { recursive: true, force: true });
 });
@@ -59,11 +78,11 @@ test('a rotated webhook secret signs the next delivery, shown with its exact bod
 
   const form = page.getByRole('form', { name: 'Create a webhook' });
   // The spec's URL rule, in the service's words: plain http is refused.
-  await form.getByLabel('Endpoint URL (https)').fill(receiver.url('/hook').replace('https:', 'http:'));
+  await form.getByLabel('Endpoint URL (https)').fill(receiverUrl.replace('https:', 'http:'));
   await form.getByRole('button', { name: 'Create webhook' }).click();
   await expect(page.getByRole('alert')).toContainText('https');
 
-  await form.getByLabel('Endpoint URL (https)').fill(receiver.url('/hook'));
+  await form.getByLabel('Endpoint URL (https)').fill(receiverUrl);
   await form.getByLabel('Custom data (JSON, up to 4 KB)').fill('{"team":"qa"}');
   await form.getByRole('button', { name: 'Create webhook' }).click();
   const first = (await page.getByTestId('webhook-secret').textContent()) ?? '';
@@ -85,8 +104,9 @@ test('a rotated webhook secret signs the next delivery, shown with its exact bod
   expect(started.status).toBe(200);
   const runId = started.json.data.runId as string;
 
-  const [request] = await receiver.waitFor(1, 90_000);
-  const body = request?.rawBody.toString('utf8') ?? '';
+  await expect.poll(() => received.length, { timeout: 90_000 }).toBeGreaterThan(0);
+  const request = received[0];
+  const body = request?.body ?? '';
   expect(JSON.parse(body)).toMatchObject({ run: { id: runId }, custom: { team: 'qa' } });
   expect(request?.headers['x-service-signature']).toBe(sign(rotated, body));
   expect(request?.headers['x-service-signature']).not.toBe(sign(first, body));
