@@ -275,6 +275,19 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
       expect(unknown.statusCode).toBe(404);
     });
 
+    it("shows the organization's concurrency cap that applies: the default (2) until one is set", async () => {
+      const before = await as(member, { method: 'GET', url: '/console/v1/organization' });
+      expect(before.json().data.concurrencyCap).toBe(2);
+      const set = await as(admin, {
+        method: 'PUT',
+        url: '/console/v1/organization/limits',
+        payload: { concurrencyCap: 5 },
+      });
+      expect(set.statusCode).toBe(200);
+      const after = await as(member, { method: 'GET', url: '/console/v1/organization' });
+      expect(after.json().data.concurrencyCap).toBe(5);
+    });
+
     it('keeps webhook management to admins and owners while members view them', async () => {
       expect((await as(member, { method: 'GET', url: '/console/v1/webhooks' })).statusCode).toBe(200);
       const refused = await as(member, {
