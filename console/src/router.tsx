@@ -8,6 +8,7 @@ import { ApiKeysPage } from './pages/admin/ApiKeys.tsx';
 import { AuditLogPage } from './pages/admin/AuditLog.tsx';
 import { OrganizationPage } from './pages/admin/Organization.tsx';
 import { PresetsPage } from './pages/admin/Presets.tsx';
+import { SchedulesPage } from './pages/admin/Schedules.tsx';
 import { SecretsPage } from './pages/admin/Secrets.tsx';
 import { TagsPage } from './pages/admin/Tags.tsx';
 import { UsersPage } from './pages/admin/Users.tsx';
@@ -52,6 +53,7 @@ export const router = createBrowserRouter(
             { path: 'admin/tags', element: <TagsPage /> },
             { path: 'admin/organization', element: <OrganizationPage /> },
             { path: 'admin/webhooks', element: <WebhooksPage /> },
+            { path: 'admin/schedules', element: <SchedulesPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

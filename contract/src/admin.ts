@@ -123,3 +123,27 @@ export const webhookDeliveryView = z.looseObject({
 });
 export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;
 export const webhookDeliveryViewsResponse = dataOf(z.array(webhookDeliveryView));
+
+/** `GET /console/v1/schedules/preview`: when a cron expression fires next, in its time zone. */
+export const cronPreviewQuery = z.object({
+  cron: z.string().trim().min(1, 'cron must not be empty').max(256),
+  timezone: z.string().trim().min(1).max(64).default('UTC'),
+});
+export const cronPreviewResponse = dataOf(z.object({ nextRuns: z.array(isoTimestamp) }));
+
+/** Item of `GET /console/v1/schedules` as the schedules page shows it. */
+export const consoleSchedule = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  cron: z.string(),
+  timezone: z.string(),
+  enabled: z.boolean(),
+  testIds: z.array(z.string()).nullable(),
+  tagId: z.string().nullable(),
+  presetId: z.string().nullable().optional(),
+  nextRunAt: z.string().nullable(),
+  lastRunAt: z.string().nullable(),
+  lastRunId: z.string().nullable(),
+});
+export type ConsoleSchedule = z.infer<typeof consoleSchedule>;
+export const consoleScheduleListResponse = dataOf(z.array(consoleSchedule));

@@ -5,9 +5,11 @@ import {
   consoleMemberResponse,
   consoleMembersResponse,
   consoleOrganizationResponse,
+  consoleScheduleListResponse,
   consoleTagsResponse,
   createdApiKeyResponse,
   createdWebhookResponse,
+  cronPreviewResponse,
   type PresetCreateBody,
   presetListResponse,
   presetResponse,
@@ -94,6 +96,22 @@ export const adminApi = {
         method: 'POST',
       },
     ),
+
+  schedules: (projectId: string) =>
+    request('/console/v1/schedules', consoleScheduleListResponse, { query: { projectId } }),
+  cronPreview: (cron: string, timezone: string) =>
+    request('/console/v1/schedules/preview', cronPreviewResponse, { query: { cron, timezone } }),
+  createSchedule: (body: Record<string, unknown>) =>
+    request('/console/v1/schedules', z.object({ data: z.looseObject({ id: z.string() }) }), {
+      method: 'POST',
+      body,
+    }),
+  updateSchedule: (id: string, body: Record<string, unknown>) =>
+    request(`/console/v1/schedules/${id}`, z.object({ data: z.looseObject({ id: z.string() }) }), {
+      method: 'PUT',
+      body,
+    }),
+  deleteSchedule: (id: string) => request(`/console/v1/schedules/${id}`, none, { method: 'DELETE' }),
 
   auditLog: (query: AuditLogQuery) =>
     request('/console/v1/audit-log', auditLogResponse, { query: query as Record<string, string | number> }),

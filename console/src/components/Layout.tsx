@@ -78,6 +78,7 @@ export function Layout() {
           {/* Administration (console part 3) */}
           <NavLink to={`/projects/${projectId}/admin/api-keys`}>API keys</NavLink>
           <NavLink to={`/projects/${projectId}/admin/webhooks`}>Webhooks</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/schedules`}>Schedules</NavLink>
           <NavLink to={`/projects/${projectId}/admin/presets`}>Presets</NavLink>
           <NavLink to={`/projects/${projectId}/admin/users`}>Users</NavLink>
           <NavLink to={`/projects/${projectId}/admin/audit-log`}>Audit log</NavLink>

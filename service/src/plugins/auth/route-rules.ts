@@ -180,6 +180,7 @@ export const routeRules: Record<string, RouteRule> = {
   // Reads, but for admins and owners only: `change` is the rule's admin-or-owner level.
   'GET /console/v1/audit-log': { kind: 'session', access: 'change' },
   'GET /console/v1/audit-log/export': { kind: 'session', access: 'change' },
+  'GET /console/v1/schedules/preview': { kind: 'session', access: 'read' },
 };
 
 export const ruleKey = (method: string, url: string) => `${method} ${url}`;

@@ -193,6 +193,40 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
     });
   });
 
+  describe('schedule preview', () => {
+    it('lists the next five firings in the time zone, and names a bad expression or zone', async () => {
+      const preview = await as(member, {
+        method: 'GET',
+        url: '/console/v1/schedules/preview?cron=30%209%20*%20*%201-5&timezone=Europe/Paris',
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      const runs = preview.json().data.nextRuns as string[];
+      expect(runs).toHaveLength(5);
+      for (const run of runs) {
+        const local = new Intl.DateTimeFormat('en-GB', {
+          timeZone: 'Europe/Paris',
+          weekday: 'short',
+          hour: '2-digit',
+          minute: '2-digit',
+        }).format(new Date(run));
+        expect(local).toMatch(/^(Mon|Tue|Wed|Thu|Fri) 09:30$/);
+      }
+      expect([...runs].sort()).toEqual(runs);
+      const bad = await as(member, {
+        method: 'GET',
+        url: '/console/v1/schedules/preview?cron=61%20*%20*%20*%20*',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toMatch(/^Invalid cron expression '61 \* \* \* \*'/);
+      const zone = await as(member, {
+        method: 'GET',
+        url: '/console/v1/schedules/preview?cron=0%203%20*%20*%20*&timezone=Mars/Base',
+      });
+      expect(zone.statusCode).toBe(400);
+      expect(zone.json().message).toBe('Invalid timezone: Mars/Base');
+    });
+  });
+
   describe('roles', () => {
     it('lets only owners change roles', async () => {
       const byAdmin = await as(admin, {
