@@ -184,3 +184,35 @@ test('secrets are write-only, tags and the organization limits are kept by an ow
   await expect(page.getByLabel('Concurrent runs (1–64)')).toHaveValue('3');
   await expectAccessible(page);
 });
+
+test('a schedule shows its cron in words and its next five firings, and names a preset', async ({ page }) => {
+  await signInFresh(page);
+  await page.goto(adminPath('schedules'));
+  await expect(page.getByRole('heading', { name: 'Schedules' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Create a schedule' });
+  await form.getByLabel('Time zone').fill('Europe/Paris');
+  await form.getByLabel('Cron expression').fill('30 9 * * 1-5');
+  const preview = page.getByRole('region', { name: 'Cron preview' });
+  await expect(preview.getByTestId('cron-words')).toHaveText('At 09:30, Monday through Friday');
+  const firings = preview.getByRole('listitem');
+  await expect(firings).toHaveCount(5);
+  for (const firing of await firings.allTextContents())
+    expect(firing).toMatch(/^(Mon|Tue|Wed|Thu|Fri), .* 09:30:00$/);
+  await expectAccessible(page);
+
+  await form.getByLabel('Cron expression').fill('61 * * * *');
+  await expect(preview.getByRole('alert')).toContainText("Invalid cron expression '61 * * * *'");
+  await form.getByLabel('Cron expression').fill('30 9 * * 1-5');
+
+  await form.getByLabel('Schedule name').fill('Weekday smoke');
+  await form.getByLabel('Target tag').selectOption({ label: 'e2e-smoke' });
+  await form.getByLabel('Preset').selectOption({ label: 'Firefox smoke' });
+  await form.getByRole('button', { name: 'Create schedule' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'Weekday smoke' });
+  await expect(row).toContainText('tag e2e-smoke');
+  await expect(row).toContainText('Firefox smoke');
+  await expect(row).toContainText('09:30:00');
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await expect(row).toContainText('Disabled');
+  await expectAccessible(page);
+});
