@@ -183,6 +183,10 @@ test('secrets are write-only, tags and the organization limits are kept by an ow
   await page.reload();
   await expect(page.getByLabel('Concurrent runs (1–64)')).toHaveValue('3');
   await expectAccessible(page);
+  // Back to the default, for the specs that run after this one on the same service.
+  await page.getByLabel('Concurrent runs (1–64)').fill('2');
+  await page.getByRole('button', { name: 'Save limits' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Limits saved.' })).toBeVisible();
 });
 
 test('a schedule shows its cron in words and its next five firings, and names a preset', async ({ page }) => {
