@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, isoTimestamp, pagination } from './common.ts';
+import { dataOf, isoTimestamp, jsonObject, pagination } from './common.ts';
 import { consoleRole } from './console.ts';
 import { runConfig } from './run-config.ts';
 
@@ -19,7 +19,8 @@ export const preset = z.object({
   id: z.string(),
   projectId: z.string(),
   name: z.string(),
-  config: runConfig,
+  /** The run configuration as stored (validated with `runConfig` on the way in). */
+  config: jsonObject,
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });
@@ -80,34 +81,9 @@ export const consoleMemberResponse = dataOf(consoleMember);
 export const consoleMembersResponse = dataOf(z.array(consoleMember));
 export const roleChangeBody = z.object({ role: consoleRole });
 
-/** Item of `GET /console/v1/api-keys`: never the key itself, only its 8-character prefix. */
-export const consoleApiKey = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  scopes: z.array(z.string()),
-  revoked: z.boolean(),
-  createdAt: isoTimestamp,
-});
-export type ConsoleApiKey = z.infer<typeof consoleApiKey>;
-export const consoleApiKeysResponse = dataOf(z.array(consoleApiKey));
-/** `POST /console/v1/api-keys`: the one answer that holds the full key. */
-export const createdApiKeyResponse = dataOf(
-  z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    prefix: z.string(),
-    key: z.string(),
-    scopes: z.array(z.string()),
-  }),
-);
-
 /** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
 export const projectSecretName = z.looseObject({ name: z.string() });
 export const projectSecretsResponse = dataOf(z.array(projectSecretName));
-/** Item of `GET /console/v1/tags`. */
-export const consoleTag = z.object({ id: z.string(), name: z.string() });
-export const consoleTagsResponse = dataOf(z.array(consoleTag));
 
 /** Item of `GET /console/v1/webhooks/:id/deliveries`, with the exact body sent. */
 export const webhookDeliveryView = z.looseObject({

@@ -3195,31 +3195,6 @@ export interface operations {
                             projectId: string;
                             name: string;
                             config: {
-                                use?: {
-                                    /** @enum {string} */
-                                    browserName?: "chromium" | "webkit" | "firefox";
-                                    baseURL?: string;
-                                    /** @enum {string} */
-                                    trace?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    video?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    screenshot?: "off" | "on" | "only-on-failure";
-                                    actionTimeout?: number;
-                                    navigationTimeout?: number;
-                                    headless?: boolean;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                retries?: number;
-                                timeout?: number;
-                                workers?: number;
-                                repeatEach?: number;
-                                viewport?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                            } & {
                                 [key: string]: unknown;
                             };
                             createdAt: string;
@@ -3334,31 +3309,6 @@ export interface operations {
                             projectId: string;
                             name: string;
                             config: {
-                                use?: {
-                                    /** @enum {string} */
-                                    browserName?: "chromium" | "webkit" | "firefox";
-                                    baseURL?: string;
-                                    /** @enum {string} */
-                                    trace?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    video?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    screenshot?: "off" | "on" | "only-on-failure";
-                                    actionTimeout?: number;
-                                    navigationTimeout?: number;
-                                    headless?: boolean;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                retries?: number;
-                                timeout?: number;
-                                workers?: number;
-                                repeatEach?: number;
-                                viewport?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                            } & {
                                 [key: string]: unknown;
                             };
                             createdAt: string;
@@ -3492,31 +3442,6 @@ export interface operations {
                             projectId: string;
                             name: string;
                             config: {
-                                use?: {
-                                    /** @enum {string} */
-                                    browserName?: "chromium" | "webkit" | "firefox";
-                                    baseURL?: string;
-                                    /** @enum {string} */
-                                    trace?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    video?: "off" | "on" | "retain-on-failure" | "on-first-retry";
-                                    /** @enum {string} */
-                                    screenshot?: "off" | "on" | "only-on-failure";
-                                    actionTimeout?: number;
-                                    navigationTimeout?: number;
-                                    headless?: boolean;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                retries?: number;
-                                timeout?: number;
-                                workers?: number;
-                                repeatEach?: number;
-                                viewport?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                            } & {
                                 [key: string]: unknown;
                             };
                             createdAt: string;
@@ -8871,6 +8796,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -8957,6 +8883,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -9128,6 +9055,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -9223,6 +9151,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -9383,6 +9312,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -9513,6 +9443,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -9660,6 +9591,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             } | null;
+                            presetId?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
