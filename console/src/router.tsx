@@ -3,6 +3,16 @@ import { createBrowserRouter } from 'react-router';
 import { onUnauthorized } from './api/client.ts';
 import { Layout } from './components/Layout.tsx';
 import { RequireSession } from './components/RequireSession.tsx';
+// Administration (console part 3)
+import { ApiKeysPage } from './pages/admin/ApiKeys.tsx';
+import { AuditLogPage } from './pages/admin/AuditLog.tsx';
+import { OrganizationPage } from './pages/admin/Organization.tsx';
+import { PresetsPage } from './pages/admin/Presets.tsx';
+import { SchedulesPage } from './pages/admin/Schedules.tsx';
+import { SecretsPage } from './pages/admin/Secrets.tsx';
+import { TagsPage } from './pages/admin/Tags.tsx';
+import { UsersPage } from './pages/admin/Users.tsx';
+import { WebhooksPage } from './pages/admin/Webhooks.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { RunPage } from './pages/RunPage.tsx';
@@ -34,6 +44,16 @@ export const router = createBrowserRouter(
                 </Suspense>
               ),
             },
+            // Administration (console part 3)
+            { path: 'admin/api-keys', element: <ApiKeysPage /> },
+            { path: 'admin/presets', element: <PresetsPage /> },
+            { path: 'admin/users', element: <UsersPage /> },
+            { path: 'admin/audit-log', element: <AuditLogPage /> },
+            { path: 'admin/secrets', element: <SecretsPage /> },
+            { path: 'admin/tags', element: <TagsPage /> },
+            { path: 'admin/organization', element: <OrganizationPage /> },
+            { path: 'admin/webhooks', element: <WebhooksPage /> },
+            { path: 'admin/schedules', element: <SchedulesPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -3,6 +3,7 @@
  * the action's client, so both sides agree on every field by construction.
  */
 
+export * from './admin.ts';
 export * from './common.ts';
 export * from './console.ts';
 export * from './resources.ts';

@@ -61,6 +61,8 @@ export const schedule = z.object({
   timezone: z.string(),
   /** Run configuration overrides (the `config` object of remote runs). */
   config: jsonObject.nullable(),
+  /** The config preset the schedule names (console part 3); null for none. */
+  presetId: z.string().nullable().optional(),
   enabled: z.boolean(),
   scheduleType: z.string(),
   nextRunAt: z.string().nullable(),

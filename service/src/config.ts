@@ -71,6 +71,11 @@ const envSchema = z.object({
     .max(64, 'RUNNER_SLOTS must be at most 64')
     .optional(),
   METRICS_TOKEN: optionalString,
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'AUDIT_RETENTION_DAYS must be a number' })
+    .int('AUDIT_RETENTION_DAYS must be an integer')
+    .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
+    .default(365),
 });
 
 export type Config = {
@@ -100,6 +105,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken: string | undefined;
+  /** Audit log entries older than this many days are deleted (default 365). */
+  auditRetentionDays?: number;
 };
 
 export class ConfigError extends Error {}
@@ -150,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerSlots: value.RUNNER_SLOTS,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
   };
 }
 

@@ -75,6 +75,16 @@ export function Layout() {
             Runs
           </NavLink>
           <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
+          {/* Administration (console part 3) */}
+          <NavLink to={`/projects/${projectId}/admin/api-keys`}>API keys</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/webhooks`}>Webhooks</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/schedules`}>Schedules</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/presets`}>Presets</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/users`}>Users</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/audit-log`}>Audit log</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/secrets`}>Secrets</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/tags`}>Tags</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/organization`}>Organization</NavLink>
         </nav>
         <span className="user">
           {session.data?.data.email} ({session.data?.data.role})

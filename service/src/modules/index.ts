@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.ts';
+import { auditPlugin } from './audit/index.ts';
 import { consolePlugin } from './console/index.ts';
 import { inboxesPlugin } from './inboxes/index.ts';
+import { presetsPlugin } from './presets/index.ts';
 import { runsPlugin } from './runs/index.ts';
 import { schedulesPlugin } from './schedules/index.ts';
 import { stepsPlugin } from './steps/index.ts';
@@ -24,7 +26,10 @@ export interface ModuleOptions {
 
 /** In dependency order (the order of registration). */
 export const modulePlugins = [
+  // Administration (console part 3): the audit log's hooks come first, so they see every route.
+  auditPlugin,
   consolePlugin,
+  presetsPlugin,
   testsPlugin,
   stepsPlugin,
   runsPlugin,

@@ -11,6 +11,7 @@ import type { WebhooksTables } from './migrations/0004_webhooks.ts';
 import type { InboxesTables } from './migrations/0005_inboxes.ts';
 import type { SchedulesTables } from './migrations/0006_schedules.ts';
 import type { RunProcessesTables } from './migrations/0010_run_processes.ts';
+import type { PresetsAuditTables } from './migrations/0011_presets_audit.ts';
 import type { RunBatchesTables } from './migrations/0012_run_batches.ts';
 
 export interface Database
@@ -21,4 +22,5 @@ export interface Database
     InboxesTables,
     SchedulesTables,
     RunProcessesTables,
+    PresetsAuditTables,
     RunBatchesTables {}

@@ -3,6 +3,7 @@ import {
   consoleApiKeysResponse,
   consoleBranchesResponse,
   consoleBranchResponse,
+  consoleMemberResponse,
   consoleOrganizationResponse,
   consoleProjectResponse,
   consoleProjectsResponse,
@@ -14,6 +15,7 @@ import {
   createdOrganizationResponse,
   createdUserResponse,
   noPayloadResponse,
+  roleChangeBody,
   scope,
   signInResponse,
   subscriptionResponse,
@@ -31,6 +33,7 @@ import {
   readSessionToken,
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
+import { changeRole, removeUser } from './members.ts';
 import { ConsoleService } from './service.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 
@@ -296,6 +299,31 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     async (request) => ({
       data: await service.listUsers(requireUser(request)),
     }),
+  );
+
+  // Administration (console part 3): roles are the owners' to change; the last owner stays.
+  app.put(
+    '/console/v1/users/:id',
+    {
+      schema: {
+        summary: "Change a user's role (owners)",
+        response: { 200: consoleMemberResponse },
+        tags,
+        params: idParams,
+        body: roleChangeBody,
+      },
+    },
+    async (request) => ({
+      data: await changeRole(ctx.db, requireUser(request), request.params.id, request.body.role),
+    }),
+  );
+  app.delete(
+    '/console/v1/users/:id',
+    { schema: { summary: 'Remove a user', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    async (request) => {
+      await removeUser(ctx.db, requireUser(request), request.params.id);
+      return { data: null };
+    },
   );
 
   app.post(

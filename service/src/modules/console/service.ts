@@ -6,6 +6,7 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
+import { defaultConcurrencyCap } from '../runs/repository.ts';
 import {
   findProject,
   insertApiKey,
@@ -236,7 +237,8 @@ export class ConsoleService {
       id: org.id,
       name: org.name,
       subscriptionActive: Boolean(org.subscriptionActive),
-      concurrencyCap: org.concurrencyCap,
+      // Unset means the install's default: the console shows the cap that applies.
+      concurrencyCap: org.concurrencyCap ?? defaultConcurrencyCap,
       createdAt: org.createdAt,
     };
   }

@@ -30,6 +30,8 @@ export interface StartRunRequest {
   testIds?: string[];
   tagId?: string;
   config?: RunConfig;
+  /** The config preset the run's config came from (recorded in its metadata). */
+  preset?: { id: string; name: string };
   trigger: RunTrigger;
   mode: 'single' | 'bulk';
 }
@@ -147,7 +149,11 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
         vars: working?.vars ? toJson(working.vars) : null,
         parameters: working?.parameters ? toJson(working.parameters) : null,
         // The trigger's name (key, schedule or user) lets the console say who started the run.
-        metadata: toJson({ target, trigger: { type: trigger.type, name: triggerName } }),
+        metadata: toJson({
+          target,
+          trigger: { type: trigger.type, name: triggerName },
+          ...(request.preset ? { preset: request.preset } : {}),
+        }),
         totalTests: tests.length,
         stats: null,
         report: null,

@@ -31,3 +31,8 @@ export function nextTick(cron: string, timezone: string, after: Date): string | 
   const next = new Cron(cron, { paused: true, timezone }).nextRun(after);
   return next ? next.toISOString() : null;
 }
+
+/** The next `count` ticks after `after` (fewer when the expression stops firing). */
+export function nextTicks(cron: string, timezone: string, after: Date, count: number): string[] {
+  return new Cron(cron, { paused: true, timezone }).nextRuns(count, after).map((date) => date.toISOString());
+}

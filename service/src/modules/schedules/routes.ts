@@ -1,4 +1,6 @@
 import {
+  cronPreviewQuery,
+  cronPreviewResponse,
   noPayloadResponse,
   runConfig,
   scheduleListResponse,
@@ -11,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
+import { nextTicks, validateCron } from './cron.ts';
 import { runStarter } from './runs-port.ts';
 import { SchedulesService } from './service.ts';
 
@@ -35,6 +38,7 @@ const createBody = z.object({
   timezone: timezone.optional(),
   config: runConfig.optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  presetId: uuid.optional(),
 });
 const updateBody = z.object({
   name: name.optional(),
@@ -45,6 +49,7 @@ const updateBody = z.object({
   timezone: timezone.optional(),
   config: runConfig.nullable().optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  presetId: uuid.nullable().optional(),
 });
 
 export async function schedulesRoutes(
@@ -144,6 +149,23 @@ export async function schedulesRoutes(
 
   // Console session: creating, editing and deleting schedules.
   const consoleTags = ['console'];
+  // Administration (console part 3): the schedule form's preview of the next firings.
+  app.get(
+    '/console/v1/schedules/preview',
+    {
+      schema: {
+        summary: 'Preview the next five firings of a cron expression in a time zone',
+        response: { 200: cronPreviewResponse },
+        tags: consoleTags,
+        querystring: cronPreviewQuery,
+      },
+    },
+    async (request) => {
+      const { cron, timezone } = request.query;
+      validateCron(cron, timezone);
+      return { data: { nextRuns: nextTicks(cron, timezone, ctx.clock.now(), 5) } };
+    },
+  );
   app.post(
     '/console/v1/schedules',
     {

@@ -4,18 +4,23 @@
  * `scheduleId`/`scheduleType`/`scheduleName` on the run.
  */
 import type { AppContext } from '../../context.ts';
+import { layerOverPreset, presetOfSchedule } from '../presets/schedule-link.ts';
 import { startRun } from '../runs/trigger.ts';
 import type { StartScheduledRun } from './service.ts';
 
 export function runStarter(ctx: AppContext): StartScheduledRun {
   return async (request) => {
+    // The schedule's preset, read as it fires: an edited preset applies to the next firing.
+    const preset = await presetOfSchedule(ctx.db, request.schedule.id);
+    const config = preset ? layerOverPreset(preset.config, request.config) : request.config;
     const started = await startRun(ctx, {
       organizationId: request.organizationId,
       projectId: request.projectId,
       branchId: request.branchId,
       ...(request.testIds ? { testIds: request.testIds } : {}),
       ...(request.tagId ? { tagId: request.tagId } : {}),
-      ...(request.config ? { config: request.config } : {}),
+      ...(config ? { config } : {}),
+      ...(preset ? { preset: { id: preset.id, name: preset.name } } : {}),
       trigger: {
         type: 'schedule',
         scheduleId: request.schedule.id,

@@ -5,6 +5,7 @@ import { toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { findProject } from '../console/repository.ts';
+import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/schedule-link.ts';
 import { nextTick, validateCron } from './cron.ts';
 import { findSchedule, listSchedules, recordStarted, type ScheduleRow, toSchedule } from './repository.ts';
 
@@ -38,9 +39,12 @@ export interface ScheduleInput {
   timezone?: string;
   config?: RunConfig;
   enabled?: boolean;
+  /** A config preset of the schedule's project, layered under `config` when it fires. */
+  presetId?: string;
 }
-export type ScheduleUpdate = Partial<Omit<ScheduleInput, 'projectId' | 'config'>> & {
+export type ScheduleUpdate = Partial<Omit<ScheduleInput, 'projectId' | 'config' | 'presetId'>> & {
   config?: RunConfig | null;
+  presetId?: string | null;
 };
 
 export function scheduledRunRequest(row: ScheduleRow): ScheduledRunRequest {
@@ -73,11 +77,21 @@ export class SchedulesService {
   }
 
   async list(organizationId: string, projectId?: string) {
-    return (await listSchedules(this.db, organizationId, projectId)).map(toSchedule);
+    const rows = await listSchedules(this.db, organizationId, projectId);
+    const presets = await presetIdsOfSchedules(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({ ...toSchedule(row), presetId: presets.get(row.id) ?? null }));
   }
 
   async get(organizationId: string, id: string) {
-    return toSchedule(await this.row(organizationId, id));
+    return this.withPreset(toSchedule(await this.row(organizationId, id)));
+  }
+
+  private async withPreset<T extends { id: string }>(schedule: T) {
+    const presets = await presetIdsOfSchedules(this.db, [schedule.id]);
+    return { ...schedule, presetId: presets.get(schedule.id) ?? null };
   }
 
   async create(organizationId: string, input: ScheduleInput) {
@@ -86,6 +100,7 @@ export class SchedulesService {
     const branchId = input.branchId ?? project.defaultBranchId;
     await this.checkBranch(project.id, branchId);
     const target = await this.checkTarget(organizationId, project.id, input.testIds, input.tagId);
+    if (input.presetId) await checkPresetOfProject(this.db, project.id, input.presetId);
     const timezone = input.timezone ?? 'UTC';
     validateCron(input.cron, timezone);
     const enabled = input.enabled ?? true;
@@ -113,9 +128,16 @@ export class SchedulesService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.db.insertInto('schedules').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('schedules').values(row).execute();
+      if (input.presetId)
+        await trx
+          .insertInto('schedulePresets')
+          .values({ scheduleId: row.id, presetId: input.presetId })
+          .execute();
+    });
     this.changed();
-    return toSchedule(row);
+    return { ...toSchedule(row), presetId: input.presetId ?? null };
   }
 
   async update(organizationId: string, id: string, input: ScheduleUpdate) {
@@ -132,6 +154,7 @@ export class SchedulesService {
       changes.tagId = target.tagId ?? null;
     }
     if (input.config !== undefined) changes.config = input.config === null ? null : toJson(input.config);
+    if (input.presetId) await checkPresetOfProject(this.db, current.projectId, input.presetId);
     const cron = input.cron ?? current.cron;
     const timezone = input.timezone ?? current.timezone;
     validateCron(cron, timezone);
@@ -144,8 +167,9 @@ export class SchedulesService {
     if (timing) changes.nextRunAt = enabled ? nextTick(cron, timezone, this.clock.now()) : null;
     changes.updatedAt = isoNow(this.clock);
     await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    if (input.presetId !== undefined) await linkSchedulePreset(this.db, current.id, input.presetId);
     if (timing) this.changed();
-    return toSchedule({ ...current, ...changes });
+    return this.withPreset(toSchedule({ ...current, ...changes }));
   }
 
   async remove(organizationId: string, id: string) {
@@ -155,6 +179,7 @@ export class SchedulesService {
       .where('organizationId', '=', organizationId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('Schedule not found');
+    await linkSchedulePreset(this.db, id, null);
     this.changed();
   }
 

@@ -55,9 +55,9 @@ export async function authenticateConsoleSession(
   const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
   if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
   requireCsrfHeader(request);
+  request.principal = user; // before the role check: a refused request is audited with its actor
   if (rule.session === 'admin' && user.role === 'member')
     throw forbidden('This action needs an admin or owner role');
-  request.principal = user;
   if (rule.project) {
     const projectId = headerValue(request, 'x-project-id');
     const branchId = headerValue(request, 'x-branch-id');

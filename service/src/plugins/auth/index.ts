@@ -95,6 +95,8 @@ export const authPlugin = fp(
       });
       const principal = found.principal;
       if (!principal) throw unauthorized();
+      // Known before the checks below, so a refused request is audited with its actor.
+      request.principal = principal;
       for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
       request.principal = principal;
       if (rule.project) {
@@ -115,9 +117,9 @@ export const authPlugin = fp(
       if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
       // The /console/v1 routes are reached only with the session cookie: the same CSRF rule as /v1.
       requireCsrfHeader(request);
+      request.principal = user; // before the role check: a refused request is audited with its actor
       if (access !== 'read' && user.role === 'member')
         throw forbidden('This action needs an admin or owner role');
-      request.principal = user;
     }
   },
 );

@@ -170,6 +170,17 @@ export const routeRules: Record<string, RouteRule> = {
   // Same-origin artifact download for the run page and Playwright's trace viewer.
   'GET /console/v1/test-runs/:runId/artifact': { kind: 'session', access: 'read' },
   'POST /console/v1/webhooks/:id/deliveries/:deliveryId/retry': { kind: 'session', access: 'change' },
+  // Administration (console part 3): presets, users and roles, the audit log.
+  'GET /console/v1/projects/:projectId/presets': { kind: 'session', access: 'read' },
+  'POST /console/v1/projects/:projectId/presets': { kind: 'session', access: 'change' },
+  'PUT /console/v1/projects/:projectId/presets/:presetId': { kind: 'session', access: 'change' },
+  'DELETE /console/v1/projects/:projectId/presets/:presetId': { kind: 'session', access: 'change' },
+  'PUT /console/v1/users/:id': { kind: 'session', access: 'change' },
+  'DELETE /console/v1/users/:id': { kind: 'session', access: 'change' },
+  // Reads, but for admins and owners only: `change` is the rule's admin-or-owner level.
+  'GET /console/v1/audit-log': { kind: 'session', access: 'change' },
+  'GET /console/v1/audit-log/export': { kind: 'session', access: 'change' },
+  'GET /console/v1/schedules/preview': { kind: 'session', access: 'read' },
 };
 
 export const ruleKey = (method: string, url: string) => `${method} ${url}`;

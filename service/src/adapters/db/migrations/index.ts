@@ -7,6 +7,7 @@ import * as inboxes from './0005_inboxes.ts';
 import * as schedules from './0006_schedules.ts';
 import * as testTreeKeys from './0007_test_tree_keys.ts';
 import * as runProcesses from './0010_run_processes.ts';
+import * as presetsAudit from './0011_presets_audit.ts';
 import * as runBatches from './0012_run_batches.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0006_schedules': schedules,
   '0007_test_tree_keys': testTreeKeys,
   '0010_run_processes': runProcesses,
+  '0011_presets_audit': presetsAudit,
   '0012_run_batches': runBatches,
 };

@@ -1,0 +1,134 @@
+import { allScopes } from '@stepdeck/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { adminApi } from '../../api/admin.ts';
+import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+
+/** The spec's scope table, grouped by resource. */
+const scopeGroups = Object.entries(
+  allScopes.reduce<Record<string, string[]>>((groups, scope) => {
+    const group = scope.split(':')[0] as string;
+    groups[group] = [...(groups[group] ?? []), scope];
+    return groups;
+  }, {}),
+);
+
+/** API keys: create (the full key shown once), list by prefix, revoke, delete. */
+export function ApiKeysPage() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: adminApi.apiKeys });
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [created, setCreated] = useState<{ name: string; key: string } | undefined>();
+  const [copied, setCopied] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const create = useMutation({
+    mutationFn: () => adminApi.createApiKey({ name, scopes }),
+    onSuccess: (answer) => {
+      setCreated({ name: answer.data.name, key: answer.data.key });
+      setCopied(false);
+      setName('');
+      setScopes([]);
+      void refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: adminApi.revokeApiKey, onSuccess: refresh });
+  const remove = useMutation({ mutationFn: adminApi.deleteApiKey, onSuccess: refresh });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const toggle = (scope: string, on: boolean) =>
+    setScopes((current) => (on ? [...current, scope] : current.filter((item) => item !== scope)));
+
+  return (
+    <section>
+      <h1>API keys</h1>
+      {created && (
+        <div className="notice" role="status">
+          <p>
+            Key <strong>{created.name}</strong> created. Copy it now: it is never shown again.
+          </p>
+          <code data-testid="new-api-key">{created.key}</code>{' '}
+          <button
+            type="button"
+            onClick={() => void navigator.clipboard?.writeText(created.key).then(() => setCopied(true))}
+          >
+            {copied ? 'Copied' : 'Copy key'}
+          </button>{' '}
+          <button type="button" onClick={() => setCreated(undefined)}>
+            Done
+          </button>
+        </div>
+      )}
+      <form onSubmit={submit} aria-label="Create an API key" className="admin-form">
+        <label>
+          Key name <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        {scopeGroups.map(([group, items]) => (
+          <fieldset key={group}>
+            <legend>{group}</legend>
+            {items.map((scope) => (
+              <label key={scope}>
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope)}
+                  onChange={(event) => toggle(scope, event.target.checked)}
+                />{' '}
+                {scope}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        {scopes.length === 0 && <p className="muted">Choose at least one scope.</p>}
+        <button type="submit" disabled={scopes.length === 0 || create.isPending}>
+          Create key
+        </button>
+        {create.error && <ErrorMessage error={create.error} />}
+      </form>
+      {keys.error && <ErrorMessage error={keys.error} />}
+      {revoke.error && <ErrorMessage error={revoke.error} />}
+      {remove.error && <ErrorMessage error={remove.error} />}
+      <table>
+        <caption>Keys of the organization</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">State</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(keys.data?.data ?? []).map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.prefix}</code>
+              </td>
+              <td>{key.scopes.join(', ')}</td>
+              <td>{new Date(key.createdAt).toLocaleString()}</td>
+              <td>{key.revoked ? 'Revoked' : 'Active'}</td>
+              <td>
+                {!key.revoked && (
+                  <button
+                    type="button"
+                    onClick={() => revoke.mutate(key.id)}
+                    aria-label={`Revoke ${key.name}`}
+                  >
+                    Revoke
+                  </button>
+                )}{' '}
+                <button type="button" onClick={() => remove.mutate(key.id)} aria-label={`Delete ${key.name}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+import { runConfig } from '@stepdeck/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { adminApi } from '../../api/admin.ts';
+import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { useProjectScope } from '../../lib/scope.ts';
+
+/** Config presets of the project: named run configurations a schedule or a run can pick. */
+export function PresetsPage() {
+  const { projectId } = useProjectScope();
+  const queryClient = useQueryClient();
+  const presets = useQuery({ queryKey: ['presets', projectId], queryFn: () => adminApi.presets(projectId) });
+  const [name, setName] = useState('');
+  const [config, setConfig] = useState('{\n  "use": { "browserName": "chromium" },\n  "retries": 1\n}');
+  const [problem, setProblem] = useState<string | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['presets', projectId] });
+  const create = useMutation({
+    mutationFn: (parsed: unknown) =>
+      adminApi.createPreset(projectId, { name, config: runConfig.parse(parsed) }),
+    onSuccess: () => {
+      setName('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => adminApi.deletePreset(projectId, id),
+    onSettled: refresh,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(config);
+    } catch (error) {
+      setProblem(`Configuration is not valid JSON: ${(error as Error).message}`);
+      return;
+    }
+    const checked = runConfig.safeParse(parsed);
+    if (!checked.success) {
+      setProblem(checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+      return;
+    }
+    setProblem(undefined);
+    create.mutate(parsed);
+  };
+  return (
+    <section>
+      <h1>Config presets</h1>
+      <form className="admin-form" onSubmit={submit} aria-label="Create a preset">
+        <label>
+          Preset name <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        <label>
+          Run configuration (JSON)
+          <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />
+        </label>
+        <button type="submit">Create preset</button>
+      </form>
+      {problem && (
+        <div role="alert" className="error-box">
+          {problem}
+        </div>
+      )}
+      {create.error && <ErrorMessage error={create.error} />}
+      {remove.error && <ErrorMessage error={remove.error} title="Not deleted" />}
+      {presets.error && <ErrorMessage error={presets.error} />}
+      <table>
+        <caption>Presets of this project</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Configuration</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(presets.data?.data ?? []).map((preset) => (
+            <tr key={preset.id}>
+              <td>{preset.name}</td>
+              <td>
+                <code>{JSON.stringify(preset.config)}</code>
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Delete ${preset.name}`}
+                  onClick={() => remove.mutate(preset.id)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

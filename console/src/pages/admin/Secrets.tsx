@@ -1,0 +1,82 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { adminApi } from '../../api/admin.ts';
+import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { useProjectScope } from '../../lib/scope.ts';
+
+/** Project secrets: names only; a value is written (or replaced) and never shown back. */
+export function SecretsPage() {
+  const { projectId } = useProjectScope();
+  const queryClient = useQueryClient();
+  const secrets = useQuery({ queryKey: ['secrets', projectId], queryFn: () => adminApi.secrets(projectId) });
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['secrets', projectId] });
+  const save = useMutation({
+    mutationFn: () => adminApi.setSecret(projectId, name, value),
+    onSuccess: () => {
+      setName('');
+      setValue('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (secret: string) => adminApi.deleteSecret(projectId, secret),
+    onSettled: refresh,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <section>
+      <h1>Secrets</h1>
+      <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
+      <form className="filters" onSubmit={submit} aria-label="Set a secret">
+        <label>
+          Secret name <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        <label>
+          Value{' '}
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
+        </label>
+        <button type="submit">Save secret</button>
+      </form>
+      {save.error && <ErrorMessage error={save.error} />}
+      {remove.error && <ErrorMessage error={remove.error} />}
+      {secrets.error && <ErrorMessage error={secrets.error} />}
+      <table>
+        <caption>Secrets of this project</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(secrets.data?.data ?? []).map((secret) => (
+            <tr key={secret.name}>
+              <td>
+                <code>{secret.name}</code>
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Delete ${secret.name}`}
+                  onClick={() => remove.mutate(secret.name)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

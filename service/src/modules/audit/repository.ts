@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/index.ts';
+import type { Database } from '../../adapters/db/schema.ts';
+
+export type AuditRow = Database['auditLog'];
+
+export interface AuditFilters {
+  /** Substring of the actor's label (email, or key name and prefix). */
+  actor?: string;
+  /** Substring of `METHOD route`. */
+  action?: string;
+  /** Resource type, or a resource id. */
+  resource?: string;
+  from?: string;
+  to?: string;
+}
+
+export const insertAuditEntry = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).execute();
+
+export const completeAuditEntry = (db: Db, id: string, status: number) =>
+  db.updateTable('auditLog').set({ status }).where('id', '=', id).execute();
+
+export const describeAuditResource = (db: Db, id: string, resourceType: string, resourceId: string | null) =>
+  db.updateTable('auditLog').set({ resourceType, resourceId }).where('id', '=', id).execute();
+
+export const apiKeyPrefix = async (db: Db, apiKeyId: string) =>
+  (await db.selectFrom('apiKeys').select('prefix').where('id', '=', apiKeyId).executeTakeFirst())?.prefix;
+
+/** Case-insensitive substring match, the user's text taken literally (`%` and `_` are no wildcards). */
+const contains = (column: 'actorLabel' | 'action', text: string) => {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+};
+
+function filtered(db: Db, organizationId: string, filters: AuditFilters) {
+  let query = db.selectFrom('auditLog').where('organizationId', '=', organizationId);
+  if (filters.actor) query = query.where(contains('actorLabel', filters.actor));
+  if (filters.action) query = query.where(contains('action', filters.action));
+  if (filters.resource) {
+    const resource = filters.resource;
+    query = query.where((eb) =>
+      eb.or([eb('resourceType', '=', resource), eb('resourceId', '=', resource.toLowerCase())]),
+    );
+  }
+  if (filters.from) query = query.where('createdAt', '>=', filters.from);
+  if (filters.to) query = query.where('createdAt', '<=', filters.to);
+  return query;
+}
+
+export async function countAuditEntries(db: Db, organizationId: string, filters: AuditFilters) {
+  const row = await filtered(db, organizationId, filters)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Newest first; id breaks ties between entries of the same millisecond. */
+export const listAuditEntries = (
+  db: Db,
+  organizationId: string,
+  filters: AuditFilters,
+  page: { limit: number; offset: number },
+): Promise<AuditRow[]> =>
+  filtered(db, organizationId, filters)
+    .selectAll()
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+export const purgeAuditEntriesBefore = (db: Db, before: string) =>
+  db.deleteFrom('auditLog').where('createdAt', '<', before).executeTakeFirst();

@@ -1,0 +1,153 @@
+import { auditLogQuery, auditLogResponse } from '@stepdeck/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { requireUser } from '../../plugins/auth/index.ts';
+import { binaryResponse } from '../../plugins/openapi.ts';
+import { auditResource, isAudited } from './resource.ts';
+import { AuditLog, auditCsv } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The audit entry begun for this changing request, completed when the response is sent. */
+    auditEntryId: string | undefined;
+  }
+}
+
+const tags = ['console'];
+const exportQuery = auditLogQuery
+  .omit({ page: true, limit: true })
+  .extend({ format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('json') });
+
+/** Default retention of audit entries, in days (AUDIT_RETENTION_DAYS). */
+export const defaultAuditRetentionDays = 365;
+
+export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const audit = new AuditLog(ctx.db, ctx.clock, ctx.config.auditRetentionDays ?? defaultAuditRetentionDays);
+
+  const actorOf = (request: FastifyRequest) => {
+    const principal = request.principal;
+    if (!principal) return undefined;
+    return principal.kind === 'user'
+      ? {
+          kind: 'user' as const,
+          userId: principal.userId,
+          email: principal.email,
+          organizationId: principal.organizationId,
+        }
+      : {
+          kind: 'apiKey' as const,
+          apiKeyId: principal.apiKeyId,
+          apiKeyName: principal.apiKeyName,
+          organizationId: principal.organizationId,
+        };
+  };
+
+  const describe = (request: FastifyRequest, createdId?: string, status?: number) => {
+    const actor = actorOf(request);
+    if (!actor) return undefined;
+    const route = request.routeOptions.url ?? request.url;
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    const resource = auditResource(request.method, route, params, createdId);
+    const projectParam = params.projectId;
+    return {
+      actor,
+      action: `${request.method} ${route}`,
+      resourceType: resource.type,
+      resourceId: resource.id ?? null,
+      projectId:
+        request.project?.id ?? (projectParam && /^[0-9a-f-]{36}$/i.test(projectParam) ? projectParam : null),
+      ip: request.ip,
+      userAgent: String(request.headers['user-agent'] ?? ''),
+      status,
+    };
+  };
+
+  const audited = (request: FastifyRequest) => {
+    const route = request.routeOptions.url;
+    const rule = request.routeOptions.config.rule;
+    return (
+      route !== undefined && rule !== undefined && rule.kind !== 'public' && isAudited(request.method, route)
+    );
+  };
+
+  app.decorateRequest('auditEntryId', undefined);
+  // After authentication (onRequest) and before the body is validated or the handler runs: the
+  // entry exists before the change, and a failure to write it fails the request unchanged.
+  app.addHook('preValidation', async (request) => {
+    if (!audited(request)) return;
+    const entry = describe(request);
+    if (entry) request.auditEntryId = await audit.record(entry);
+  });
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    if (!audited(request)) return payload;
+    if (request.auditEntryId) {
+      await audit.complete(request.auditEntryId, reply.statusCode);
+      // A create names its record only in the response: fill the entry's resource from it.
+      if (reply.statusCode === 201) await fillCreatedResource(request, payload);
+    } else {
+      // Refused before validation (a member's admin action, a missing scope): recorded as refused.
+      const entry = describe(request, undefined, reply.statusCode);
+      if (entry) await audit.record(entry);
+    }
+    return payload;
+  });
+
+  async function fillCreatedResource(request: FastifyRequest, payload: unknown) {
+    if (typeof payload !== 'string' || payload.length > 1_000_000) return;
+    let createdId: unknown;
+    try {
+      createdId = (JSON.parse(payload) as { data?: { id?: unknown } }).data?.id;
+    } catch {
+      return;
+    }
+    if (typeof createdId !== 'string' || !request.auditEntryId) return;
+    const entry = describe(request, createdId);
+    if (entry) await audit.describeResource(request.auditEntryId, entry.resourceType, entry.resourceId);
+  }
+
+  app.get(
+    '/console/v1/audit-log',
+    {
+      schema: {
+        summary: 'List audit log entries, newest first (admins and owners)',
+        response: { 200: auditLogResponse },
+        tags,
+        querystring: auditLogQuery,
+      },
+    },
+    async (request) => {
+      const { page, limit, ...filters } = request.query;
+      return audit.list(requireUser(request).organizationId, filters, page, limit);
+    },
+  );
+  app.get(
+    '/console/v1/audit-log/export',
+    {
+      schema: {
+        summary: 'Export audit log entries as CSV or JSON (admins and owners)',
+        response: {
+          200: {
+            description: 'The entries (at most 50,000; narrow the filters for more), as CSV or a JSON array.',
+            content: {
+              ...binaryResponse('text/csv', '').content,
+              ...binaryResponse('application/json', '').content,
+            },
+          },
+        },
+        tags,
+        querystring: exportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const entries = await audit.exportEntries(requireUser(request).organizationId, filters);
+      const stamp = ctx.clock.now().toISOString().slice(0, 10);
+      reply.header('content-disposition', `attachment; filename="audit-log-${stamp}.${format}"`);
+      if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(auditCsv(entries));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(entries));
+    },
+  );
+}

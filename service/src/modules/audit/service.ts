@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEntry } from '@stepdeck/contract';
+import type { Db } from '../../adapters/db/index.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import {
+  type AuditFilters,
+  type AuditRow,
+  apiKeyPrefix,
+  completeAuditEntry,
+  countAuditEntries,
+  describeAuditResource,
+  insertAuditEntry,
+  listAuditEntries,
+  purgeAuditEntriesBefore,
+} from './repository.ts';
+
+/** Who made a changing request, as the auth hook resolved it. */
+export type AuditActor =
+  | { kind: 'user'; userId: string; email: string; organizationId: string }
+  | { kind: 'apiKey'; apiKeyId: string; apiKeyName: string; organizationId: string };
+
+/** What is recorded of a request: never its body, headers beyond the user agent, or a secret. */
+export interface AuditRequest {
+  actor: AuditActor;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  projectId: string | null;
+  ip: string;
+  userAgent: string;
+  /** Known already when the request was refused before its handler ran. */
+  status?: number;
+}
+
+const purgeEveryMs = 60 * 60 * 1000;
+/** Export is one response: past this many entries, narrow the filters. */
+export const exportLimit = 50_000;
+
+const toEntry = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  createdAt: row.createdAt,
+  actor: { type: row.actorType === 'apiKey' ? 'apiKey' : 'user', id: row.actorId, label: row.actorLabel },
+  action: row.action,
+  resourceType: row.resourceType,
+  resourceId: row.resourceId,
+  organizationId: row.organizationId,
+  projectId: row.projectId,
+  status: row.status === null ? null : Number(row.status),
+  ip: row.ip,
+  userAgent: row.userAgent,
+});
+
+/** The audit log: entries begun before a change runs and completed with its outcome. */
+export class AuditLog {
+  private lastPurge = 0;
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly retentionDays: number;
+
+  constructor(db: Db, clock: Clock, retentionDays: number) {
+    this.db = db;
+    this.clock = clock;
+    this.retentionDays = retentionDays;
+  }
+
+  /** Writes the entry; returns its id so the outcome can be added once the response is known. */
+  async record(request: AuditRequest): Promise<string> {
+    const { actor } = request;
+    const label =
+      actor.kind === 'user'
+        ? actor.email
+        : `${actor.apiKeyName} (${(await apiKeyPrefix(this.db, actor.apiKeyId)) ?? 'deleted key'})`;
+    const id = randomUUID();
+    await insertAuditEntry(this.db, {
+      id,
+      organizationId: actor.organizationId,
+      projectId: request.projectId,
+      createdAt: isoNow(this.clock),
+      actorType: actor.kind,
+      actorId: actor.kind === 'user' ? actor.userId : actor.apiKeyId,
+      actorLabel: label.slice(0, 512),
+      action: request.action,
+      resourceType: request.resourceType,
+      resourceId: request.resourceId,
+      status: request.status ?? null,
+      ip: request.ip,
+      userAgent: request.userAgent.slice(0, 512),
+    });
+    await this.purgeExpired();
+    return id;
+  }
+
+  async complete(id: string, status: number): Promise<void> {
+    await completeAuditEntry(this.db, id, status);
+  }
+
+  async describeResource(id: string, resourceType: string, resourceId: string | null): Promise<void> {
+    await describeAuditResource(this.db, id, resourceType, resourceId);
+  }
+
+  async list(organizationId: string, filters: AuditFilters, page: number, limit: number) {
+    const [total, rows] = await Promise.all([
+      countAuditEntries(this.db, organizationId, filters),
+      listAuditEntries(this.db, organizationId, filters, { limit, offset: (page - 1) * limit }),
+    ]);
+    const totalPages = Math.max(1, Math.ceil(total / limit));
+    return {
+      data: rows.map(toEntry),
+      pagination: { page, limit, total, totalPages, hasMore: page * limit < total },
+    };
+  }
+
+  async exportEntries(organizationId: string, filters: AuditFilters): Promise<AuditEntry[]> {
+    const rows = await listAuditEntries(this.db, organizationId, filters, { limit: exportLimit, offset: 0 });
+    return rows.map(toEntry);
+  }
+
+  /** Entries older than the retention period go, checked at most hourly as entries are written. */
+  private async purgeExpired() {
+    const now = this.clock.now().getTime();
+    if (now - this.lastPurge < purgeEveryMs) return;
+    this.lastPurge = now;
+    const before = new Date(now - this.retentionDays * 24 * 60 * 60 * 1000).toISOString();
+    await purgeAuditEntriesBefore(this.db, before);
+  }
+}
+
+const csvColumns = [
+  'createdAt',
+  'actorType',
+  'actor',
+  'action',
+  'resourceType',
+  'resourceId',
+  'organizationId',
+  'projectId',
+  'status',
+  'ip',
+  'userAgent',
+] as const;
+
+/** RFC 4180 fields; a leading = + - @ is prefixed with ' so a spreadsheet never runs it as a formula. */
+const csvField = (value: string | number | null) => {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+export function auditCsv(entries: AuditEntry[]): string {
+  const lines = [csvColumns.join(',')];
+  for (const entry of entries) {
+    lines.push(
+      [
+        entry.createdAt,
+        entry.actor.type,
+        entry.actor.label,
+        entry.action,
+        entry.resourceType,
+        entry.resourceId,
+        entry.organizationId,
+        entry.projectId,
+        entry.status,
+        entry.ip,
+        entry.userAgent,
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

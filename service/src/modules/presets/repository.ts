@@ -1,0 +1,70 @@
+import type { Db, Tx } from '../../adapters/db/index.ts';
+
+/** A preset row as the service hands it out: config still JSON text. */
+export interface PresetRow {
+  id: string;
+  projectId: string;
+  name: string;
+  config: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const columns = ['id', 'projectId', 'name', 'config', 'createdAt', 'updatedAt'] as const;
+
+export const projectOfOrganization = (db: Db, organizationId: string, projectId: string) =>
+  db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '=', projectId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+
+export const listPresets = (db: Db, projectId: string): Promise<PresetRow[]> =>
+  db
+    .selectFrom('presets')
+    .select(columns)
+    .where('projectId', '=', projectId)
+    .orderBy('name', 'asc')
+    .execute();
+
+export const findPreset = (
+  db: Db | Tx,
+  projectId: string,
+  presetId: string,
+): Promise<PresetRow | undefined> =>
+  db
+    .selectFrom('presets')
+    .select(columns)
+    .where('projectId', '=', projectId)
+    .where('id', '=', presetId)
+    .executeTakeFirst();
+
+export const insertPreset = (db: Db, row: PresetRow & { organizationId: string }) =>
+  db.insertInto('presets').values(row).execute();
+
+export const updatePreset = (
+  db: Db,
+  projectId: string,
+  presetId: string,
+  changes: { name?: string; config?: string; updatedAt: string },
+) =>
+  db
+    .updateTable('presets')
+    .set(changes)
+    .where('projectId', '=', projectId)
+    .where('id', '=', presetId)
+    .executeTakeFirst();
+
+/** Names of the schedules that name this preset. */
+export const schedulesUsingPreset = (db: Db | Tx, presetId: string) =>
+  db
+    .selectFrom('schedulePresets')
+    .innerJoin('schedules', 'schedules.id', 'schedulePresets.scheduleId')
+    .select(['schedules.id', 'schedules.name'])
+    .where('schedulePresets.presetId', '=', presetId)
+    .orderBy('schedules.name', 'asc')
+    .execute();
+
+export const deletePreset = (db: Db | Tx, projectId: string, presetId: string) =>
+  db.deleteFrom('presets').where('projectId', '=', projectId).where('id', '=', presetId).executeTakeFirst();

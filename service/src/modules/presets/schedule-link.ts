@@ -1,0 +1,56 @@
+import type { RunConfig } from '@stepdeck/contract';
+import { type Db, fromJson } from '../../adapters/db/index.ts';
+import { notFound } from '../../errors.ts';
+
+/**
+ * The preset a schedule names, kept by the presets module: schedules call these to check,
+ * record and read the link, and a fired run layers the preset under the schedule's own config.
+ */
+export async function checkPresetOfProject(db: Db, projectId: string, presetId: string): Promise<void> {
+  const found = await db
+    .selectFrom('presets')
+    .select('id')
+    .where('id', '=', presetId)
+    .where('projectId', '=', projectId)
+    .executeTakeFirst();
+  if (!found) throw notFound('Preset not found');
+}
+
+export async function linkSchedulePreset(db: Db, scheduleId: string, presetId: string | null): Promise<void> {
+  await db.deleteFrom('schedulePresets').where('scheduleId', '=', scheduleId).execute();
+  if (presetId) await db.insertInto('schedulePresets').values({ scheduleId, presetId }).execute();
+}
+
+export async function presetIdsOfSchedules(db: Db, scheduleIds: string[]): Promise<Map<string, string>> {
+  if (scheduleIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('schedulePresets')
+    .select(['scheduleId', 'presetId'])
+    .where('scheduleId', 'in', scheduleIds)
+    .execute();
+  return new Map(rows.map((row) => [row.scheduleId, row.presetId]));
+}
+
+export async function presetOfSchedule(
+  db: Db,
+  scheduleId: string,
+): Promise<{ id: string; name: string; config: RunConfig } | undefined> {
+  const row = await db
+    .selectFrom('schedulePresets')
+    .innerJoin('presets', 'presets.id', 'schedulePresets.presetId')
+    .select(['presets.id', 'presets.name', 'presets.config'])
+    .where('schedulePresets.scheduleId', '=', scheduleId)
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, config: fromJson<RunConfig>(row.config, {}) } : undefined;
+}
+
+/** The preset first, the run's own config over it (`use` and `viewport` merged field by field). */
+export function layerOverPreset(preset: RunConfig, own: RunConfig | undefined): RunConfig {
+  if (!own) return preset;
+  return {
+    ...preset,
+    ...own,
+    ...(preset.use || own.use ? { use: { ...preset.use, ...own.use } } : {}),
+    ...(preset.viewport || own.viewport ? { viewport: { ...preset.viewport, ...own.viewport } } : {}),
+  };
+}

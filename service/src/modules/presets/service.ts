@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { RunConfig } from '@stepdeck/contract';
+import { type Db, fromJson, toJson } from '../../adapters/db/index.ts';
+import { type Clock, isoNow } from '../../clock.ts';
+import { conflict, notFound } from '../../errors.ts';
+import {
+  deletePreset,
+  findPreset,
+  insertPreset,
+  listPresets,
+  type PresetRow,
+  projectOfOrganization,
+  schedulesUsingPreset,
+  updatePreset,
+} from './repository.ts';
+
+const isUniqueViolation = (error: unknown) =>
+  /unique|duplicate key/i.test(String((error as { message?: string }).message ?? ''));
+
+const toPreset = (row: PresetRow) => ({
+  id: row.id,
+  projectId: row.projectId,
+  name: row.name,
+  config: fromJson<RunConfig>(row.config, {}),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+export type Preset = ReturnType<typeof toPreset>;
+
+/** Config presets: named run configurations of a project, validated by the routes' contract schema. */
+export class PresetsService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  private async project(organizationId: string, projectId: string) {
+    if (!(await projectOfOrganization(this.db, organizationId, projectId)))
+      throw notFound('Project not found');
+  }
+
+  async list(organizationId: string, projectId: string): Promise<Preset[]> {
+    await this.project(organizationId, projectId);
+    return (await listPresets(this.db, projectId)).map(toPreset);
+  }
+
+  async get(organizationId: string, projectId: string, presetId: string): Promise<Preset> {
+    await this.project(organizationId, projectId);
+    const row = await findPreset(this.db, projectId, presetId);
+    if (!row) throw notFound('Preset not found');
+    return toPreset(row);
+  }
+
+  async create(organizationId: string, projectId: string, input: { name: string; config: RunConfig }) {
+    await this.project(organizationId, projectId);
+    const now = isoNow(this.clock);
+    const row: PresetRow = {
+      id: randomUUID(),
+      projectId,
+      name: input.name,
+      config: toJson(input.config),
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await insertPreset(this.db, { ...row, organizationId });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw this.nameTaken(input.name);
+      throw error;
+    }
+    return toPreset(row);
+  }
+
+  async update(
+    organizationId: string,
+    projectId: string,
+    presetId: string,
+    input: { name?: string; config?: RunConfig },
+  ) {
+    await this.project(organizationId, projectId);
+    try {
+      const result = await updatePreset(this.db, projectId, presetId, {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.config === undefined ? {} : { config: toJson(input.config) }),
+        updatedAt: isoNow(this.clock),
+      });
+      if (Number(result.numUpdatedRows) === 0) throw notFound('Preset not found');
+    } catch (error) {
+      if (input.name !== undefined && isUniqueViolation(error)) throw this.nameTaken(input.name);
+      throw error;
+    }
+    return this.get(organizationId, projectId, presetId);
+  }
+
+  /** Refused while a schedule names the preset: the message names those schedules. */
+  async delete(organizationId: string, projectId: string, presetId: string) {
+    await this.project(organizationId, projectId);
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await findPreset(trx, projectId, presetId))) throw notFound('Preset not found');
+      const schedules = await schedulesUsingPreset(trx, presetId);
+      if (schedules.length > 0) {
+        const names = schedules.map((schedule) => `"${schedule.name}"`).join(', ');
+        throw conflict(`Preset is used by schedule${schedules.length > 1 ? 's' : ''} ${names}`, {
+          schedules: schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })),
+        });
+      }
+      await deletePreset(trx, projectId, presetId);
+    });
+  }
+
+  private nameTaken(name: string) {
+    return conflict(`A preset named "${name}" already exists in this project`);
+  }
+}
