@@ -3,6 +3,7 @@
  * the action's client, so both sides agree on every field by construction.
  */
 
+export * from './authoring.ts';
 export * from './common.ts';
 export * from './console.ts';
 export * from './resources.ts';

@@ -75,6 +75,8 @@ export function Layout() {
             Runs
           </NavLink>
           <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
+          {/* Authoring (issue 14) */}
+          <NavLink to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</NavLink>
         </nav>
         <span className="user">
           {session.data?.data.email} ({session.data?.data.role})
