@@ -17,6 +17,7 @@ import {
   revisionResponse,
   revisionsResponse,
   sharedStepListResponse,
+  stepChildrenResponse,
   stepUsageResponse,
   testDetailResponse,
   type UpdateTestData,
@@ -57,6 +58,8 @@ export const authoringApi = {
     request(`/v1/tests/${testId}/revisions`, revisionResponse, { scope, method: 'POST', body: { message } }),
   sharedSteps: (scope: ProjectScope, search: string) =>
     request('/v1/steps/shared', sharedStepListResponse, { scope, query: { search, limit: 100 } }),
+  stepChildren: (scope: ProjectScope, stepId: string) =>
+    request(`/v1/steps/${stepId}/children`, stepChildrenResponse, { scope }),
   stepUsage: (scope: ProjectScope, stepId: string) =>
     request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
   createBranch: (projectId: string, body: CreateBranchBody) =>
