@@ -29,13 +29,16 @@ test.describe('test editor', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
   };
+  const testId = (page: Page) => new URL(page.url()).pathname.split('/').pop() as string;
   const runAndExpect = async (page: Page, status: 'completed' | 'failed') => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-    await expect(page.locator('[data-status]').first()).toHaveText(status, { timeout: 90_000 });
+    await expect(page.locator('[data-status]').first()).toHaveText(status, { timeout: 150_000 });
   };
 
   test('builds a test from nothing, runs it to pass, then edits a step to fail', async ({ page }) => {
+    // Two real browser runs on a loaded 2-core machine, after a long edit.
+    test.setTimeout(360_000);
     await page.getByRole('link', { name: 'Tests', exact: true }).click();
     await page.getByRole('button', { name: 'New test' }).click();
     const dialog = page.getByRole('dialog', { name: 'New test' });
@@ -80,7 +83,16 @@ test.describe('test editor', () => {
     await expect(page.getByRole('status')).toHaveText('Moved assertText down');
     await expect(steps(page).getByRole('button', { name: /^3\.1\. click/ })).toBeVisible();
 
+    // Run configuration: the contract's limits named on the field; a short action timeout.
+    await page.getByText('Run configuration').click();
+    await page.getByLabel('Retries').fill('11');
+    await expect(page.getByLabel('Retries')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Retries').fill('');
+    await page.getByLabel('Action timeout (ms, 0 = 60000)').fill('10000');
+    await expectAccessible(page);
+
     await saveAndWait(page);
+    expect((await testDetail(testId(page))).test.config).toEqual({ use: { actionTimeout: 10000 } });
     await expect(
       steps(page).getByRole('button', { name: new RegExp(`^3\\. greet ${suffix} group, shared`) }),
     ).toBeVisible();

@@ -1,4 +1,4 @@
-import { stepTree, testStatus } from '@stepdeck/contract';
+import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useBlocker, useNavigate, useParams } from 'react-router';
@@ -28,6 +28,7 @@ import {
 } from '../../lib/step-tree-edit.ts';
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
+import { RunConfigPanel } from './RunConfigPanel.tsx';
 import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
@@ -35,6 +36,7 @@ import { StepsTree } from './StepsTree.tsx';
 interface Draft {
   steps: EditorStep[];
   status: string;
+  config: Record<string, unknown>;
   editVersion: number;
 }
 
@@ -59,6 +61,7 @@ export function TestEditorPage() {
     setDraft({
       steps: fromWire(stepTree.parse(detail.data.steps)),
       status: detail.data.test.status,
+      config: detail.data.test.config,
       editVersion: detail.data.test.editVersion,
     });
   }, [detail.data, draft]);
@@ -89,6 +92,7 @@ export function TestEditorPage() {
       await authoringApi.updateTest(scope, testId, {
         steps: toWire(draft.steps) as Array<Record<string, unknown>>,
         status: testStatus.parse(draft.status),
+        config: checkedConfig(draft.config),
         editVersion,
       });
     },
@@ -127,6 +131,7 @@ export function TestEditorPage() {
     setDraft({
       steps: fromWire(stepTree.parse(fresh.steps)),
       status: fresh.test.status,
+      config: fresh.test.config,
       editVersion: fresh.test.editVersion,
     });
   };
@@ -222,6 +227,13 @@ export function TestEditorPage() {
         </button>
         <span className="muted">{dirty ? 'Unsaved changes' : 'All changes saved'}</span>
       </div>
+      <RunConfigPanel
+        config={draft.config}
+        onChange={(config) => {
+          setDraft({ ...draft, config });
+          setDirty(true);
+        }}
+      />
       <p role="status" className="notice">
         {notice}
       </p>
@@ -337,6 +349,14 @@ export function TestEditorPage() {
       ) : null}
     </section>
   );
+}
+
+/** The run configuration as the contract takes it, or the first problem, named by its field. */
+function checkedConfig(config: Record<string, unknown>) {
+  const result = runConfig.safeParse(config);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new Error(`Run configuration: ${issue?.path.join('.')}: ${issue?.message}`);
 }
 
 export default TestEditorPage;
