@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { testDetail } from './authoring-fixtures.ts';
-import { bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
 
 /**
  * Issue 14, test editor: a test built from nothing with the editor (goto, fill, click,
@@ -104,6 +104,9 @@ test.describe('test editor', () => {
       .click();
     await field(page, 'value').fill('Hello Bob');
     await saveAndWait(page);
+    // Saving again keeps referencing the one shared step the first save made.
+    const shared = await apiCall('GET', `/v1/steps/shared?search=${encodeURIComponent(`greet ${suffix}`)}`);
+    expect(shared.json.data).toHaveLength(1);
     await runAndExpect(page, 'failed');
   });
 
@@ -239,5 +242,38 @@ test.describe('test editor', () => {
     await expect(view).toBeHidden();
     await expect(steps(page).getByRole('button', { name: /^1\. first/ })).toBeVisible();
     expect((await testDetail(testId)).steps[0].name).toBe('first');
+  });
+
+  test('creates a branch; the editor edits that branch, the default keeps its own', async ({ page }) => {
+    const testId = await createTest({
+      name: `branched ${suffix}`,
+      steps: [{ name: 'on default', action: { name: 'goto', url: '/page' } }],
+    });
+    await page.getByRole('link', { name: 'Tests', exact: true }).click();
+    await page.getByRole('button', { name: 'New branch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New branch' });
+    await dialog.getByLabel('Branch name').fill(`feature-${suffix}`);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Create branch' }).click();
+    await expect(page).toHaveURL(/[?&]branch=[0-9a-f-]{36}/);
+    const branchId = new URL(page.url()).searchParams.get('branch') as string;
+    await expect(page.getByLabel('Branch', { exact: true })).toHaveValue(branchId);
+
+    await page.getByRole('link', { name: `branched ${suffix}` }).click();
+    await steps(page)
+      .getByRole('button', { name: /^1\. on default/ })
+      .click();
+    await field(page, 'Step name').fill('on branch');
+    await saveAndWait(page);
+    expect((await testDetail(testId)).steps[0].name).toBe('on default');
+    const onBranch = await apiCall('GET', `/v1/tests/${testId}`, undefined, { 'x-branch-id': branchId });
+    expect(onBranch.json.steps[0].name).toBe('on branch');
+
+    // Switching branch in the header opens the default's working state.
+    const defaultOption = page.getByLabel('Branch', { exact: true }).locator('option').first();
+    await page
+      .getByLabel('Branch', { exact: true })
+      .selectOption((await defaultOption.getAttribute('value')) as string);
+    await expect(steps(page).getByRole('button', { name: /^1\. on default/ })).toBeVisible();
   });
 });

@@ -40,8 +40,15 @@ interface Draft {
   editVersion: number;
 }
 
-/** A test's steps as an editable tree, saved whole with `editVersion` (a 409 asks what to keep). */
+/** One editor per test and branch: switching branch opens that branch's working state afresh. */
 export function TestEditorPage() {
+  const scope = useProjectScope();
+  const { testId = '' } = useParams();
+  return <TestEditor key={`${testId}:${scope.branchId ?? ''}`} />;
+}
+
+/** A test's steps as an editable tree, saved whole with `editVersion` (a 409 asks what to keep). */
+function TestEditor() {
   const scope = useProjectScope();
   const { testId = '' } = useParams();
   const navigate = useNavigate();
@@ -101,11 +108,20 @@ export function TestEditorPage() {
       setConflict(false);
       setDirty(false);
       setNotice('Saved');
+      // The saved tree comes back from the server (a group saved as shared is now a reference).
+      const path = selectedKey && draft ? pathOfStep(draft.steps, selectedKey) : undefined;
       const fresh = await queryClient.fetchQuery({
         queryKey: detailKey,
         queryFn: () => authoringApi.test(scope, testId),
       });
-      setDraft((current) => (current ? { ...current, editVersion: fresh.test.editVersion } : current));
+      const freshSteps = fromWire(stepTree.parse(fresh.steps));
+      setDraft({
+        steps: freshSteps,
+        status: fresh.test.status,
+        config: fresh.test.config,
+        editVersion: fresh.test.editVersion,
+      });
+      setSelectedKey(path ? stepAtPath(freshSteps, path)?.key : undefined);
       await queryClient.invalidateQueries({ queryKey: ['tests', scope.projectId] });
       await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
     },

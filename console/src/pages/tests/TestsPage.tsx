@@ -6,6 +6,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 import { descendantsOf, type TestItem } from '../../lib/test-tree.ts';
+import { CreateBranchDialog } from './BranchDialog.tsx';
 import { BulkBar } from './BulkBar.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
@@ -19,7 +20,8 @@ const treeLimit = 10_000;
 type OpenDialog =
   | { kind: 'create'; directory: boolean }
   | { kind: 'rename'; test: TestItem }
-  | { kind: 'delete'; tests: TestItem[] };
+  | { kind: 'delete'; tests: TestItem[] }
+  | { kind: 'branch' };
 
 export function TestsPage() {
   const scope = useProjectScope();
@@ -136,6 +138,9 @@ export function TestsPage() {
         <button type="button" onClick={() => setDialog({ kind: 'create', directory: true })}>
           New directory
         </button>
+        <button type="button" onClick={() => setDialog({ kind: 'branch' })}>
+          New branch
+        </button>
       </div>
       <BulkBar
         scope={scope}
@@ -174,6 +179,13 @@ export function TestsPage() {
           scope={scope}
           directory={dialog.directory}
           directories={directories}
+          onClose={() => setDialog(undefined)}
+        />
+      ) : null}
+      {dialog?.kind === 'branch' ? (
+        <CreateBranchDialog
+          projectId={scope.projectId}
+          sourceBranchId={scope.branchId}
           onClose={() => setDialog(undefined)}
         />
       ) : null}
