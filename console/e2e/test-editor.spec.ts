@@ -29,6 +29,7 @@ test.describe('test editor', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
   };
+  const branchSelect = (page: Page) => page.getByRole('banner').getByRole('combobox', { name: /^Branch/ });
   const testId = (page: Page) => new URL(page.url()).pathname.split('/').pop() as string;
   const runAndExpect = async (page: Page, status: 'completed' | 'failed') => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -257,7 +258,7 @@ test.describe('test editor', () => {
     await dialog.getByRole('button', { name: 'Create branch' }).click();
     await expect(page).toHaveURL(/[?&]branch=[0-9a-f-]{36}/);
     const branchId = new URL(page.url()).searchParams.get('branch') as string;
-    await expect(page.getByLabel('Branch', { exact: true })).toHaveValue(branchId);
+    await expect(branchSelect(page)).toHaveValue(branchId);
 
     await page.getByRole('link', { name: `branched ${suffix}` }).click();
     await steps(page)
@@ -270,10 +271,12 @@ test.describe('test editor', () => {
     expect(onBranch.json.steps[0].name).toBe('on branch');
 
     // Switching branch in the header opens the default's working state.
-    const defaultOption = page.getByLabel('Branch', { exact: true }).locator('option').first();
-    await page
-      .getByLabel('Branch', { exact: true })
-      .selectOption((await defaultOption.getAttribute('value')) as string);
+    const defaultOption = page
+      .getByRole('banner')
+      .getByRole('combobox', { name: /^Branch/ })
+      .locator('option')
+      .first();
+    await branchSelect(page).selectOption((await defaultOption.getAttribute('value')) as string);
     await expect(steps(page).getByRole('button', { name: /^1\. on default/ })).toBeVisible();
   });
 });
