@@ -5,7 +5,7 @@ import {
   type bulkUpdateTagsBody,
   type CreateBranchBody,
   type CreateTestData,
-  consoleCreatedBranchResponse,
+  consoleBranchResponse,
   consoleTagsResponse,
   createdTest,
   dataOf,
@@ -63,7 +63,7 @@ export const authoringApi = {
   stepUsage: (scope: ProjectScope, stepId: string) =>
     request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
   createBranch: (projectId: string, body: CreateBranchBody) =>
-    request(`/console/v1/projects/${projectId}/branches`, consoleCreatedBranchResponse, {
+    request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, {
       method: 'POST',
       body,
     }),

@@ -1,7 +1,8 @@
-import { type ConsoleTag, testStatus } from '@stepdeck/contract';
+import { type consoleTag, testStatus } from '@stepdeck/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import type { TestItem } from '../../lib/test-tree.ts';
@@ -10,7 +11,7 @@ import type { TestItem } from '../../lib/test-tree.ts';
 export function BulkBar(props: {
   scope: ProjectScope & { branchQuery: string };
   selection: TestItem[];
-  tags: ConsoleTag[];
+  tags: Array<z.infer<typeof consoleTag>>;
   onDone(message: string): void;
   onDelete(): void;
   onClear(): void;
