@@ -108,6 +108,8 @@ test.describe('test editor', () => {
     // Saving again keeps referencing the one shared step the first save made.
     const shared = await apiCall('GET', `/v1/steps/shared?search=${encodeURIComponent(`greet ${suffix}`)}`);
     expect(shared.json.data).toHaveLength(1);
+    // The spec's 10 s per-test cooldown between runs (a quick first run would meet its 429).
+    await page.waitForTimeout(10_500);
     await runAndExpect(page, 'failed');
   });
 
