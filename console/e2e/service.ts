@@ -113,6 +113,14 @@ export async function startSite(): Promise<{ url: string; stop(): Promise<void> 
       );
       return;
     }
+    // Authoring (issue 14): a form the editor's tests fill, click and check.
+    if (target.pathname === '/greet') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(
+        '<!doctype html><title>Greeter</title><label for="who">Who</label><input id="who"><button id="go" onclick="document.getElementById(\'out\').textContent=\'Hello \'+document.getElementById(\'who\').value">Greet</button><p id="out"></p>',
+      );
+      return;
+    }
     if (target.pathname === '/cross-site-form') {
       // A page of another origin that posts a form to the service with the user's cookie.
       const action = target.searchParams.get('action') ?? '';

@@ -21,6 +21,9 @@ import { SignInPage } from './pages/SignIn.tsx';
 
 // The dashboard brings the chart library: loaded only when opened.
 const DashboardPage = lazy(() => import('./pages/Dashboard.tsx'));
+// Authoring (issue 14): the tests tree and the test editor, loaded when opened.
+const TestsPage = lazy(() => import('./pages/tests/TestsPage.tsx'));
+const TestEditorPage = lazy(() => import('./pages/editor/TestEditorPage.tsx'));
 
 export const router = createBrowserRouter(
   [
@@ -54,6 +57,23 @@ export const router = createBrowserRouter(
             { path: 'admin/organization', element: <OrganizationPage /> },
             { path: 'admin/webhooks', element: <WebhooksPage /> },
             { path: 'admin/schedules', element: <SchedulesPage /> },
+            // Authoring (issue 14)
+            {
+              path: 'tests',
+              element: (
+                <Suspense fallback={<p role="status">Loading tests…</p>}>
+                  <TestsPage />
+                </Suspense>
+              ),
+            },
+            {
+              path: 'tests/:testId',
+              element: (
+                <Suspense fallback={<p role="status">Loading editor…</p>}>
+                  <TestEditorPage />
+                </Suspense>
+              ),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

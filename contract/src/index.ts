@@ -4,6 +4,7 @@
  */
 
 export * from './admin.ts';
+export * from './authoring.ts';
 export * from './common.ts';
 export * from './console.ts';
 export * from './resources.ts';

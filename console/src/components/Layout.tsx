@@ -75,6 +75,7 @@ export function Layout() {
             Runs
           </NavLink>
           <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
+          <NavLink to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</NavLink>
           {/* Administration (console part 3) */}
           <NavLink to={`/projects/${projectId}/admin/api-keys`}>API keys</NavLink>
           <NavLink to={`/projects/${projectId}/admin/webhooks`}>Webhooks</NavLink>

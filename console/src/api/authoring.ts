@@ -1,0 +1,70 @@
+import {
+  type bulkDeleteBody,
+  type bulkRemoteRunBody,
+  type bulkUpdateStatusBody,
+  type bulkUpdateTagsBody,
+  type CreateBranchBody,
+  type CreateTestData,
+  consoleBranchResponse,
+  consoleTagsResponse,
+  createdTest,
+  dataOf,
+  duplicatedTestResponse,
+  listTestsResponse,
+  noPayloadResponse,
+  remoteRunResponse,
+  revisionDetailResponse,
+  revisionResponse,
+  revisionsResponse,
+  sharedStepListResponse,
+  stepChildrenResponse,
+  stepUsageResponse,
+  testDetailResponse,
+  type UpdateTestData,
+} from '@stepdeck/contract';
+import type { z } from 'zod';
+import { type ProjectScope, request } from './client.ts';
+
+/** The authoring pages' calls (tests tree, test editor), typed by the contract's schemas. */
+export const authoringApi = {
+  /** `query` holds `GET /v1/tests` parameters (see the contract's `listTestsQuery`). */
+  tests: (scope: ProjectScope, query: Record<string, string | number | undefined>) =>
+    request('/v1/tests', listTestsResponse, { scope, query }),
+  test: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}`, testDetailResponse, { scope }),
+  tags: () => request('/console/v1/tags', consoleTagsResponse),
+  // The multipart routes take the form's fields as a JSON body too (no files here).
+  createTest: (scope: ProjectScope, testData: Partial<CreateTestData>) =>
+    request('/v1/tests', dataOf(createdTest), { scope, method: 'POST', body: { testData } }),
+  updateTest: (scope: ProjectScope, testId: string, testData: UpdateTestData) =>
+    request(`/v1/tests/${testId}`, noPayloadResponse, { scope, method: 'PUT', body: { testData } }),
+  duplicate: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}/duplicate`, duplicatedTestResponse, { scope, method: 'POST', body: {} }),
+  deleteTest: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}`, noPayloadResponse, { scope, method: 'DELETE' }),
+  bulkStatus: (scope: ProjectScope, body: z.infer<typeof bulkUpdateStatusBody>) =>
+    request('/v1/tests/bulk-update-status', noPayloadResponse, { scope, method: 'POST', body }),
+  bulkTags: (scope: ProjectScope, body: z.infer<typeof bulkUpdateTagsBody>) =>
+    request('/v1/tests/bulk-update-tags', noPayloadResponse, { scope, method: 'POST', body }),
+  bulkDelete: (scope: ProjectScope, body: z.infer<typeof bulkDeleteBody>) =>
+    request('/v1/tests/bulk-delete', noPayloadResponse, { scope, method: 'POST', body }),
+  runTests: (scope: ProjectScope, body: z.infer<typeof bulkRemoteRunBody>) =>
+    request('/v1/tests/remote-run', remoteRunResponse, { scope, method: 'POST', body }),
+  revisions: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}/revisions`, revisionsResponse, { scope }),
+  revision: (scope: ProjectScope, testId: string, revisionId: string) =>
+    request(`/v1/tests/${testId}/revisions/${revisionId}`, revisionDetailResponse, { scope }),
+  saveRevision: (scope: ProjectScope, testId: string, message: string) =>
+    request(`/v1/tests/${testId}/revisions`, revisionResponse, { scope, method: 'POST', body: { message } }),
+  sharedSteps: (scope: ProjectScope, search: string) =>
+    request('/v1/steps/shared', sharedStepListResponse, { scope, query: { search, limit: 100 } }),
+  stepChildren: (scope: ProjectScope, stepId: string) =>
+    request(`/v1/steps/${stepId}/children`, stepChildrenResponse, { scope }),
+  stepUsage: (scope: ProjectScope, stepId: string) =>
+    request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
+  createBranch: (projectId: string, body: CreateBranchBody) =>
+    request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, {
+      method: 'POST',
+      body,
+    }),
+};

@@ -1,0 +1,36 @@
+import { stepActionNames } from '@stepdeck/contract';
+import { describe, expect, it } from 'vitest';
+import { actionErrors, actionFields, emptyAction, locateStepError, paletteGroups } from './action-fields.ts';
+
+describe('action fields from the contract', () => {
+  it('reads kinds and required fields from the schemas', () => {
+    expect(actionFields('fill')).toEqual([
+      { key: 'description', kind: 'text', required: false, choices: [] },
+      { key: 'selector', kind: 'text', required: true, choices: [] },
+      { key: 'value', kind: 'text', required: true, choices: [] },
+    ]);
+    const request = actionFields('request');
+    expect(request.find((field) => field.key === 'method')?.choices).toContain('POST');
+    expect(request.find((field) => field.key === 'headers')?.kind).toBe('json');
+    expect(actionFields('setInputFiles').find((field) => field.key === 'files')?.kind).toBe('list');
+    expect(actionFields('wait').find((field) => field.key === 'ms')).toMatchObject({
+      kind: 'number',
+      required: true,
+    });
+  });
+  it('the palette holds the whole vocabulary, each action once', () => {
+    const listed = paletteGroups.flatMap((group) => group.actions);
+    expect([...listed].sort()).toEqual([...stepActionNames].sort());
+  });
+  it('validates with the contract: an empty selector is named on its field', () => {
+    expect(actionErrors(emptyAction('click'))).toEqual({ selector: 'selector must not be empty' });
+    expect(actionErrors({ name: 'goto', url: 'file:///etc/passwd' }).url).toMatch(/not allowed/);
+    expect(actionErrors({ name: 'goto', url: '/page' })).toEqual({});
+  });
+  it('locates the step and field of a save error', () => {
+    expect(
+      locateStepError('step "Log in" (steps[2].children[0]): action.selector: selector is required'),
+    ).toEqual({ path: [2, 0], field: 'selector', text: 'selector is required' });
+    expect(locateStepError('something else')).toBeUndefined();
+  });
+});

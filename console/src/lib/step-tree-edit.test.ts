@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type EditorStep,
+  fromWire,
+  indentStep,
+  insertStep,
+  moveStep,
+  newKey,
+  outdentStep,
+  removeStep,
+  stepAtPath,
+  toWire,
+} from './step-tree-edit.ts';
+
+const step = (name: string, action = 'click', children: EditorStep[] = []): EditorStep => ({
+  key: name,
+  name,
+  action: action === 'group' ? { name: 'group' } : { name: action, selector: `#${name}` },
+  condition: null,
+  shared: false,
+  children,
+});
+const names = (steps: EditorStep[]): unknown[] =>
+  steps.map((s) => (s.children.length ? [s.name, names(s.children)] : s.name));
+
+describe('step tree editing', () => {
+  const tree = [step('a'), step('g', 'group', [step('b'), step('c')]), step('d')];
+  it('moves among siblings, not past the ends', () => {
+    expect(names(moveStep(tree, 'd', -1))).toEqual(['a', 'd', ['g', ['b', 'c']]]);
+    expect(names(moveStep(tree, 'b', 1))).toEqual(['a', ['g', ['c', 'b']], 'd']);
+    expect(moveStep(tree, 'a', -1)).toBe(tree);
+  });
+  it('nests into the group above and out again', () => {
+    const nested = indentStep(tree, 'd');
+    expect(names(nested)).toEqual(['a', ['g', ['b', 'c', 'd']]]);
+    expect(names(outdentStep(nested, 'b'))).toEqual(['a', ['g', ['c', 'd']], 'b']);
+    expect(indentStep(tree, 'g')).toBe(tree);
+  });
+  it('inserts after a step or into a group, and removes', () => {
+    expect(names(insertStep(tree, step('x'), 'a'))).toEqual(['a', 'x', ['g', ['b', 'c']], 'd']);
+    expect(names(insertStep(tree, step('x'), 'g'))).toEqual(['a', ['g', ['b', 'c', 'x']], 'd']);
+    expect(names(removeStep(tree, 'c'))).toEqual(['a', ['g', ['b']], 'd']);
+    expect(stepAtPath(tree, [1, 1])?.name).toBe('c');
+    expect(names(tree)).toEqual(['a', ['g', ['b', 'c']], 'd']);
+  });
+  it('sends own steps whole and shared steps by reference', () => {
+    const shared: EditorStep = {
+      ...step('s', 'group', [step('inner')]),
+      key: newKey(),
+      stepId: 'id-1',
+      shared: true,
+    };
+    expect(toWire([shared, step('g', 'group', [step('b')])])).toEqual([
+      { stepId: 'id-1', shared: true, name: 's' },
+      {
+        name: 'g',
+        action: { name: 'group' },
+        group: true,
+        children: [{ name: 'b', action: { name: 'click', selector: '#b' } }],
+      },
+    ]);
+    const round = fromWire([
+      { id: 'r1', name: 'open', action: { name: 'goto', url: '/' }, condition: { type: 'skip' } },
+    ]);
+    expect(round[0]).toMatchObject({
+      name: 'open',
+      condition: { type: 'skip' },
+      shared: false,
+      children: [],
+    });
+  });
+});

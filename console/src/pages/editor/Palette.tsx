@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { authoringApi } from '../../api/authoring.ts';
+import type { ProjectScope } from '../../api/client.ts';
+import { paletteGroups } from '../../lib/action-fields.ts';
+
+/** Adds a step: any action of the vocabulary, grouped by kind, or a shared step by reference. */
+export function Palette(props: {
+  scope: ProjectScope;
+  onAdd(actionName: string): void;
+  onAddShared(step: { id: string; name: string }): void;
+}) {
+  const id = useId();
+  const [sharedId, setSharedId] = useState('');
+  const shared = useQuery({
+    queryKey: ['shared-steps', props.scope.projectId, props.scope.branchId],
+    queryFn: () => authoringApi.sharedSteps(props.scope, ''),
+  });
+  const options = shared.data?.data ?? [];
+  return (
+    <section className="palette" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Add a step</h2>
+      {paletteGroups.map((group) => (
+        <fieldset key={group.label}>
+          <legend>{group.label}</legend>
+          {group.actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              aria-label={`Add ${action}`}
+              onClick={() => props.onAdd(action)}
+            >
+              {action}
+            </button>
+          ))}
+        </fieldset>
+      ))}
+      <fieldset>
+        <legend>Shared steps</legend>
+        <label htmlFor={`${id}-shared`}>Shared step</label>{' '}
+        <select id={`${id}-shared`} value={sharedId} onChange={(event) => setSharedId(event.target.value)}>
+          <option value="">{options.length ? 'choose…' : 'none yet'}</option>
+          {options.map((step) => (
+            <option key={step.id} value={step.id}>
+              {step.name ?? step.id}
+            </option>
+          ))}
+        </select>{' '}
+        <button
+          type="button"
+          disabled={!sharedId}
+          onClick={() => {
+            const step = options.find((option) => option.id === sharedId);
+            if (step) props.onAddShared({ id: step.id, name: step.name ?? '' });
+          }}
+        >
+          Insert shared step
+        </button>
+      </fieldset>
+    </section>
+  );
+}

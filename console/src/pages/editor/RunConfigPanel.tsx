@@ -1,0 +1,121 @@
+import { resolveRunConfig, runConfig } from '@stepdeck/contract';
+import { useId } from 'react';
+
+/**
+ * The test's run configuration (the spec's fields): empty means the default, shown as the
+ * placeholder; the contract's limits are checked as you type and named on the field.
+ */
+const defaults = resolveRunConfig();
+const choices = {
+  browserName: ['chromium', 'webkit', 'firefox'],
+  trace: ['off', 'on', 'retain-on-failure', 'on-first-retry'],
+  video: ['off', 'on', 'retain-on-failure', 'on-first-retry'],
+  screenshot: ['off', 'on', 'only-on-failure'],
+} as const;
+const numberFields: Array<{ path: string[]; label: string; fallback: number }> = [
+  {
+    path: ['use', 'actionTimeout'],
+    label: 'Action timeout (ms, 0 = 60000)',
+    fallback: defaults.use.actionTimeout,
+  },
+  {
+    path: ['use', 'navigationTimeout'],
+    label: 'Navigation timeout (ms, 0 = none)',
+    fallback: defaults.use.navigationTimeout,
+  },
+  { path: ['timeout'], label: 'Test timeout (ms)', fallback: defaults.timeout },
+  { path: ['retries'], label: 'Retries', fallback: defaults.retries },
+  { path: ['repeatEach'], label: 'Repeat each', fallback: defaults.repeatEach },
+  { path: ['workers'], label: 'Workers', fallback: defaults.workers },
+  { path: ['viewport', 'width'], label: 'Viewport width (px)', fallback: defaults.viewport.width },
+  { path: ['viewport', 'height'], label: 'Viewport height (px)', fallback: defaults.viewport.height },
+];
+
+function read(config: Record<string, unknown>, path: string[]): unknown {
+  let value: unknown = config;
+  for (const key of path)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+function write(config: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path as [string, ...string[]];
+  const next = { ...config };
+  if (rest.length === 0) {
+    if (value === undefined) delete next[head];
+    else next[head] = value;
+    return next;
+  }
+  const inner = write((next[head] as Record<string, unknown>) ?? {}, rest, value);
+  if (Object.keys(inner).length === 0) delete next[head];
+  else next[head] = inner;
+  return next;
+}
+
+export function RunConfigPanel(props: {
+  config: Record<string, unknown>;
+  onChange(config: Record<string, unknown>): void;
+}) {
+  const id = useId();
+  const result = runConfig.safeParse(props.config);
+  const errors = new Map<string, string>();
+  if (!result.success)
+    for (const issue of result.error.issues) errors.set(issue.path.join('.'), issue.message);
+  const set = (path: string[], value: unknown) => props.onChange(write(props.config, path, value));
+  const errorOf = (path: string[]) => errors.get(path.join('.'));
+  return (
+    <details className="run-config">
+      <summary>Run configuration</summary>
+      <div className="field">
+        <label htmlFor={`${id}-baseURL`}>Base URL</label>
+        <input
+          id={`${id}-baseURL`}
+          value={String(read(props.config, ['use', 'baseURL']) ?? '')}
+          placeholder="none"
+          onChange={(event) => set(['use', 'baseURL'], event.target.value || undefined)}
+        />
+      </div>
+      {(Object.keys(choices) as Array<keyof typeof choices>).map((key) => (
+        <div className="field" key={key}>
+          <label htmlFor={`${id}-${key}`}>{key}</label>
+          <select
+            id={`${id}-${key}`}
+            value={String(read(props.config, ['use', key]) ?? '')}
+            onChange={(event) => set(['use', key], event.target.value || undefined)}
+          >
+            <option value="">default ({String(defaults.use[key])})</option>
+            {(choices[key] as readonly string[]).map((choice) => (
+              <option key={choice}>{choice}</option>
+            ))}
+          </select>
+        </div>
+      ))}
+      {numberFields.map((field) => {
+        const fieldId = `${id}-${field.path.join('-')}`;
+        const error = errorOf(field.path);
+        const value = read(props.config, field.path);
+        return (
+          <div className="field" key={fieldId}>
+            <label htmlFor={fieldId}>{field.label}</label>
+            <input
+              id={fieldId}
+              type="number"
+              placeholder={String(field.fallback)}
+              value={value === undefined ? '' : String(value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${fieldId}-error` : undefined}
+              onChange={(event) =>
+                set(field.path, event.target.value === '' ? undefined : Number(event.target.value))
+              }
+            />
+            {error ? (
+              <span id={`${fieldId}-error`} className="field-error">
+                {error}
+              </span>
+            ) : null}
+          </div>
+        );
+      })}
+    </details>
+  );
+}

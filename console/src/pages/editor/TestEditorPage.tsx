@@ -1,0 +1,378 @@
+import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useBlocker, useNavigate, useParams } from 'react-router';
+import { authoringApi } from '../../api/authoring.ts';
+import { ApiError } from '../../api/client.ts';
+import { api } from '../../api/endpoints.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
+import { useProjectScope } from '../../lib/scope.ts';
+import {
+  type EditorStep,
+  findStep,
+  fromWire,
+  indentStep,
+  insertStep,
+  moveBefore,
+  moveStep,
+  newKey,
+  outdentStep,
+  pathOfStep,
+  removeStep,
+  stepAtPath,
+  templateSuggestions,
+  toWire,
+  updateStep,
+} from '../../lib/step-tree-edit.ts';
+import { Palette } from './Palette.tsx';
+import { RevisionsPanel } from './RevisionsPanel.tsx';
+import { RunConfigPanel } from './RunConfigPanel.tsx';
+import { SharedStepPanel } from './SharedStepPanel.tsx';
+import { StepForm } from './StepForm.tsx';
+import { StepsTree } from './StepsTree.tsx';
+
+interface Draft {
+  steps: EditorStep[];
+  status: string;
+  config: Record<string, unknown>;
+  editVersion: number;
+}
+
+/** One editor per test and branch: switching branch opens that branch's working state afresh. */
+export function TestEditorPage() {
+  const scope = useProjectScope();
+  const { testId = '' } = useParams();
+  return <TestEditor key={`${testId}:${scope.branchId ?? ''}`} />;
+}
+
+/** A test's steps as an editable tree, saved whole with `editVersion` (a 409 asks what to keep). */
+function TestEditor() {
+  const scope = useProjectScope();
+  const { testId = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const detailKey = ['tests', scope.projectId, scope.branchId, 'detail', testId];
+  const detail = useQuery({ queryKey: detailKey, queryFn: () => authoringApi.test(scope, testId) });
+  const [draft, setDraft] = useState<Draft>();
+  const [dirty, setDirty] = useState(false);
+  const [selectedKey, setSelectedKey] = useState<string>();
+  const [serverError, setServerError] = useState<{ key: string; field: string; text: string }>();
+  const [conflict, setConflict] = useState(false);
+  const [notice, setNotice] = useState('');
+
+  // The working state is taken from the server once per load (and again on "reload").
+  useEffect(() => {
+    if (!detail.data || draft) return;
+    setDraft({
+      steps: fromWire(stepTree.parse(detail.data.steps)),
+      status: detail.data.test.status,
+      config: detail.data.test.config,
+      editVersion: detail.data.test.editVersion,
+    });
+  }, [detail.data, draft]);
+
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const change = (steps: EditorStep[]) => {
+    setDraft((current) => (current ? { ...current, steps } : current));
+    setDirty(true);
+  };
+  const save = useMutation({
+    mutationFn: async (mode: 'checked' | 'overwrite') => {
+      if (!draft) return;
+      let editVersion = draft.editVersion;
+      if (mode === 'overwrite') {
+        // "Overwrite with mine": the server's current version, so the save goes through on purpose.
+        const latest = await authoringApi.test(scope, testId);
+        editVersion = latest.test.editVersion;
+      }
+      await authoringApi.updateTest(scope, testId, {
+        steps: toWire(draft.steps) as Array<Record<string, unknown>>,
+        status: testStatus.parse(draft.status),
+        config: checkedConfig(draft.config),
+        editVersion,
+      });
+    },
+    onSuccess: async () => {
+      setServerError(undefined);
+      setConflict(false);
+      setDirty(false);
+      setNotice('Saved');
+      // The saved tree comes back from the server (a group saved as shared is now a reference).
+      const path = selectedKey && draft ? pathOfStep(draft.steps, selectedKey) : undefined;
+      const fresh = await queryClient.fetchQuery({
+        queryKey: detailKey,
+        queryFn: () => authoringApi.test(scope, testId),
+      });
+      const freshSteps = fromWire(stepTree.parse(fresh.steps));
+      setDraft({
+        steps: freshSteps,
+        status: fresh.test.status,
+        config: fresh.test.config,
+        editVersion: fresh.test.editVersion,
+      });
+      setSelectedKey(path ? stepAtPath(freshSteps, path)?.key : undefined);
+      await queryClient.invalidateQueries({ queryKey: ['tests', scope.projectId] });
+      await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
+    },
+    onError: (error) => {
+      setNotice('');
+      if (error instanceof ApiError && error.status === 409) return setConflict(true);
+      const located = locateStepError(error.message);
+      const step = located && draft ? stepAtPath(draft.steps, located.path) : undefined;
+      if (located && step) {
+        setServerError({ key: step.key, field: located.field, text: located.text });
+        setSelectedKey(step.key);
+      }
+    },
+  });
+  const reload = async () => {
+    const fresh = await queryClient.fetchQuery({
+      queryKey: detailKey,
+      queryFn: () => authoringApi.test(scope, testId),
+    });
+    setConflict(false);
+    setDirty(false);
+    setSelectedKey(undefined);
+    setDraft({
+      steps: fromWire(stepTree.parse(fresh.steps)),
+      status: fresh.test.status,
+      config: fresh.test.config,
+      editVersion: fresh.test.editVersion,
+    });
+  };
+  const run = useMutation({
+    mutationFn: () => api.runTest(scope, testId, undefined),
+    onSuccess: (result) =>
+      void navigate(`/projects/${scope.projectId}/runs/${result.data.runId}${scope.branchQuery}`),
+  });
+
+  const steps = draft?.steps ?? [];
+  const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
+  const invalidKeys = useMemo(() => {
+    const out = new Set<string>();
+    const walk = (list: EditorStep[]) => {
+      for (const step of list) {
+        if (!(step.shared && step.stepId) && Object.keys(actionErrors(step.action)).length > 0)
+          out.add(step.key);
+        walk(step.children);
+      }
+    };
+    walk(steps);
+    if (serverError) out.add(serverError.key);
+    return out;
+  }, [steps, serverError]);
+  const suggestions = templateSuggestions(
+    detail.data?.test.vars ?? null,
+    detail.data?.test.parameters ?? null,
+  );
+  const add = (actionName: string) => {
+    const step: EditorStep = {
+      key: newKey(),
+      name: '',
+      action: emptyAction(actionName),
+      condition: null,
+      shared: false,
+      children: [],
+    };
+    change(insertStep(steps, step, selectedKey));
+    setSelectedKey(step.key);
+  };
+  const keyMove = (key: string, direction: 'up' | 'down' | 'in' | 'out') => {
+    const next =
+      direction === 'up'
+        ? moveStep(steps, key, -1)
+        : direction === 'down'
+          ? moveStep(steps, key, 1)
+          : direction === 'in'
+            ? indentStep(steps, key)
+            : outdentStep(steps, key);
+    if (next === steps) return;
+    change(next);
+    const moved = findStep(next, key);
+    setNotice(
+      `Moved ${moved?.name || String(moved?.action.name)} ${direction === 'in' ? 'into the group above' : direction === 'out' ? 'out of its group' : direction}`,
+    );
+    // Keep the keyboard on the moved step (its button is rendered anew in its new place).
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLButtonElement>(`[data-step-key="${key}"]`)?.focus(),
+    );
+  };
+
+  if (detail.error) return <ErrorMessage error={detail.error} title="Could not open the test" />;
+  if (!detail.data || !draft) return <p role="status">Loading test…</p>;
+  const test = detail.data.test;
+  return (
+    <section aria-labelledby="editor-heading" className="editor">
+      <h1 id="editor-heading">Edit {test.name}</h1>
+      <div className="toolbar">
+        <label>
+          Status{' '}
+          <select
+            value={draft.status}
+            onChange={(event) => {
+              setDraft({ ...draft, status: event.target.value });
+              setDirty(true);
+            }}
+          >
+            {testStatus.options.map((status) => (
+              <option key={status}>{status}</option>
+            ))}
+          </select>
+        </label>
+        <button type="button" disabled={!dirty || save.isPending} onClick={() => save.mutate('checked')}>
+          Save
+        </button>
+        <button
+          type="button"
+          disabled={dirty || run.isPending}
+          onClick={() => run.mutate()}
+          title={dirty ? 'Save first' : undefined}
+        >
+          Run
+        </button>
+        <span className="muted">{dirty ? 'Unsaved changes' : 'All changes saved'}</span>
+      </div>
+      <RunConfigPanel
+        config={draft.config}
+        onChange={(config) => {
+          setDraft({ ...draft, config });
+          setDirty(true);
+        }}
+      />
+      <p role="status" className="notice">
+        {notice}
+      </p>
+      {save.error && !(save.error instanceof ApiError && save.error.status === 409) ? (
+        <ErrorMessage error={save.error} title="Could not save" />
+      ) : null}
+      {run.error ? <ErrorMessage error={run.error} title="Could not run" /> : null}
+      <div className="editor-columns">
+        <div>
+          <h2>Steps</h2>
+          {steps.length === 0 ? <p className="muted">No steps yet: add one below.</p> : null}
+          <StepsTree
+            steps={steps}
+            selectedKey={selectedKey}
+            invalidKeys={invalidKeys}
+            onSelect={setSelectedKey}
+            onKeyMove={keyMove}
+            onDrop={(key, before) => change(moveBefore(steps, key, before))}
+          />
+          <Palette
+            scope={scope}
+            onAdd={add}
+            onAddShared={(shared) => {
+              const step: EditorStep = {
+                key: newKey(),
+                stepId: shared.id,
+                name: shared.name,
+                action: { name: 'group' },
+                condition: null,
+                shared: true,
+                children: [],
+              };
+              change(insertStep(steps, step, selectedKey));
+              setSelectedKey(step.key);
+            }}
+          />
+        </div>
+        <div>
+          {selected ? (
+            <section aria-labelledby="step-heading" className="step-panel">
+              <h2 id="step-heading">Step: {selected.name || String(selected.action.name)}</h2>
+              <fieldset className="toolbar">
+                <legend className="visually-hidden">Move or delete the step</legend>
+                <button type="button" onClick={() => keyMove(selected.key, 'up')}>
+                  Move up
+                </button>
+                <button type="button" onClick={() => keyMove(selected.key, 'down')}>
+                  Move down
+                </button>
+                <button type="button" onClick={() => keyMove(selected.key, 'in')}>
+                  Into group above
+                </button>
+                <button type="button" onClick={() => keyMove(selected.key, 'out')}>
+                  Out of group
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => {
+                    change(removeStep(steps, selected.key));
+                    setSelectedKey(undefined);
+                  }}
+                >
+                  Delete step
+                </button>
+              </fieldset>
+              {selected.shared && selected.stepId ? (
+                <SharedStepPanel scope={scope} stepId={selected.stepId} testId={testId} />
+              ) : (
+                <StepForm
+                  key={selected.key}
+                  step={selected}
+                  serverError={serverError?.key === selected.key ? serverError : undefined}
+                  suggestions={suggestions}
+                  onChange={(partial) => {
+                    if (serverError?.key === selected.key) setServerError(undefined);
+                    change(updateStep(steps, selected.key, partial));
+                  }}
+                />
+              )}
+            </section>
+          ) : (
+            <p className="muted">Choose a step to edit it.</p>
+          )}
+          <RevisionsPanel scope={scope} testId={testId} dirty={dirty} onRestored={() => void reload()} />
+        </div>
+      </div>
+      {conflict ? (
+        <Dialog title="This test changed since you opened it" onClose={() => setConflict(false)}>
+          <p>Someone saved this test after you opened it. Keep which version?</p>
+          <div className="dialog-buttons">
+            <button type="button" onClick={() => void reload()}>
+              Reload their version
+            </button>
+            <button type="button" onClick={() => save.mutate('overwrite')}>
+              Overwrite with mine
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+      {blocker.state === 'blocked' ? (
+        <Dialog title="Leave without saving?" onClose={() => blocker.reset()}>
+          <p>Your changes to {test.name} are not saved.</p>
+          <div className="dialog-buttons">
+            <button type="button" className="danger" onClick={() => blocker.proceed()}>
+              Leave
+            </button>
+            <button type="button" onClick={() => blocker.reset()}>
+              Stay
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </section>
+  );
+}
+
+/** The run configuration as the contract takes it, or the first problem, named by its field. */
+function checkedConfig(config: Record<string, unknown>) {
+  const result = runConfig.safeParse(config);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new Error(`Run configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+}
+
+export default TestEditorPage;
