@@ -213,8 +213,8 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 8 modules
-var src = __webpack_require__(83852);
+// EXTERNAL MODULE: ./contract/src/index.ts + 10 modules
+var src = __webpack_require__(84775);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts

@@ -73583,7 +73583,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 71461:
+/***/ 28003:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73600,10 +73600,48 @@ __nccwpck_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleBranch, consoleBranchesResponse, consoleObjectListResponse, consoleObjectResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectsResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, consoleRole, consoleScheduleSummary, consoleSchedulesResponse, consoleUser, consoleUserResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runMetadata, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, signInBody, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
+// UNUSED EXPORTS: allScopes, auditEntry, auditLogQuery, auditLogResponse, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, concurrencyCapResponse, consoleApiKey, consoleApiKeysResponse, consoleBranch, consoleBranchResponse, consoleBranchesResponse, consoleMember, consoleMemberResponse, consoleMembersResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectResponse, consoleProjectsResponse, consoleRole, consoleSchedule, consoleScheduleListResponse, consoleScheduleSummary, consoleSchedulesResponse, consoleTag, consoleTagResponse, consoleTagsResponse, consoleUser, consoleUserRecord, consoleUserResponse, consoleUsersResponse, createBranchBody, createRevisionBody, createTestData, createdApiKeyResponse, createdOrganizationResponse, createdTest, createdUserResponse, createdWebhookResponse, cronPreviewQuery, cronPreviewResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportManifest, exportTestsBody, exportedSharedStep, exportedSharedSteps, exportedTest, failedStep, fileAttachment, importResponse, isoTimestamp, jsonObject, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, preset, presetCreateBody, presetListResponse, presetName, presetResponse, presetUpdateBody, projectSecret, projectSecretListResponse, projectSecretName, projectSecretResponse, projectSecretsResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, roleChangeBody, rotatedSecretResponse, runArtifact, runMetadata, runReport, runShard, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepChild, sharedStepListResponse, sharedStepResponse, signInBody, signInResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepTree, stepTreeItem, stepUsageResponse, stepView, subscriptionResponse, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookBody, webhookDelivery, webhookDeliveryListResponse, webhookDeliveryResponse, webhookDeliveryView, webhookDeliveryViewsResponse, webhookEvent, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(43759);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function datetime(params) {
+    return api/* _isoDateTime */.G1(classic_schemas/* ZodISODateTime */.You, params);
+}
+function date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
+
+
+function string(params) {
+    return core._coercedString(schemas.ZodString, params);
+}
+function number(params) {
+    return api/* _coercedNumber */.qG(classic_schemas/* ZodNumber */.rSt, params);
+}
+function coerce_boolean(params) {
+    return core._coercedBoolean(schemas.ZodBoolean, params);
+}
+function bigint(params) {
+    return core._coercedBigint(schemas.ZodBigInt, params);
+}
+function coerce_date(params) {
+    return core._coercedDate(schemas.ZodDate, params);
+}
+
 ;// CONCATENATED MODULE: ./contract/src/common.ts
 
 const errorBody = classic_schemas/* object */.Ikc({ message: classic_schemas/* string */.YjP() });
@@ -73615,6 +73653,8 @@ const pagination = classic_schemas/* object */.Ikc({
     totalPages: classic_schemas/* number */.aig().int(),
     hasMore: classic_schemas/* boolean */.zMY(),
 });
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+const jsonObject = classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J());
 /** `{ data: T }`, the wrapper of almost every response. */
 const dataOf = (payload) => classic_schemas/* object */.Ikc({ data: payload });
 const uuid = classic_schemas/* uuid */.uRe({ error: 'must be a UUID' });
@@ -73665,7 +73705,8 @@ const consoleOrganization = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
     name: classic_schemas/* string */.YjP(),
     subscriptionActive: classic_schemas/* boolean */.zMY(),
-    concurrencyCap: classic_schemas/* number */.aig().int(),
+    /** null: the install's default cap applies. */
+    concurrencyCap: classic_schemas/* number */.aig().int().nullable(),
     createdAt: isoTimestamp,
 });
 const consoleOrganizationResponse = dataOf(consoleOrganization);
@@ -73681,81 +73722,45 @@ const runMetadata = classic_schemas/* looseObject */._H3({
         .optional(),
     trigger: classic_schemas/* looseObject */._H3({ type: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().optional() }).optional(),
 });
-
-;// CONCATENATED MODULE: ./contract/src/resources.ts
-
-
-/**
- * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
- * the console. Objects are open (`looseObject`): the fields named here are guaranteed, and a
- * field added later reaches clients without a contract change.
- */
-const emailInbox = classic_schemas/* object */.Ikc({
+/** `POST /console/v1/session`: the signed-in user (the session itself travels in the cookie). */
+const signInResponse = (/* unused pure expression or super */ null && (consoleUserResponse));
+const consoleProjectResponse = dataOf(consoleProject);
+const consoleBranchResponse = dataOf(consoleBranch);
+/** Item of `GET /console/v1/api-keys`: never the key itself, only its prefix. */
+const consoleApiKey = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
-    address: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP().nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    messageCount: classic_schemas/* number */.aig().int(),
+    name: classic_schemas/* string */.YjP(),
+    prefix: classic_schemas/* string */.YjP(),
+    scopes: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    revoked: classic_schemas/* boolean */.zMY(),
+    revokedAt: isoTimestamp.nullable(),
+    createdAt: isoTimestamp,
 });
-const emailInboxResponse = dataOf(emailInbox);
-const emailInboxListResponse = dataOf(classic_schemas/* array */.YOg(emailInbox));
-const emailInboxLimitsResponse = dataOf(classic_schemas/* object */.Ikc({
-    maxPerOrg: classic_schemas/* number */.aig().int(),
-    maxMessages: classic_schemas/* number */.aig().int(),
-    messageRetentionHours: classic_schemas/* number */.aig().int(),
-    bodyMaxBytes: classic_schemas/* number */.aig().int(),
-}));
-const emailMessageFields = {
+const consoleApiKeysResponse = dataOf(classic_schemas/* array */.YOg(consoleApiKey));
+/** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */
+const createdApiKeyResponse = dataOf(classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
-    fromAddress: classic_schemas/* string */.YjP(),
-    subject: classic_schemas/* string */.YjP(),
-    bodyText: classic_schemas/* string */.YjP(),
-    bodyHtml: classic_schemas/* string */.YjP(),
-    receivedAt: classic_schemas/* string */.YjP(),
-};
-const emailMessageListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ ...emailMessageFields, urls: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()) })));
-const emailMessageResponse = dataOf(classic_schemas/* looseObject */._H3(emailMessageFields));
-const schedule = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
-const scheduleResponse = dataOf(schedule);
-const scheduleListResponse = dataOf(classic_schemas/* array */.YOg(schedule));
-const scheduleTriggerResponse = dataOf(classic_schemas/* object */.Ikc({
-    runId: classic_schemas/* string */.YjP(),
-    status: classic_schemas/* string */.YjP(),
-    totalTests: classic_schemas/* number */.aig().int().optional(),
-    message: classic_schemas/* string */.YjP().optional(),
+    name: classic_schemas/* string */.YjP(),
+    prefix: classic_schemas/* string */.YjP(),
+    scopes: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    key: classic_schemas/* string */.YjP(),
 }));
-const webhookSamplePayloadResponse = dataOf(classic_schemas/* looseObject */._H3({}));
-const webhook = classic_schemas/* object */.Ikc({
+const consoleTag = classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
+const consoleTagResponse = dataOf(consoleTag);
+const consoleTagsResponse = dataOf(classic_schemas/* array */.YOg(consoleTag));
+/** Item of `GET /console/v1/users`. */
+const consoleUserRecord = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
-    url: classic_schemas/* string */.YjP(),
-    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    enabled: classic_schemas/* boolean */.zMY(),
-    customData: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
+    email: classic_schemas/* string */.YjP(),
+    role: consoleRole,
+    createdAt: isoTimestamp,
 });
-const webhookResponse = dataOf(webhook);
-/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
-const createdWebhookResponse = dataOf(classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    url: classic_schemas/* string */.YjP(),
-    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    enabled: classic_schemas/* boolean */.zMY(),
-    secret: classic_schemas/* string */.YjP(),
-}));
-const rotatedSecretResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), secret: classic_schemas/* string */.YjP() }));
-const webhookListResponse = dataOf(classic_schemas/* array */.YOg(webhook));
-const webhookDeliveryListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() })));
-const webhookDeliveryResponse = dataOf(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() }));
-/** A console record: every console resource has an id. */
-const consoleRecord = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP() });
-const consoleRecordResponse = dataOf(consoleRecord);
-const consoleRecordListResponse = dataOf(classic_schemas/* array */.YOg(consoleRecord));
-/** Console payloads that are not records (session, organization, subscription). */
-const consoleObjectResponse = dataOf(classic_schemas/* looseObject */._H3({}));
-const consoleObjectListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({})));
-/** A project secret: its name and dates, never its value. */
-const projectSecretResponse = dataOf(classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() }));
+const consoleUsersResponse = dataOf(classic_schemas/* array */.YOg(consoleUserRecord));
+const createdUserResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), email: classic_schemas/* string */.YjP(), role: consoleRole }));
+const subscriptionResponse = dataOf(classic_schemas/* object */.Ikc({ active: classic_schemas/* boolean */.zMY() }));
+const concurrencyCapResponse = dataOf(classic_schemas/* object */.Ikc({ concurrencyCap: classic_schemas/* number */.aig().int() }));
+/** `POST /console/v1/organizations`: the new organization with its default project and branch. */
+const createdOrganizationResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), projectId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }));
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -73815,26 +73820,299 @@ function resolveRunConfig(...layers) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(43759);
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
+;// CONCATENATED MODULE: ./contract/src/admin.ts
 
 
-function string(params) {
-    return core._coercedString(schemas.ZodString, params);
-}
-function number(params) {
-    return api/* _coercedNumber */.qG(classic_schemas/* ZodNumber */.rSt, params);
-}
-function coerce_boolean(params) {
-    return core._coercedBoolean(schemas.ZodBoolean, params);
-}
-function bigint(params) {
-    return core._coercedBigint(schemas.ZodBigInt, params);
-}
-function date(params) {
-    return core._coercedDate(schemas.ZodDate, params);
-}
+
+
+/**
+ * Shapes of the console's administration resources (config presets, audit log, users and
+ * roles): the service's routes validate and serialise with these; the console parses them.
+ */
+const presetName = classic_schemas/* string */.YjP()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(128, 'must be at most 128 characters');
+/** Item of `GET /console/v1/projects/:projectId/presets`. */
+const preset = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    projectId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    /** The run configuration as stored (validated with `runConfig` on the way in). */
+    config: jsonObject,
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+});
+const presetResponse = dataOf(preset);
+const presetListResponse = dataOf(classic_schemas/* array */.YOg(preset));
+const presetCreateBody = classic_schemas/* object */.Ikc({ name: presetName, config: runConfig });
+const presetUpdateBody = classic_schemas/* object */.Ikc({ name: presetName.optional(), config: runConfig.optional() });
+/** One entry of `GET /console/v1/audit-log`: who changed what, when, and how it ended. */
+const auditEntry = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+    actor: classic_schemas/* object */.Ikc({
+        type: classic_schemas/* enum */.k5n(['user', 'apiKey']),
+        id: classic_schemas/* string */.YjP(),
+        /** A user's email, or an API key's name and its 8-character prefix. */
+        label: classic_schemas/* string */.YjP(),
+    }),
+    /** `METHOD route`. */
+    action: classic_schemas/* string */.YjP(),
+    resourceType: classic_schemas/* string */.YjP(),
+    resourceId: classic_schemas/* string */.YjP().nullable(),
+    organizationId: classic_schemas/* string */.YjP(),
+    projectId: classic_schemas/* string */.YjP().nullable(),
+    /** The response status; null when the outcome is unknown (the process stopped mid-request). */
+    status: classic_schemas/* number */.aig().int().nullable(),
+    ip: classic_schemas/* string */.YjP(),
+    userAgent: classic_schemas/* string */.YjP(),
+});
+const auditLogResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(auditEntry), pagination: pagination });
+/** Filters of `GET /console/v1/audit-log` (and of its export). */
+const auditLogQuery = classic_schemas/* object */.Ikc({
+    actor: classic_schemas/* string */.YjP().trim().max(256).optional(),
+    action: classic_schemas/* string */.YjP().trim().max(256).optional(),
+    resource: classic_schemas/* string */.YjP().trim().max(256).optional(),
+    from: datetime({ offset: true, error: 'from must be an ISO 8601 date-time' }).optional(),
+    to: datetime({ offset: true, error: 'to must be an ISO 8601 date-time' }).optional(),
+    page: number().int().min(1, 'page must be at least 1').default(1),
+    limit: number().int().min(1).max(100, 'limit must be at most 100').default(50),
+});
+/** Item of `GET /console/v1/users`. */
+const consoleMember = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    email: classic_schemas/* string */.YjP(),
+    role: consoleRole,
+    createdAt: isoTimestamp,
+});
+const consoleMemberResponse = dataOf(consoleMember);
+const consoleMembersResponse = dataOf(classic_schemas/* array */.YOg(consoleMember));
+const roleChangeBody = classic_schemas/* object */.Ikc({ role: consoleRole });
+/** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
+const projectSecretName = classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() });
+const projectSecretsResponse = dataOf(classic_schemas/* array */.YOg(projectSecretName));
+/** Item of `GET /console/v1/webhooks/:id/deliveries`, with the exact body sent. */
+const webhookDeliveryView = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    event: classic_schemas/* string */.YjP(),
+    runId: classic_schemas/* string */.YjP(),
+    status: classic_schemas/* string */.YjP(),
+    attempts: classic_schemas/* number */.aig().int(),
+    lastResponseCode: classic_schemas/* number */.aig().int().nullable(),
+    lastError: classic_schemas/* string */.YjP().nullable(),
+    body: classic_schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+});
+const webhookDeliveryViewsResponse = dataOf(classic_schemas/* array */.YOg(webhookDeliveryView));
+/** `GET /console/v1/schedules/preview`: when a cron expression fires next, in its time zone. */
+const cronPreviewQuery = classic_schemas/* object */.Ikc({
+    cron: classic_schemas/* string */.YjP().trim().min(1, 'cron must not be empty').max(256),
+    timezone: classic_schemas/* string */.YjP().trim().min(1).max(64).default('UTC'),
+});
+const cronPreviewResponse = dataOf(classic_schemas/* object */.Ikc({ nextRuns: classic_schemas/* array */.YOg(isoTimestamp) }));
+/** Item of `GET /console/v1/schedules` as the schedules page shows it. */
+const consoleSchedule = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    cron: classic_schemas/* string */.YjP(),
+    timezone: classic_schemas/* string */.YjP(),
+    enabled: classic_schemas/* boolean */.zMY(),
+    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).nullable(),
+    tagId: classic_schemas/* string */.YjP().nullable(),
+    presetId: classic_schemas/* string */.YjP().nullable().optional(),
+    nextRunAt: classic_schemas/* string */.YjP().nullable(),
+    lastRunAt: classic_schemas/* string */.YjP().nullable(),
+    lastRunId: classic_schemas/* string */.YjP().nullable(),
+});
+const consoleScheduleListResponse = dataOf(classic_schemas/* array */.YOg(consoleSchedule));
+
+;// CONCATENATED MODULE: ./contract/src/authoring.ts
+
+/**
+ * Shapes the console's authoring pages (tests tree, editor) use: the body of creating a
+ * branch, and a test's step tree as the API shows it.
+ */
+/** Body of `POST /console/v1/projects/:projectId/branches`. */
+const createBranchBody = classic_schemas/* object */.Ikc({ name: classic_schemas/* string */.YjP().min(1), sourceBranchId: classic_schemas/* string */.YjP().optional() });
+const stepTreeItem = classic_schemas/* lazy */.RZV(() => classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    revisionStepId: classic_schemas/* string */.YjP().optional(),
+    stepId: classic_schemas/* string */.YjP().optional(),
+    name: classic_schemas/* string */.YjP().nullable().optional(),
+    action: classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() }),
+    condition: classic_schemas/* unknown */.L5J().optional(),
+    metadata: classic_schemas/* unknown */.L5J().optional(),
+    order: classic_schemas/* number */.aig().optional(),
+    group: classic_schemas/* boolean */.zMY().optional(),
+    shared: classic_schemas/* boolean */.zMY().optional(),
+    children: classic_schemas/* array */.YOg(stepTreeItem).optional(),
+}));
+const stepTree = classic_schemas/* array */.YOg(stepTreeItem);
+
+;// CONCATENATED MODULE: ./contract/src/resources.ts
+
+
+/**
+ * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
+ * the console. Objects are closed (`z.object`): the service serializes through these schemas,
+ * so a field the service returns is listed here or never reaches the client. Only user-supplied
+ * JSON (`config`, `customData`, `custom`) is an open map.
+ */
+const emailInbox = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    address: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP().nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    messageCount: classic_schemas/* number */.aig().int(),
+});
+const emailInboxResponse = dataOf(emailInbox);
+const emailInboxListResponse = dataOf(classic_schemas/* array */.YOg(emailInbox));
+const emailInboxLimitsResponse = dataOf(classic_schemas/* object */.Ikc({
+    maxPerOrg: classic_schemas/* number */.aig().int(),
+    maxMessages: classic_schemas/* number */.aig().int(),
+    messageRetentionHours: classic_schemas/* number */.aig().int(),
+    bodyMaxBytes: classic_schemas/* number */.aig().int(),
+}));
+const emailMessageFields = {
+    id: classic_schemas/* string */.YjP(),
+    fromAddress: classic_schemas/* string */.YjP(),
+    subject: classic_schemas/* string */.YjP(),
+    bodyText: classic_schemas/* string */.YjP(),
+    bodyHtml: classic_schemas/* string */.YjP(),
+    receivedAt: classic_schemas/* string */.YjP(),
+};
+const emailMessageListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ ...emailMessageFields, urls: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()) })));
+/** A single message: no `urls`, with its inbox, organization and SMTP message ids. */
+const emailMessageResponse = dataOf(classic_schemas/* object */.Ikc({
+    ...emailMessageFields,
+    inboxId: classic_schemas/* string */.YjP(),
+    organizationId: classic_schemas/* string */.YjP(),
+    sesMessageId: classic_schemas/* string */.YjP(),
+    createdAt: classic_schemas/* string */.YjP(),
+}));
+/** A schedule (the spec leaves its fields open; these are the service's). */
+const schedule = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    organizationId: classic_schemas/* string */.YjP(),
+    projectId: classic_schemas/* string */.YjP(),
+    branchId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    /** Exactly one of `testIds` and `tagId` is set. */
+    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).nullable(),
+    tagId: classic_schemas/* string */.YjP().nullable(),
+    cron: classic_schemas/* string */.YjP(),
+    timezone: classic_schemas/* string */.YjP(),
+    /** Run configuration overrides (the `config` object of remote runs). */
+    config: jsonObject.nullable(),
+    /** The config preset the schedule names (console part 3); null for none. */
+    presetId: classic_schemas/* string */.YjP().nullable().optional(),
+    enabled: classic_schemas/* boolean */.zMY(),
+    scheduleType: classic_schemas/* string */.YjP(),
+    nextRunAt: classic_schemas/* string */.YjP().nullable(),
+    lastRunAt: classic_schemas/* string */.YjP().nullable(),
+    lastRunId: classic_schemas/* string */.YjP().nullable(),
+    lastSkippedAt: classic_schemas/* string */.YjP().nullable(),
+    skippedCount: classic_schemas/* number */.aig().int(),
+    lastError: classic_schemas/* string */.YjP().nullable(),
+    lastErrorAt: classic_schemas/* string */.YjP().nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+const scheduleResponse = dataOf(schedule);
+const scheduleListResponse = dataOf(classic_schemas/* array */.YOg(schedule));
+const scheduleTriggerResponse = dataOf(classic_schemas/* object */.Ikc({
+    runId: classic_schemas/* string */.YjP(),
+    status: classic_schemas/* string */.YjP(),
+    totalTests: classic_schemas/* number */.aig().int().optional(),
+    message: classic_schemas/* string */.YjP().optional(),
+}));
+const webhookEvent = classic_schemas/* enum */.k5n(['run.completed', 'run.failed']);
+/** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
+const webhookBody = classic_schemas/* object */.Ikc({
+    event: webhookEvent,
+    deliveryId: classic_schemas/* string */.YjP(),
+    timestamp: classic_schemas/* string */.YjP(),
+    run: classic_schemas/* object */.Ikc({
+        id: classic_schemas/* string */.YjP(),
+        name: classic_schemas/* string */.YjP(),
+        status: classic_schemas/* enum */.k5n(['completed', 'failed']),
+        url: classic_schemas/* string */.YjP(),
+        startedAt: classic_schemas/* string */.YjP().nullable(),
+        finishedAt: classic_schemas/* string */.YjP(),
+        durationMs: classic_schemas/* number */.aig().int(),
+        trigger: classic_schemas/* union */.KCZ([
+            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('schedule'), schedule: classic_schemas/* string */.YjP() }),
+            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('apiKey'), name: classic_schemas/* string */.YjP() }),
+            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('manual'), email: classic_schemas/* string */.YjP() }),
+        ]),
+        project: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+        branch: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+        target: classic_schemas/* object */.Ikc({ type: classic_schemas/* enum */.k5n(['test', 'directory', 'tag']), id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+        stats: classic_schemas/* object */.Ikc({
+            passed: classic_schemas/* number */.aig().int(),
+            failed: classic_schemas/* number */.aig().int(),
+            skipped: classic_schemas/* number */.aig().int(),
+            total: classic_schemas/* number */.aig().int(),
+        }),
+        tests: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({
+            name: classic_schemas/* string */.YjP(),
+            status: classic_schemas/* string */.YjP(),
+            durationMs: classic_schemas/* number */.aig().int(),
+            errorMessage: classic_schemas/* string */.YjP().nullable(),
+            errorLocation: classic_schemas/* string */.YjP().nullable(),
+        })),
+    }),
+    /** The webhook's custom data, sent unchanged; absent when it has none. */
+    custom: jsonObject.optional(),
+});
+const webhookSamplePayloadResponse = dataOf(webhookBody);
+const webhook = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    url: classic_schemas/* string */.YjP(),
+    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    enabled: classic_schemas/* boolean */.zMY(),
+    customData: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+const webhookResponse = dataOf(webhook);
+/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
+const createdWebhookResponse = dataOf(classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    url: classic_schemas/* string */.YjP(),
+    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    enabled: classic_schemas/* boolean */.zMY(),
+    secret: classic_schemas/* string */.YjP(),
+}));
+const rotatedSecretResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), secret: classic_schemas/* string */.YjP() }));
+const webhookListResponse = dataOf(classic_schemas/* array */.YOg(webhook));
+/** A delivery record: status, attempts, last response and the exact body sent. */
+const webhookDelivery = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    webhookId: classic_schemas/* string */.YjP(),
+    /** `run.completed` or `run.failed`. */
+    event: classic_schemas/* string */.YjP(),
+    runId: classic_schemas/* string */.YjP(),
+    /** `pending` (in progress), `succeeded` or `failed` (after three failed attempts). */
+    status: classic_schemas/* string */.YjP(),
+    attempts: classic_schemas/* number */.aig().int(),
+    lastResponseCode: classic_schemas/* number */.aig().int().nullable(),
+    lastError: classic_schemas/* string */.YjP().nullable(),
+    /** The exact bytes sent, as text (a JSON document of the `webhookBody` shape). */
+    body: classic_schemas/* string */.YjP(),
+    nextAttemptAt: classic_schemas/* string */.YjP().nullable(),
+    lastAttemptAt: classic_schemas/* string */.YjP().nullable(),
+    completedAt: classic_schemas/* string */.YjP().nullable(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+const webhookDeliveryListResponse = dataOf(classic_schemas/* array */.YOg(webhookDelivery));
+const webhookDeliveryResponse = dataOf(webhookDelivery);
+/** A project secret: its name and dates, never its value. */
+const projectSecret = classic_schemas/* object */.Ikc({ name: classic_schemas/* string */.YjP(), createdAt: classic_schemas/* string */.YjP(), updatedAt: classic_schemas/* string */.YjP() });
+const projectSecretResponse = dataOf(projectSecret);
+const projectSecretListResponse = dataOf(classic_schemas/* array */.YOg(projectSecret));
 
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
 
@@ -73954,6 +74232,16 @@ const runReport = classic_schemas/* object */.Ikc({
         runnerError: classic_schemas/* string */.YjP().nullable().optional(),
     }),
 });
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+const runShard = classic_schemas/* object */.Ikc({
+    worker: classic_schemas/* string */.YjP(),
+    tests: classic_schemas/* number */.aig().int(),
+    batches: classic_schemas/* number */.aig().int(),
+    durationMs: classic_schemas/* number */.aig().int(),
+});
 /** `GET /v1/test-runs/:runId`. */
 const testRunDetail = testRun.extend({
     projectId: classic_schemas/* string */.YjP(),
@@ -73965,6 +74253,7 @@ const testRunDetail = testRun.extend({
     stats: runStats.nullable(),
     cancelledAt: isoTimestamp.nullable(),
     report: runReport.nullable(),
+    shards: classic_schemas/* array */.YOg(runShard).optional(),
 });
 const testRunDetailResponse = dataOf(testRunDetail);
 /** `GET /v1/test-runs/latest`. */
@@ -74177,7 +74466,6 @@ const testMetadataInput = classic_schemas/* looseObject */._H3({
     type: testType.optional(),
     description: classic_schemas/* string */.YjP().optional(),
 });
-const jsonObject = classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J());
 const createTestData = classic_schemas/* object */.Ikc({
     name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
     status: testStatus.default('draft'),
@@ -74257,13 +74545,54 @@ const testListItem = classic_schemas/* object */.Ikc({
 const listTestsResponse = classic_schemas/* object */.Ikc({ children: classic_schemas/* array */.YOg(testListItem), pagination: pagination });
 /** Version of the JSON export format written into `manifest.json`. */
 const testExportFormatVersion = 1;
-const jsonValue = classic_schemas/* unknown */.L5J();
-/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
-/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
-const stepView = classic_schemas/* looseObject */._H3({
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+const exportManifest = classic_schemas/* object */.Ikc({ formatVersion: classic_schemas/* unknown */.L5J(), tests: classic_schemas/* unknown */.L5J() });
+const exportedTest = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP().nullable().optional(),
-    children: classic_schemas/* array */.YOg(classic_schemas/* lazy */.RZV(() => stepView)).optional(),
+    parentId: classic_schemas/* string */.YjP().nullable().default(null),
+    name: classic_schemas/* string */.YjP(),
+    status: testStatus.optional(),
+    directory: classic_schemas/* boolean */.zMY().optional(),
+    config: jsonObject.optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: classic_schemas/* looseObject */._H3({ type: testType.optional(), description: classic_schemas/* string */.YjP().optional() }).optional(),
+    tags: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).optional(),
+    steps: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
+    files: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ filename: classic_schemas/* string */.YjP(), content: classic_schemas/* string */.YjP() })).optional(),
+});
+const exportedSharedStep = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: classic_schemas/* unknown */.L5J(),
+    metadata: classic_schemas/* unknown */.L5J(),
+    group: classic_schemas/* boolean */.zMY().optional(),
+    children: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
+});
+const exportedSharedSteps = classic_schemas/* array */.YOg(exportedSharedStep);
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
+const stepView = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    revisionStepId: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: jsonObject.nullable(),
+    metadata: jsonObject.nullable(),
+    order: classic_schemas/* number */.aig().int(),
+    group: classic_schemas/* boolean */.zMY(),
+    shared: classic_schemas/* boolean */.zMY(),
+    children: classic_schemas/* array */.YOg(classic_schemas/* lazy */.RZV(() => stepView)),
 })
     .meta({ id: 'Step' });
 /** `POST /v1/tests`: the bare test row. */
@@ -74277,8 +74606,8 @@ const createdTest = classic_schemas/* object */.Ikc({
 });
 /** `GET /v1/tests/:testId`. */
 const testDetailResponse = classic_schemas/* object */.Ikc({
-    test: testListItem.extend({ revisionId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }).loose(),
-    children: classic_schemas/* array */.YOg(testListItem.loose()),
+    test: testListItem.extend({ editVersion: classic_schemas/* number */.aig().int(), revisionId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }),
+    children: classic_schemas/* array */.YOg(testListItem.extend({ editVersion: classic_schemas/* number */.aig().int() })),
     steps: classic_schemas/* array */.YOg(stepView),
     parentDirectory: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), parentTestId: classic_schemas/* string */.YjP().nullable() })
         .nullable(),
@@ -74288,9 +74617,9 @@ const testStepResponse = dataOf(classic_schemas/* object */.Ikc({ step: stepView
 const fileAttachment = classic_schemas/* object */.Ikc({
     filename: classic_schemas/* string */.YjP(),
     content: classic_schemas/* string */.YjP(),
-    stepId: classic_schemas/* string */.YjP().nullable(),
+    stepId: classic_schemas/* string */.YjP(),
 });
-const testFilesResponse = dataOf(classic_schemas/* array */.YOg(fileAttachment.loose()));
+const testFilesResponse = dataOf(classic_schemas/* array */.YOg(fileAttachment));
 const revision = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
     message: classic_schemas/* string */.YjP(),
@@ -74315,23 +74644,33 @@ const importResponse = dataOf(classic_schemas/* object */.Ikc({
     errors: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ file: classic_schemas/* string */.YjP(), error: classic_schemas/* string */.YjP() })),
 }));
 /** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
-const sharedStep = classic_schemas/* looseObject */._H3({
+const sharedStep = classic_schemas/* object */.Ikc({
     id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP().nullable().optional(),
-    action: jsonValue,
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    shared: classic_schemas/* boolean */.zMY(),
+    group: classic_schemas/* boolean */.zMY(),
 });
 const sharedStepListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(sharedStep), pagination: pagination });
 const sharedStepResponse = dataOf(sharedStep);
-const stepChildrenResponse = dataOf(classic_schemas/* looseObject */._H3({ step: sharedStep, children: classic_schemas/* array */.YOg(stepView) }));
-const stepUsageResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }).loose()));
-const updatedStepResponse = dataOf(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable(), action: jsonValue }));
-const replacedChildrenResponse = dataOf(classic_schemas/* looseObject */._H3({
-    step: classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable() }),
-    children: classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().nullable(), order: classic_schemas/* number */.aig() })),
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+const sharedStepChild = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    order: classic_schemas/* number */.aig().int(),
+});
+const stepChildrenResponse = dataOf(classic_schemas/* object */.Ikc({ step: sharedStep, children: classic_schemas/* array */.YOg(sharedStepChild) }));
+const stepUsageResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() })));
+const updatedStepResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), action: jsonObject }));
+const replacedChildrenResponse = dataOf(classic_schemas/* object */.Ikc({
+    step: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+    children: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), order: classic_schemas/* number */.aig().int() })),
 }));
 const deletedStepResponse = classic_schemas/* object */.Ikc({
     message: classic_schemas/* string */.YjP(),
-    data: classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), shared: classic_schemas/* boolean */.zMY(), group: classic_schemas/* boolean */.zMY() }),
+    data: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), shared: classic_schemas/* boolean */.zMY(), group: classic_schemas/* boolean */.zMY() }),
 });
 
 ;// CONCATENATED MODULE: ./contract/src/index.ts
@@ -74339,6 +74678,8 @@ const deletedStepResponse = classic_schemas/* object */.Ikc({
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
+
 
 
 
@@ -74556,8 +74897,8 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 9 modules
-var src = __nccwpck_require__(71461);
+// EXTERNAL MODULE: ./contract/src/index.ts + 12 modules
+var src = __nccwpck_require__(28003);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __nccwpck_require__(92857);
 ;// CONCATENATED MODULE: ./src/client.ts
@@ -74849,7 +75190,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 71461));
+    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 28003));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -79458,6 +79799,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  You: () => (/* binding */ ZodISODateTime),
   rSt: () => (/* binding */ ZodNumber),
   YOg: () => (/* binding */ array),
   zMY: () => (/* binding */ schemas_boolean),
@@ -79476,7 +79818,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uRe: () => (/* binding */ uuid)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(88532);

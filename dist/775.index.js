@@ -1,8 +1,8 @@
-export const id = 852;
-export const ids = [852];
+export const id = 775;
+export const ids = [775];
 export const modules = {
 
-/***/ 83852:
+/***/ 84775:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -19,10 +19,14 @@ __webpack_require__.d(__webpack_exports__, {
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, consoleBranch, consoleBranchesResponse, consoleObjectListResponse, consoleObjectResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectsResponse, consoleRecord, consoleRecordListResponse, consoleRecordResponse, consoleRole, consoleScheduleSummary, consoleSchedulesResponse, consoleUser, consoleUserResponse, createRevisionBody, createTestData, createdTest, createdWebhookResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportTestsBody, failedStep, fileAttachment, importResponse, isoTimestamp, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, projectSecretResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, rotatedSecretResponse, runArtifact, runMetadata, runReport, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepListResponse, sharedStepResponse, signInBody, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepUsageResponse, stepView, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookDeliveryListResponse, webhookDeliveryResponse, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
+// UNUSED EXPORTS: allScopes, auditEntry, auditLogQuery, auditLogResponse, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, concurrencyCapResponse, consoleApiKey, consoleApiKeysResponse, consoleBranch, consoleBranchResponse, consoleBranchesResponse, consoleMember, consoleMemberResponse, consoleMembersResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectResponse, consoleProjectsResponse, consoleRole, consoleSchedule, consoleScheduleListResponse, consoleScheduleSummary, consoleSchedulesResponse, consoleTag, consoleTagResponse, consoleTagsResponse, consoleUser, consoleUserRecord, consoleUserResponse, consoleUsersResponse, createBranchBody, createRevisionBody, createTestData, createdApiKeyResponse, createdOrganizationResponse, createdTest, createdUserResponse, createdWebhookResponse, cronPreviewQuery, cronPreviewResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportManifest, exportTestsBody, exportedSharedStep, exportedSharedSteps, exportedTest, failedStep, fileAttachment, importResponse, isoTimestamp, jsonObject, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, preset, presetCreateBody, presetListResponse, presetName, presetResponse, presetUpdateBody, projectSecret, projectSecretListResponse, projectSecretName, projectSecretResponse, projectSecretsResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, roleChangeBody, rotatedSecretResponse, runArtifact, runMetadata, runReport, runShard, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepChild, sharedStepListResponse, sharedStepResponse, signInBody, signInResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepTree, stepTreeItem, stepUsageResponse, stepView, subscriptionResponse, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookBody, webhookDelivery, webhookDeliveryListResponse, webhookDeliveryResponse, webhookDeliveryView, webhookDeliveryViewsResponse, webhookEvent, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(64377);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
+var coerce = __webpack_require__(49567);
 ;// CONCATENATED MODULE: ./contract/src/common.ts
 
 const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
@@ -34,6 +38,8 @@ const pagination = schemas/* object */.Ikc({
     totalPages: schemas/* number */.aig().int(),
     hasMore: schemas/* boolean */.zMY(),
 });
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
 /** `{ data: T }`, the wrapper of almost every response. */
 const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
 const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
@@ -84,7 +90,8 @@ const consoleOrganization = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
     name: schemas/* string */.YjP(),
     subscriptionActive: schemas/* boolean */.zMY(),
-    concurrencyCap: schemas/* number */.aig().int(),
+    /** null: the install's default cap applies. */
+    concurrencyCap: schemas/* number */.aig().int().nullable(),
     createdAt: isoTimestamp,
 });
 const consoleOrganizationResponse = dataOf(consoleOrganization);
@@ -100,81 +107,45 @@ const runMetadata = schemas/* looseObject */._H3({
         .optional(),
     trigger: schemas/* looseObject */._H3({ type: schemas/* string */.YjP(), name: schemas/* string */.YjP().optional() }).optional(),
 });
-
-;// CONCATENATED MODULE: ./contract/src/resources.ts
-
-
-/**
- * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
- * the console. Objects are open (`looseObject`): the fields named here are guaranteed, and a
- * field added later reaches clients without a contract change.
- */
-const emailInbox = schemas/* object */.Ikc({
+/** `POST /console/v1/session`: the signed-in user (the session itself travels in the cookie). */
+const signInResponse = (/* unused pure expression or super */ null && (consoleUserResponse));
+const consoleProjectResponse = dataOf(consoleProject);
+const consoleBranchResponse = dataOf(consoleBranch);
+/** Item of `GET /console/v1/api-keys`: never the key itself, only its prefix. */
+const consoleApiKey = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
-    address: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP().nullable(),
-    createdAt: schemas/* string */.YjP(),
-    messageCount: schemas/* number */.aig().int(),
+    name: schemas/* string */.YjP(),
+    prefix: schemas/* string */.YjP(),
+    scopes: schemas/* array */.YOg(schemas/* string */.YjP()),
+    revoked: schemas/* boolean */.zMY(),
+    revokedAt: isoTimestamp.nullable(),
+    createdAt: isoTimestamp,
 });
-const emailInboxResponse = dataOf(emailInbox);
-const emailInboxListResponse = dataOf(schemas/* array */.YOg(emailInbox));
-const emailInboxLimitsResponse = dataOf(schemas/* object */.Ikc({
-    maxPerOrg: schemas/* number */.aig().int(),
-    maxMessages: schemas/* number */.aig().int(),
-    messageRetentionHours: schemas/* number */.aig().int(),
-    bodyMaxBytes: schemas/* number */.aig().int(),
-}));
-const emailMessageFields = {
+const consoleApiKeysResponse = dataOf(schemas/* array */.YOg(consoleApiKey));
+/** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */
+const createdApiKeyResponse = dataOf(schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
-    fromAddress: schemas/* string */.YjP(),
-    subject: schemas/* string */.YjP(),
-    bodyText: schemas/* string */.YjP(),
-    bodyHtml: schemas/* string */.YjP(),
-    receivedAt: schemas/* string */.YjP(),
-};
-const emailMessageListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({ ...emailMessageFields, urls: schemas/* array */.YOg(schemas/* string */.YjP()) })));
-const emailMessageResponse = dataOf(schemas/* looseObject */._H3(emailMessageFields));
-const schedule = schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() });
-const scheduleResponse = dataOf(schedule);
-const scheduleListResponse = dataOf(schemas/* array */.YOg(schedule));
-const scheduleTriggerResponse = dataOf(schemas/* object */.Ikc({
-    runId: schemas/* string */.YjP(),
-    status: schemas/* string */.YjP(),
-    totalTests: schemas/* number */.aig().int().optional(),
-    message: schemas/* string */.YjP().optional(),
+    name: schemas/* string */.YjP(),
+    prefix: schemas/* string */.YjP(),
+    scopes: schemas/* array */.YOg(schemas/* string */.YjP()),
+    key: schemas/* string */.YjP(),
 }));
-const webhookSamplePayloadResponse = dataOf(schemas/* looseObject */._H3({}));
-const webhook = schemas/* object */.Ikc({
+const consoleTag = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() });
+const consoleTagResponse = dataOf(consoleTag);
+const consoleTagsResponse = dataOf(schemas/* array */.YOg(consoleTag));
+/** Item of `GET /console/v1/users`. */
+const consoleUserRecord = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
-    url: schemas/* string */.YjP(),
-    events: schemas/* array */.YOg(schemas/* string */.YjP()),
-    enabled: schemas/* boolean */.zMY(),
-    customData: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
-    createdAt: schemas/* string */.YjP(),
-    updatedAt: schemas/* string */.YjP(),
+    email: schemas/* string */.YjP(),
+    role: consoleRole,
+    createdAt: isoTimestamp,
 });
-const webhookResponse = dataOf(webhook);
-/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
-const createdWebhookResponse = dataOf(schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    url: schemas/* string */.YjP(),
-    events: schemas/* array */.YOg(schemas/* string */.YjP()),
-    enabled: schemas/* boolean */.zMY(),
-    secret: schemas/* string */.YjP(),
-}));
-const rotatedSecretResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), secret: schemas/* string */.YjP() }));
-const webhookListResponse = dataOf(schemas/* array */.YOg(webhook));
-const webhookDeliveryListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({ id: schemas/* string */.YjP() })));
-const webhookDeliveryResponse = dataOf(schemas/* looseObject */._H3({ id: schemas/* string */.YjP() }));
-/** A console record: every console resource has an id. */
-const consoleRecord = schemas/* looseObject */._H3({ id: schemas/* string */.YjP() });
-const consoleRecordResponse = dataOf(consoleRecord);
-const consoleRecordListResponse = dataOf(schemas/* array */.YOg(consoleRecord));
-/** Console payloads that are not records (session, organization, subscription). */
-const consoleObjectResponse = dataOf(schemas/* looseObject */._H3({}));
-const consoleObjectListResponse = dataOf(schemas/* array */.YOg(schemas/* looseObject */._H3({})));
-/** A project secret: its name and dates, never its value. */
-const projectSecretResponse = dataOf(schemas/* looseObject */._H3({ name: schemas/* string */.YjP() }));
+const consoleUsersResponse = dataOf(schemas/* array */.YOg(consoleUserRecord));
+const createdUserResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), email: schemas/* string */.YjP(), role: consoleRole }));
+const subscriptionResponse = dataOf(schemas/* object */.Ikc({ active: schemas/* boolean */.zMY() }));
+const concurrencyCapResponse = dataOf(schemas/* object */.Ikc({ concurrencyCap: schemas/* number */.aig().int() }));
+/** `POST /console/v1/organizations`: the new organization with its default project and branch. */
+const createdOrganizationResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), projectId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }));
 
 ;// CONCATENATED MODULE: ./contract/src/run-config.ts
 
@@ -234,8 +205,300 @@ function resolveRunConfig(...layers) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
-var coerce = __webpack_require__(49567);
+;// CONCATENATED MODULE: ./contract/src/admin.ts
+
+
+
+
+/**
+ * Shapes of the console's administration resources (config presets, audit log, users and
+ * roles): the service's routes validate and serialise with these; the console parses them.
+ */
+const presetName = schemas/* string */.YjP()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(128, 'must be at most 128 characters');
+/** Item of `GET /console/v1/projects/:projectId/presets`. */
+const preset = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    projectId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    /** The run configuration as stored (validated with `runConfig` on the way in). */
+    config: jsonObject,
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+});
+const presetResponse = dataOf(preset);
+const presetListResponse = dataOf(schemas/* array */.YOg(preset));
+const presetCreateBody = schemas/* object */.Ikc({ name: presetName, config: runConfig });
+const presetUpdateBody = schemas/* object */.Ikc({ name: presetName.optional(), config: runConfig.optional() });
+/** One entry of `GET /console/v1/audit-log`: who changed what, when, and how it ended. */
+const auditEntry = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+    actor: schemas/* object */.Ikc({
+        type: schemas/* enum */.k5n(['user', 'apiKey']),
+        id: schemas/* string */.YjP(),
+        /** A user's email, or an API key's name and its 8-character prefix. */
+        label: schemas/* string */.YjP(),
+    }),
+    /** `METHOD route`. */
+    action: schemas/* string */.YjP(),
+    resourceType: schemas/* string */.YjP(),
+    resourceId: schemas/* string */.YjP().nullable(),
+    organizationId: schemas/* string */.YjP(),
+    projectId: schemas/* string */.YjP().nullable(),
+    /** The response status; null when the outcome is unknown (the process stopped mid-request). */
+    status: schemas/* number */.aig().int().nullable(),
+    ip: schemas/* string */.YjP(),
+    userAgent: schemas/* string */.YjP(),
+});
+const auditLogResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(auditEntry), pagination: pagination });
+/** Filters of `GET /console/v1/audit-log` (and of its export). */
+const auditLogQuery = schemas/* object */.Ikc({
+    actor: schemas/* string */.YjP().trim().max(256).optional(),
+    action: schemas/* string */.YjP().trim().max(256).optional(),
+    resource: schemas/* string */.YjP().trim().max(256).optional(),
+    from: iso/* datetime */.w$({ offset: true, error: 'from must be an ISO 8601 date-time' }).optional(),
+    to: iso/* datetime */.w$({ offset: true, error: 'to must be an ISO 8601 date-time' }).optional(),
+    page: coerce/* number */.ai().int().min(1, 'page must be at least 1').default(1),
+    limit: coerce/* number */.ai().int().min(1).max(100, 'limit must be at most 100').default(50),
+});
+/** Item of `GET /console/v1/users`. */
+const consoleMember = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    email: schemas/* string */.YjP(),
+    role: consoleRole,
+    createdAt: isoTimestamp,
+});
+const consoleMemberResponse = dataOf(consoleMember);
+const consoleMembersResponse = dataOf(schemas/* array */.YOg(consoleMember));
+const roleChangeBody = schemas/* object */.Ikc({ role: consoleRole });
+/** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
+const projectSecretName = schemas/* looseObject */._H3({ name: schemas/* string */.YjP() });
+const projectSecretsResponse = dataOf(schemas/* array */.YOg(projectSecretName));
+/** Item of `GET /console/v1/webhooks/:id/deliveries`, with the exact body sent. */
+const webhookDeliveryView = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    event: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    attempts: schemas/* number */.aig().int(),
+    lastResponseCode: schemas/* number */.aig().int().nullable(),
+    lastError: schemas/* string */.YjP().nullable(),
+    body: schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+});
+const webhookDeliveryViewsResponse = dataOf(schemas/* array */.YOg(webhookDeliveryView));
+/** `GET /console/v1/schedules/preview`: when a cron expression fires next, in its time zone. */
+const cronPreviewQuery = schemas/* object */.Ikc({
+    cron: schemas/* string */.YjP().trim().min(1, 'cron must not be empty').max(256),
+    timezone: schemas/* string */.YjP().trim().min(1).max(64).default('UTC'),
+});
+const cronPreviewResponse = dataOf(schemas/* object */.Ikc({ nextRuns: schemas/* array */.YOg(isoTimestamp) }));
+/** Item of `GET /console/v1/schedules` as the schedules page shows it. */
+const consoleSchedule = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    cron: schemas/* string */.YjP(),
+    timezone: schemas/* string */.YjP(),
+    enabled: schemas/* boolean */.zMY(),
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).nullable(),
+    tagId: schemas/* string */.YjP().nullable(),
+    presetId: schemas/* string */.YjP().nullable().optional(),
+    nextRunAt: schemas/* string */.YjP().nullable(),
+    lastRunAt: schemas/* string */.YjP().nullable(),
+    lastRunId: schemas/* string */.YjP().nullable(),
+});
+const consoleScheduleListResponse = dataOf(schemas/* array */.YOg(consoleSchedule));
+
+;// CONCATENATED MODULE: ./contract/src/authoring.ts
+
+/**
+ * Shapes the console's authoring pages (tests tree, editor) use: the body of creating a
+ * branch, and a test's step tree as the API shows it.
+ */
+/** Body of `POST /console/v1/projects/:projectId/branches`. */
+const createBranchBody = schemas/* object */.Ikc({ name: schemas/* string */.YjP().min(1), sourceBranchId: schemas/* string */.YjP().optional() });
+const stepTreeItem = schemas/* lazy */.RZV(() => schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    revisionStepId: schemas/* string */.YjP().optional(),
+    stepId: schemas/* string */.YjP().optional(),
+    name: schemas/* string */.YjP().nullable().optional(),
+    action: schemas/* looseObject */._H3({ name: schemas/* string */.YjP() }),
+    condition: schemas/* unknown */.L5J().optional(),
+    metadata: schemas/* unknown */.L5J().optional(),
+    order: schemas/* number */.aig().optional(),
+    group: schemas/* boolean */.zMY().optional(),
+    shared: schemas/* boolean */.zMY().optional(),
+    children: schemas/* array */.YOg(stepTreeItem).optional(),
+}));
+const stepTree = schemas/* array */.YOg(stepTreeItem);
+
+;// CONCATENATED MODULE: ./contract/src/resources.ts
+
+
+/**
+ * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
+ * the console. Objects are closed (`z.object`): the service serializes through these schemas,
+ * so a field the service returns is listed here or never reaches the client. Only user-supplied
+ * JSON (`config`, `customData`, `custom`) is an open map.
+ */
+const emailInbox = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    address: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP().nullable(),
+    createdAt: schemas/* string */.YjP(),
+    messageCount: schemas/* number */.aig().int(),
+});
+const emailInboxResponse = dataOf(emailInbox);
+const emailInboxListResponse = dataOf(schemas/* array */.YOg(emailInbox));
+const emailInboxLimitsResponse = dataOf(schemas/* object */.Ikc({
+    maxPerOrg: schemas/* number */.aig().int(),
+    maxMessages: schemas/* number */.aig().int(),
+    messageRetentionHours: schemas/* number */.aig().int(),
+    bodyMaxBytes: schemas/* number */.aig().int(),
+}));
+const emailMessageFields = {
+    id: schemas/* string */.YjP(),
+    fromAddress: schemas/* string */.YjP(),
+    subject: schemas/* string */.YjP(),
+    bodyText: schemas/* string */.YjP(),
+    bodyHtml: schemas/* string */.YjP(),
+    receivedAt: schemas/* string */.YjP(),
+};
+const emailMessageListResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ ...emailMessageFields, urls: schemas/* array */.YOg(schemas/* string */.YjP()) })));
+/** A single message: no `urls`, with its inbox, organization and SMTP message ids. */
+const emailMessageResponse = dataOf(schemas/* object */.Ikc({
+    ...emailMessageFields,
+    inboxId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    sesMessageId: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+}));
+/** A schedule (the spec leaves its fields open; these are the service's). */
+const schedule = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    projectId: schemas/* string */.YjP(),
+    branchId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    /** Exactly one of `testIds` and `tagId` is set. */
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).nullable(),
+    tagId: schemas/* string */.YjP().nullable(),
+    cron: schemas/* string */.YjP(),
+    timezone: schemas/* string */.YjP(),
+    /** Run configuration overrides (the `config` object of remote runs). */
+    config: jsonObject.nullable(),
+    /** The config preset the schedule names (console part 3); null for none. */
+    presetId: schemas/* string */.YjP().nullable().optional(),
+    enabled: schemas/* boolean */.zMY(),
+    scheduleType: schemas/* string */.YjP(),
+    nextRunAt: schemas/* string */.YjP().nullable(),
+    lastRunAt: schemas/* string */.YjP().nullable(),
+    lastRunId: schemas/* string */.YjP().nullable(),
+    lastSkippedAt: schemas/* string */.YjP().nullable(),
+    skippedCount: schemas/* number */.aig().int(),
+    lastError: schemas/* string */.YjP().nullable(),
+    lastErrorAt: schemas/* string */.YjP().nullable(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const scheduleResponse = dataOf(schedule);
+const scheduleListResponse = dataOf(schemas/* array */.YOg(schedule));
+const scheduleTriggerResponse = dataOf(schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+}));
+const webhookEvent = schemas/* enum */.k5n(['run.completed', 'run.failed']);
+/** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
+const webhookBody = schemas/* object */.Ikc({
+    event: webhookEvent,
+    deliveryId: schemas/* string */.YjP(),
+    timestamp: schemas/* string */.YjP(),
+    run: schemas/* object */.Ikc({
+        id: schemas/* string */.YjP(),
+        name: schemas/* string */.YjP(),
+        status: schemas/* enum */.k5n(['completed', 'failed']),
+        url: schemas/* string */.YjP(),
+        startedAt: schemas/* string */.YjP().nullable(),
+        finishedAt: schemas/* string */.YjP(),
+        durationMs: schemas/* number */.aig().int(),
+        trigger: schemas/* union */.KCZ([
+            schemas/* object */.Ikc({ type: schemas/* literal */.euz('schedule'), schedule: schemas/* string */.YjP() }),
+            schemas/* object */.Ikc({ type: schemas/* literal */.euz('apiKey'), name: schemas/* string */.YjP() }),
+            schemas/* object */.Ikc({ type: schemas/* literal */.euz('manual'), email: schemas/* string */.YjP() }),
+        ]),
+        project: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+        branch: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+        target: schemas/* object */.Ikc({ type: schemas/* enum */.k5n(['test', 'directory', 'tag']), id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+        stats: schemas/* object */.Ikc({
+            passed: schemas/* number */.aig().int(),
+            failed: schemas/* number */.aig().int(),
+            skipped: schemas/* number */.aig().int(),
+            total: schemas/* number */.aig().int(),
+        }),
+        tests: schemas/* array */.YOg(schemas/* object */.Ikc({
+            name: schemas/* string */.YjP(),
+            status: schemas/* string */.YjP(),
+            durationMs: schemas/* number */.aig().int(),
+            errorMessage: schemas/* string */.YjP().nullable(),
+            errorLocation: schemas/* string */.YjP().nullable(),
+        })),
+    }),
+    /** The webhook's custom data, sent unchanged; absent when it has none. */
+    custom: jsonObject.optional(),
+});
+const webhookSamplePayloadResponse = dataOf(webhookBody);
+const webhook = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    events: schemas/* array */.YOg(schemas/* string */.YjP()),
+    enabled: schemas/* boolean */.zMY(),
+    customData: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const webhookResponse = dataOf(webhook);
+/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
+const createdWebhookResponse = dataOf(schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    events: schemas/* array */.YOg(schemas/* string */.YjP()),
+    enabled: schemas/* boolean */.zMY(),
+    secret: schemas/* string */.YjP(),
+}));
+const rotatedSecretResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), secret: schemas/* string */.YjP() }));
+const webhookListResponse = dataOf(schemas/* array */.YOg(webhook));
+/** A delivery record: status, attempts, last response and the exact body sent. */
+const webhookDelivery = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    webhookId: schemas/* string */.YjP(),
+    /** `run.completed` or `run.failed`. */
+    event: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    /** `pending` (in progress), `succeeded` or `failed` (after three failed attempts). */
+    status: schemas/* string */.YjP(),
+    attempts: schemas/* number */.aig().int(),
+    lastResponseCode: schemas/* number */.aig().int().nullable(),
+    lastError: schemas/* string */.YjP().nullable(),
+    /** The exact bytes sent, as text (a JSON document of the `webhookBody` shape). */
+    body: schemas/* string */.YjP(),
+    nextAttemptAt: schemas/* string */.YjP().nullable(),
+    lastAttemptAt: schemas/* string */.YjP().nullable(),
+    completedAt: schemas/* string */.YjP().nullable(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const webhookDeliveryListResponse = dataOf(schemas/* array */.YOg(webhookDelivery));
+const webhookDeliveryResponse = dataOf(webhookDelivery);
+/** A project secret: its name and dates, never its value. */
+const projectSecret = schemas/* object */.Ikc({ name: schemas/* string */.YjP(), createdAt: schemas/* string */.YjP(), updatedAt: schemas/* string */.YjP() });
+const projectSecretResponse = dataOf(projectSecret);
+const projectSecretListResponse = dataOf(schemas/* array */.YOg(projectSecret));
+
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
 
 
@@ -354,6 +617,16 @@ const runReport = schemas/* object */.Ikc({
         runnerError: schemas/* string */.YjP().nullable().optional(),
     }),
 });
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+const runShard = schemas/* object */.Ikc({
+    worker: schemas/* string */.YjP(),
+    tests: schemas/* number */.aig().int(),
+    batches: schemas/* number */.aig().int(),
+    durationMs: schemas/* number */.aig().int(),
+});
 /** `GET /v1/test-runs/:runId`. */
 const testRunDetail = testRun.extend({
     projectId: schemas/* string */.YjP(),
@@ -365,6 +638,7 @@ const testRunDetail = testRun.extend({
     stats: runStats.nullable(),
     cancelledAt: isoTimestamp.nullable(),
     report: runReport.nullable(),
+    shards: schemas/* array */.YOg(runShard).optional(),
 });
 const testRunDetailResponse = dataOf(testRunDetail);
 /** `GET /v1/test-runs/latest`. */
@@ -577,7 +851,6 @@ const testMetadataInput = schemas/* looseObject */._H3({
     type: testType.optional(),
     description: schemas/* string */.YjP().optional(),
 });
-const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
 const createTestData = schemas/* object */.Ikc({
     name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
     status: testStatus.default('draft'),
@@ -657,13 +930,54 @@ const testListItem = schemas/* object */.Ikc({
 const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
 /** Version of the JSON export format written into `manifest.json`. */
 const testExportFormatVersion = 1;
-const jsonValue = schemas/* unknown */.L5J();
-/** A step of a step tree (the editor's shape; its action is checked on write with `stepAction`). */
-/** Typed `unknown` for the service, whose step trees are built from JSON columns. */
-const stepView = schemas/* looseObject */._H3({
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+const exportManifest = schemas/* object */.Ikc({ formatVersion: schemas/* unknown */.L5J(), tests: schemas/* unknown */.L5J() });
+const exportedTest = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP().nullable().optional(),
-    children: schemas/* array */.YOg(schemas/* lazy */.RZV(() => stepView)).optional(),
+    parentId: schemas/* string */.YjP().nullable().default(null),
+    name: schemas/* string */.YjP(),
+    status: testStatus.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    config: jsonObject.optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: schemas/* looseObject */._H3({ type: testType.optional(), description: schemas/* string */.YjP().optional() }).optional(),
+    tags: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    steps: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+    files: schemas/* array */.YOg(schemas/* object */.Ikc({ filename: schemas/* string */.YjP(), content: schemas/* string */.YjP() })).optional(),
+});
+const exportedSharedStep = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: schemas/* unknown */.L5J(),
+    metadata: schemas/* unknown */.L5J(),
+    group: schemas/* boolean */.zMY().optional(),
+    children: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+});
+const exportedSharedSteps = schemas/* array */.YOg(exportedSharedStep);
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
+const stepView = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    revisionStepId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: jsonObject.nullable(),
+    metadata: jsonObject.nullable(),
+    order: schemas/* number */.aig().int(),
+    group: schemas/* boolean */.zMY(),
+    shared: schemas/* boolean */.zMY(),
+    children: schemas/* array */.YOg(schemas/* lazy */.RZV(() => stepView)),
 })
     .meta({ id: 'Step' });
 /** `POST /v1/tests`: the bare test row. */
@@ -677,8 +991,8 @@ const createdTest = schemas/* object */.Ikc({
 });
 /** `GET /v1/tests/:testId`. */
 const testDetailResponse = schemas/* object */.Ikc({
-    test: testListItem.extend({ revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }).loose(),
-    children: schemas/* array */.YOg(testListItem.loose()),
+    test: testListItem.extend({ editVersion: schemas/* number */.aig().int(), revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(testListItem.extend({ editVersion: schemas/* number */.aig().int() })),
     steps: schemas/* array */.YOg(stepView),
     parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
         .nullable(),
@@ -688,9 +1002,9 @@ const testStepResponse = dataOf(schemas/* object */.Ikc({ step: stepView, childr
 const fileAttachment = schemas/* object */.Ikc({
     filename: schemas/* string */.YjP(),
     content: schemas/* string */.YjP(),
-    stepId: schemas/* string */.YjP().nullable(),
+    stepId: schemas/* string */.YjP(),
 });
-const testFilesResponse = dataOf(schemas/* array */.YOg(fileAttachment.loose()));
+const testFilesResponse = dataOf(schemas/* array */.YOg(fileAttachment));
 const revision = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
     message: schemas/* string */.YjP(),
@@ -715,23 +1029,33 @@ const importResponse = dataOf(schemas/* object */.Ikc({
     errors: schemas/* array */.YOg(schemas/* object */.Ikc({ file: schemas/* string */.YjP(), error: schemas/* string */.YjP() })),
 }));
 /** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
-const sharedStep = schemas/* looseObject */._H3({
+const sharedStep = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP().nullable().optional(),
-    action: jsonValue,
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    shared: schemas/* boolean */.zMY(),
+    group: schemas/* boolean */.zMY(),
 });
 const sharedStepListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(sharedStep), pagination: pagination });
 const sharedStepResponse = dataOf(sharedStep);
-const stepChildrenResponse = dataOf(schemas/* looseObject */._H3({ step: sharedStep, children: schemas/* array */.YOg(stepView) }));
-const stepUsageResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }).loose()));
-const updatedStepResponse = dataOf(schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable(), action: jsonValue }));
-const replacedChildrenResponse = dataOf(schemas/* looseObject */._H3({
-    step: schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable() }),
-    children: schemas/* array */.YOg(schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP().nullable(), order: schemas/* number */.aig() })),
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+const sharedStepChild = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    order: schemas/* number */.aig().int(),
+});
+const stepChildrenResponse = dataOf(schemas/* object */.Ikc({ step: sharedStep, children: schemas/* array */.YOg(sharedStepChild) }));
+const stepUsageResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })));
+const updatedStepResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), action: jsonObject }));
+const replacedChildrenResponse = dataOf(schemas/* object */.Ikc({
+    step: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), order: schemas/* number */.aig().int() })),
 }));
 const deletedStepResponse = schemas/* object */.Ikc({
     message: schemas/* string */.YjP(),
-    data: schemas/* looseObject */._H3({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
+    data: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
 });
 
 ;// CONCATENATED MODULE: ./contract/src/index.ts
@@ -739,6 +1063,8 @@ const deletedStepResponse = schemas/* object */.Ikc({
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
+
 
 
 
