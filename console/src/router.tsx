@@ -1,18 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { onUnauthorized } from './api/client.ts';
 import { Layout } from './components/Layout.tsx';
 import { RequireSession } from './components/RequireSession.tsx';
-// Administration (console part 3)
-import { ApiKeysPage } from './pages/admin/ApiKeys.tsx';
-import { AuditLogPage } from './pages/admin/AuditLog.tsx';
-import { OrganizationPage } from './pages/admin/Organization.tsx';
-import { PresetsPage } from './pages/admin/Presets.tsx';
-import { SchedulesPage } from './pages/admin/Schedules.tsx';
-import { SecretsPage } from './pages/admin/Secrets.tsx';
-import { TagsPage } from './pages/admin/Tags.tsx';
-import { UsersPage } from './pages/admin/Users.tsx';
-import { WebhooksPage } from './pages/admin/Webhooks.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { RunPage } from './pages/RunPage.tsx';
@@ -24,6 +14,32 @@ const DashboardPage = lazy(() => import('./pages/Dashboard.tsx'));
 // Authoring (issue 14): the tests tree and the test editor, loaded when opened.
 const TestsPage = lazy(() => import('./pages/tests/TestsPage.tsx'));
 const TestEditorPage = lazy(() => import('./pages/editor/TestEditorPage.tsx'));
+
+// Administration (console part 3): each page loaded when opened, off the run page's first paint.
+const ApiKeysPage = lazy(() =>
+  import('./pages/admin/ApiKeys.tsx').then((page) => ({ default: page.ApiKeysPage })),
+);
+const AuditLogPage = lazy(() =>
+  import('./pages/admin/AuditLog.tsx').then((page) => ({ default: page.AuditLogPage })),
+);
+const OrganizationPage = lazy(() =>
+  import('./pages/admin/Organization.tsx').then((page) => ({ default: page.OrganizationPage })),
+);
+const PresetsPage = lazy(() =>
+  import('./pages/admin/Presets.tsx').then((page) => ({ default: page.PresetsPage })),
+);
+const SchedulesPage = lazy(() =>
+  import('./pages/admin/Schedules.tsx').then((page) => ({ default: page.SchedulesPage })),
+);
+const SecretsPage = lazy(() =>
+  import('./pages/admin/Secrets.tsx').then((page) => ({ default: page.SecretsPage })),
+);
+const TagsPage = lazy(() => import('./pages/admin/Tags.tsx').then((page) => ({ default: page.TagsPage })));
+const UsersPage = lazy(() => import('./pages/admin/Users.tsx').then((page) => ({ default: page.UsersPage })));
+const WebhooksPage = lazy(() =>
+  import('./pages/admin/Webhooks.tsx').then((page) => ({ default: page.WebhooksPage })),
+);
+const adminPage = (page: ReactNode) => <Suspense fallback={<p role="status">Loading…</p>}>{page}</Suspense>;
 
 export const router = createBrowserRouter(
   [
@@ -48,15 +64,15 @@ export const router = createBrowserRouter(
               ),
             },
             // Administration (console part 3)
-            { path: 'admin/api-keys', element: <ApiKeysPage /> },
-            { path: 'admin/presets', element: <PresetsPage /> },
-            { path: 'admin/users', element: <UsersPage /> },
-            { path: 'admin/audit-log', element: <AuditLogPage /> },
-            { path: 'admin/secrets', element: <SecretsPage /> },
-            { path: 'admin/tags', element: <TagsPage /> },
-            { path: 'admin/organization', element: <OrganizationPage /> },
-            { path: 'admin/webhooks', element: <WebhooksPage /> },
-            { path: 'admin/schedules', element: <SchedulesPage /> },
+            { path: 'admin/api-keys', element: adminPage(<ApiKeysPage />) },
+            { path: 'admin/presets', element: adminPage(<PresetsPage />) },
+            { path: 'admin/users', element: adminPage(<UsersPage />) },
+            { path: 'admin/audit-log', element: adminPage(<AuditLogPage />) },
+            { path: 'admin/secrets', element: adminPage(<SecretsPage />) },
+            { path: 'admin/tags', element: adminPage(<TagsPage />) },
+            { path: 'admin/organization', element: adminPage(<OrganizationPage />) },
+            { path: 'admin/webhooks', element: adminPage(<WebhooksPage />) },
+            { path: 'admin/schedules', element: adminPage(<SchedulesPage />) },
             // Authoring (issue 14)
             {
               path: 'tests',
