@@ -163,7 +163,11 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     expect(response.statusCode).toBe(200);
     const ended = Date.now() + 20_000;
     let batches = await batchesOf(t, runId);
-    while (Date.now() < ended && batches.some((batch) => batch.status === 'claimed')) {
+    // The batch rows end before each slot's clean-up (work folder, process row, abort handle).
+    while (
+      Date.now() < ended &&
+      (batches.some((batch) => batch.status === 'claimed') || t.ctx.runs.aborts.size > 0)
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       batches = await batchesOf(t, runId);
     }
