@@ -4,6 +4,7 @@ import { collectArtifacts } from './artifacts.ts';
 import { StepdeckClient } from './client.ts';
 import { InputError, inputNames, parseInputs } from './inputs.ts';
 import { outputsFor } from './outputs.ts';
+import { recordMain, recordUsage } from './record/command.ts';
 import { cut, failingStepText, reason } from './report/failure.ts';
 import { writeJunit } from './report/index.ts';
 import { formatDuration } from './report/markdown.ts';
@@ -26,11 +27,20 @@ Every option also reads STEPDECK_<NAME> (e.g. STEPDECK_API_KEY, STEPDECK_TAG_ID)
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
   --json                      print the outputs as JSON on stdout
+
+Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
 `;
 
 /** Exit codes: 0 ok, 1 an outcome listed in fail-on, 2 usage or API error. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const err = (line: string) => process.stderr.write(`${line}\n`);
+  if (argv[0] === 'record') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(recordUsage);
+      return 0;
+    }
+    return recordMain(argv.slice(1), env);
+  }
   const options = Object.fromEntries(inputNames.map((name) => [name, { type: 'string' as const }]));
   let parsed: ReturnType<typeof parseArgs>;
   try {

@@ -1,5 +1,7 @@
 import {
   cancelRunResponse,
+  createdTest,
+  dataOf,
   latestRunResponse,
   pagination,
   type RunArtifact,
@@ -7,6 +9,7 @@ import {
   remoteRunResponse,
   runArtifactsResponse,
   type TestRunDetail,
+  testDetailResponse,
   testListItem,
   testRunDetailResponse,
 } from '@stepdeck/contract';
@@ -133,12 +136,31 @@ export class StepdeckClient {
     }
   }
 
+  /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
+  async createTest(testData: Record<string, unknown>, files: UploadFile[] = []): Promise<string> {
+    const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
+    return this.#parse(dataOf(createdTest), body).data.id;
+  }
+
+  /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
+  async updateTest(
+    testId: string,
+    testData: Record<string, unknown>,
+    files: UploadFile[] = [],
+  ): Promise<void> {
+    await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
+  }
+
+  async getTest(testId: string) {
+    return this.#parse(testDetailResponse, await this.#call('GET', `/v1/tests/${testId}`));
+  }
+
   #parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
     return schema.parse(body);
   }
 
   async #call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     json?: unknown,
     as: 'json' | 'text' = 'json',
@@ -151,7 +173,9 @@ export class StepdeckClient {
       'x-project-id': projectId,
       'user-agent': 'stepdeck-action',
       ...(branchId ? { 'x-branch-id': branchId } : {}),
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(json === undefined
+        ? {}
+        : { 'content-type': json instanceof Multipart ? json.contentType : 'application/json' }),
     };
     let failures = 0;
     let throttled = 0;
@@ -164,7 +188,7 @@ export class StepdeckClient {
         const response = await request(`${baseUrl}${path}`, {
           method,
           headers,
-          body: json === undefined ? undefined : JSON.stringify(json),
+          body: json === undefined ? undefined : json instanceof Multipart ? json.body : JSON.stringify(json),
           headersTimeout: 30_000,
           bodyTimeout: 60_000,
         });
@@ -216,6 +240,34 @@ export class StepdeckClient {
       );
     }
   }
+}
+
+/** A file for `setInputFiles` steps, uploaded with the test. */
+export interface UploadFile {
+  filename: string;
+  content: Buffer;
+}
+
+/** A multipart body, encoded up front so that a retry sends the same bytes. */
+class Multipart {
+  readonly body: Buffer;
+  readonly contentType: string;
+  constructor(body: Buffer, contentType: string) {
+    this.body = body;
+    this.contentType = contentType;
+  }
+}
+
+/** `testData` and `files` as multipart/form-data, encoded by the platform's own FormData. */
+async function testForm(testData: Record<string, unknown>, files: UploadFile[]): Promise<Multipart> {
+  const form = new FormData();
+  form.append('testData', JSON.stringify(testData));
+  for (const file of files) form.append('files', new Blob([new Uint8Array(file.content)]), file.filename);
+  const encoded = new Response(form);
+  return new Multipart(
+    Buffer.from(await encoded.arrayBuffer()),
+    encoded.headers.get('content-type') ?? 'multipart/form-data',
+  );
 }
 
 function serviceMessage(text: string): string {
