@@ -79,7 +79,7 @@ async function actAsUser(recorderPage: RecorderPage, avatar: string) {
   await page.getByText('Item').nth(1).click();
   await page.locator('#twice').dblclick();
   await page.frameLocator('iframe').getByRole('button', { name: 'Inner' }).click();
-  await page.locator('h1').click({ button: 'right' });
+  await page.locator('h1').click({ modifiers: ['Shift'] });
   // The recorder's toolbar: assert visibility, text (accepted as proposed), value, checked.
   await tool('visibility').click();
   await page.getByRole('heading').click();
@@ -120,6 +120,12 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
   });
 
   async function runToEnd(testId: string) {
+    // Recorded tests are drafts; a user activates one after reviewing it, and only active tests run.
+    const activated = await service.api('POST', '/v1/tests/bulk-update-status', {
+      testIds: [testId],
+      status: 'active',
+    });
+    expect(activated.status).toBe(200);
     const started = await service.api('POST', `/v1/tests/${testId}/remote-run`, {});
     expect(started.status, JSON.stringify(started.json)).toBe(200);
     const runId = started.json.data.runId as string;
@@ -158,16 +164,19 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
       { name: 'fill', selector: 'internal:role=textbox[name="Email"i]', value: 'ada@example.com' },
       { name: 'press', selector: 'internal:role=textbox[name="Email"i]', key: 'Enter' },
       { name: 'fill', selector: 'internal:role=textbox[name="Search docs"i]', value: 'steps' },
-      { name: 'selectOption', selector: 'internal:label="Plan"i', value: 'pro' },
+      // The label's text includes the options' text: Playwright's own choice of locator.
+      { name: 'selectOption', selector: 'internal:label="Plan FreePro"i', value: 'pro' },
       { name: 'check', selector: 'internal:role=checkbox[name="Accept terms"i]' },
       { name: 'uncheck', selector: 'internal:role=checkbox[name="Newsletter"i]' },
-      { name: 'setInputFiles', selector: 'internal:label="Avatar"i', files: ['avatar.png'] },
+      { name: 'setInputFiles', selector: 'internal:role=button[name="Avatar"i]', files: ['avatar.png'] },
       { name: 'click', selector: 'internal:testid=[data-testid="submit"s]' },
       { name: 'click', selector: expect.stringMatching(/Item.*nth=1$/) },
       { name: 'dblclick', selector: 'internal:role=button[name="Double"i]' },
       {
         name: 'click',
-        selector: expect.stringMatching(/ >> internal:control=enter-frame >> internal:role=button\[name="Inner"i\]$/),
+        selector: expect.stringMatching(
+          / >> internal:control=enter-frame >> internal:role=button\[name="Inner"i\]$/,
+        ),
       },
       { name: 'assertVisible', selector: 'internal:role=heading[name="Create your account"i]' },
       {
@@ -181,7 +190,7 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
     // Named after the locator, as Playwright's JavaScript would write it.
     expect(result.mapped.steps[1]?.name).toBe("Fill getByRole('textbox', { name: 'Email' })");
     expect(result.mapped.unmapped).toEqual([
-      { action: 'click', reason: 'right button' },
+      { action: 'click', reason: 'with Shift held' },
       { action: 'assertChecked', reason: 'no step asserts a checked state' },
     ]);
     expect(log).toContain('Not mapped: assertChecked (no step asserts a checked state)');
@@ -223,6 +232,8 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
       detail.json.steps.map((step: { action: { name: string } }) => step.action.name);
     expect(names(after)).toEqual([...names(before), 'goto', 'dblclick', 'assertText']);
     expect(after.json.steps.at(-1).action).toMatchObject({ name: 'assertText', value: 'Twice' });
+    // Only the steps changed: the name and the status the user gave it stay.
+    expect(after.json.test).toMatchObject({ name: 'Recorded sign-up', status: 'active' });
     expect(after.json.test.editVersion).toBeGreaterThan(before.json.test.editVersion);
     const run = await runToEnd(createdId);
     expect(run.status, service.log()).toBe('completed');
@@ -241,7 +252,9 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
       }),
     );
     expect(result.testId).toBeNull();
-    expect(result.mapped.unmapped).toEqual([{ action: 'assertChecked', reason: 'no step asserts a checked state' }]);
+    expect(result.mapped.unmapped).toEqual([
+      { action: 'assertChecked', reason: 'no step asserts a checked state' },
+    ]);
     expect(log.at(-1)).toBe('--strict: 1 recorded action(s) have no step; no test saved.');
     const after = await service.api('GET', '/v1/tests?limit=100');
     expect(after.json.pagination).toEqual(before.json.pagination);
