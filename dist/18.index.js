@@ -309,6 +309,18 @@ class StepdeckClient {
                 return leaves;
         }
     }
+    /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
+    async createTest(testData, files = []) {
+        const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
+        return this.#parse((0,src/* dataOf */.qu)(src/* createdTest */.X6), body).data.id;
+    }
+    /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
+    async updateTest(testId, testData, files = []) {
+        await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
+    }
+    async getTest(testId) {
+        return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
+    }
     #parse(schema, body) {
         return schema.parse(body);
     }
@@ -321,7 +333,9 @@ class StepdeckClient {
             'x-project-id': projectId,
             'user-agent': 'stepdeck-action',
             ...(branchId ? { 'x-branch-id': branchId } : {}),
-            ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(json === undefined
+                ? {}
+                : { 'content-type': json instanceof Multipart ? json.contentType : 'application/json' }),
         };
         let failures = 0;
         let throttled = 0;
@@ -334,7 +348,7 @@ class StepdeckClient {
                 const response = await (0,undici/* request */.Em)(`${baseUrl}${path}`, {
                     method,
                     headers,
-                    body: json === undefined ? undefined : JSON.stringify(json),
+                    body: json === undefined ? undefined : json instanceof Multipart ? json.body : JSON.stringify(json),
                     headersTimeout: 30_000,
                     bodyTimeout: 60_000,
                 });
@@ -385,6 +399,24 @@ class StepdeckClient {
             throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message || '(no message)'}`);
         }
     }
+}
+/** A multipart body, encoded up front so that a retry sends the same bytes. */
+class Multipart {
+    body;
+    contentType;
+    constructor(body, contentType) {
+        this.body = body;
+        this.contentType = contentType;
+    }
+}
+/** `testData` and `files` as multipart/form-data, encoded by the platform's own FormData. */
+async function testForm(testData, files) {
+    const form = new FormData();
+    form.append('testData', JSON.stringify(testData));
+    for (const file of files)
+        form.append('files', new Blob([new Uint8Array(file.content)]), file.filename);
+    const encoded = new Response(form);
+    return new Multipart(Buffer.from(await encoded.arrayBuffer()), encoded.headers.get('content-type') ?? 'multipart/form-data');
 }
 function serviceMessage(text) {
     try {

@@ -151,6 +151,11 @@ export class StepdeckClient {
     await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
   }
 
+  /** Fails unless the key may read tests of the project (one cheap list request). */
+  async checkAccess(): Promise<void> {
+    await this.#call('GET', '/v1/tests?limit=1');
+  }
+
   async getTest(testId: string) {
     return this.#parse(testDetailResponse, await this.#call('GET', `/v1/tests/${testId}`));
   }

@@ -98,4 +98,23 @@ describe('the packed CLI installs and runs outside the repository', () => {
       expect(text).not.toContain(service.apiKey);
     }
   }, 240_000);
+
+  it('stepdeck record without Playwright installed: one line saying how to get it, exit 2, nothing saved', () => {
+    const before = fs.readdirSync(work);
+    const result = spawnSync(bin, ['record', site.url, '--name', 'Recorded'], {
+      cwd: work,
+      encoding: 'utf8',
+      env: {
+        ...cleanEnv(),
+        STEPDECK_API_KEY: service.apiKey,
+        STEPDECK_BASE_URL: service.url,
+        STEPDECK_PROJECT_ID: service.projectId,
+      },
+    });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      'stepdeck record: Playwright is not installed here: run `npm install --save-dev playwright`, then `npx playwright install chromium`\n',
+    );
+    expect(fs.readdirSync(work)).toEqual(before);
+  });
 });

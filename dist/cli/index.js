@@ -73590,17 +73590,20 @@ module.exports = {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   fs: () => (/* reexport */ cancelRunResponse),
+  X6: () => (/* reexport */ createdTest),
+  qu: () => (/* reexport */ dataOf),
   QF: () => (/* reexport */ latestRunResponse),
   X$: () => (/* reexport */ pagination),
   tz: () => (/* reexport */ remoteRunResponse),
   c_: () => (/* reexport */ runArtifactsResponse),
   runConfig: () => (/* reexport */ runConfig),
   s$: () => (/* reexport */ terminalRunStatuses),
+  zq: () => (/* reexport */ testDetailResponse),
   up: () => (/* reexport */ testListItem),
   uE: () => (/* reexport */ testRunDetailResponse)
 });
 
-// UNUSED EXPORTS: allScopes, auditEntry, auditLogQuery, auditLogResponse, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, concurrencyCapResponse, consoleApiKey, consoleApiKeysResponse, consoleBranch, consoleBranchResponse, consoleBranchesResponse, consoleMember, consoleMemberResponse, consoleMembersResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectResponse, consoleProjectsResponse, consoleRole, consoleSchedule, consoleScheduleListResponse, consoleScheduleSummary, consoleSchedulesResponse, consoleTag, consoleTagResponse, consoleTagsResponse, consoleUser, consoleUserRecord, consoleUserResponse, consoleUsersResponse, createBranchBody, createRevisionBody, createTestData, createdApiKeyResponse, createdOrganizationResponse, createdTest, createdUserResponse, createdWebhookResponse, cronPreviewQuery, cronPreviewResponse, dataOf, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportManifest, exportTestsBody, exportedSharedStep, exportedSharedSteps, exportedTest, failedStep, fileAttachment, importResponse, isoTimestamp, jsonObject, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, preset, presetCreateBody, presetListResponse, presetName, presetResponse, presetUpdateBody, projectSecret, projectSecretListResponse, projectSecretName, projectSecretResponse, projectSecretsResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, roleChangeBody, rotatedSecretResponse, runArtifact, runMetadata, runReport, runShard, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepChild, sharedStepListResponse, sharedStepResponse, signInBody, signInResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepTree, stepTreeItem, stepUsageResponse, stepView, subscriptionResponse, testDetailResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookBody, webhookDelivery, webhookDeliveryListResponse, webhookDeliveryResponse, webhookDeliveryView, webhookDeliveryViewsResponse, webhookEvent, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
+// UNUSED EXPORTS: allScopes, auditEntry, auditLogQuery, auditLogResponse, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, concurrencyCapResponse, consoleApiKey, consoleApiKeysResponse, consoleBranch, consoleBranchResponse, consoleBranchesResponse, consoleMember, consoleMemberResponse, consoleMembersResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectResponse, consoleProjectsResponse, consoleRole, consoleSchedule, consoleScheduleListResponse, consoleScheduleSummary, consoleSchedulesResponse, consoleTag, consoleTagResponse, consoleTagsResponse, consoleUser, consoleUserRecord, consoleUserResponse, consoleUsersResponse, createBranchBody, createRevisionBody, createTestData, createdApiKeyResponse, createdOrganizationResponse, createdUserResponse, createdWebhookResponse, cronPreviewQuery, cronPreviewResponse, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportManifest, exportTestsBody, exportedSharedStep, exportedSharedSteps, exportedTest, failedStep, fileAttachment, importResponse, isoTimestamp, jsonObject, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, preset, presetCreateBody, presetListResponse, presetName, presetResponse, presetUpdateBody, projectSecret, projectSecretListResponse, projectSecretName, projectSecretResponse, projectSecretsResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, roleChangeBody, rotatedSecretResponse, runArtifact, runMetadata, runReport, runShard, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepChild, sharedStepListResponse, sharedStepResponse, signInBody, signInResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepTree, stepTreeItem, stepUsageResponse, stepView, subscriptionResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookBody, webhookDelivery, webhookDeliveryListResponse, webhookDeliveryResponse, webhookDeliveryView, webhookDeliveryViewsResponse, webhookEvent, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
@@ -74692,7 +74695,7 @@ const deletedStepResponse = classic_schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 29941:
+/***/ 54896:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -74993,6 +74996,18 @@ class StepdeckClient {
                 return leaves;
         }
     }
+    /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
+    async createTest(testData, files = []) {
+        const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
+        return this.#parse((0,src/* dataOf */.qu)(src/* createdTest */.X6), body).data.id;
+    }
+    /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
+    async updateTest(testId, testData, files = []) {
+        await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
+    }
+    async getTest(testId) {
+        return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
+    }
     #parse(schema, body) {
         return schema.parse(body);
     }
@@ -75005,7 +75020,9 @@ class StepdeckClient {
             'x-project-id': projectId,
             'user-agent': 'stepdeck-action',
             ...(branchId ? { 'x-branch-id': branchId } : {}),
-            ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(json === undefined
+                ? {}
+                : { 'content-type': json instanceof Multipart ? json.contentType : 'application/json' }),
         };
         let failures = 0;
         let throttled = 0;
@@ -75018,7 +75035,7 @@ class StepdeckClient {
                 const response = await (0,undici/* request */.Em)(`${baseUrl}${path}`, {
                     method,
                     headers,
-                    body: json === undefined ? undefined : JSON.stringify(json),
+                    body: json === undefined ? undefined : json instanceof Multipart ? json.body : JSON.stringify(json),
                     headersTimeout: 30_000,
                     bodyTimeout: 60_000,
                 });
@@ -75069,6 +75086,24 @@ class StepdeckClient {
             throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message || '(no message)'}`);
         }
     }
+}
+/** A multipart body, encoded up front so that a retry sends the same bytes. */
+class Multipart {
+    body;
+    contentType;
+    constructor(body, contentType) {
+        this.body = body;
+        this.contentType = contentType;
+    }
+}
+/** `testData` and `files` as multipart/form-data, encoded by the platform's own FormData. */
+async function testForm(testData, files) {
+    const form = new FormData();
+    form.append('testData', JSON.stringify(testData));
+    for (const file of files)
+        form.append('files', new Blob([new Uint8Array(file.content)]), file.filename);
+    const encoded = new Response(form);
+    return new Multipart(Buffer.from(await encoded.arrayBuffer()), encoded.headers.get('content-type') ?? 'multipart/form-data');
 }
 function serviceMessage(text) {
     try {
@@ -75366,6 +75401,475 @@ function outputsFor(sources) {
     if (sources.uploaded?.id !== undefined)
         outputs['artifact-id'] = String(sources.uploaded.id);
     return outputs;
+}
+
+;// CONCATENATED MODULE: ./src/record/map.ts
+/** Parses the recorder's JSONL (the header line of options is skipped; blank lines too). */
+function parseRecording(jsonl) {
+    const actions = [];
+    for (const [index, line] of jsonl.split('\n').entries()) {
+        if (!line.trim())
+            continue;
+        let entry;
+        try {
+            entry = JSON.parse(line);
+        }
+        catch {
+            throw new Error(`the recorder's output is not JSONL (line ${index + 1})`);
+        }
+        if (typeof entry !== 'object' || entry === null)
+            continue;
+        const name = entry.name;
+        // The header (`{ browserName, launchOptions, … }`) is the only line without a name.
+        if (typeof name === 'string')
+            actions.push(entry);
+    }
+    return actions;
+}
+// Bits of the recorder's `modifiers` field, and the key names its own code generator writes.
+const modifierNames = [
+    [1, 'Alt'],
+    [2, 'ControlOrMeta'],
+    [4, 'ControlOrMeta'],
+    [8, 'Shift'],
+];
+function modifierList(modifiers) {
+    const names = modifierNames.filter(([bit]) => ((modifiers ?? 0) & bit) !== 0).map(([, name]) => name);
+    return [...new Set(names)];
+}
+const quote = (value) => `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const withExact = (method, body, options) => `${method}(${quote(body)}${options.exact ? ', { exact: true }' : ''})`;
+/** The locator as Playwright's JavaScript would write it: `getByRole('button', { name: 'Go' })`. */
+function describeLocator(locator) {
+    const parts = [];
+    for (let part = locator; part; part = part.next) {
+        const options = part.options ?? {};
+        switch (part.kind) {
+            case 'role': {
+                const attrs = [];
+                if (typeof options.name === 'string')
+                    attrs.push(`name: ${quote(options.name)}`);
+                if (options.exact && typeof options.name === 'string')
+                    attrs.push('exact: true');
+                for (const attr of options.attrs ?? [])
+                    attrs.push(`${attr.name}: ${typeof attr.value === 'string' ? quote(attr.value) : String(attr.value)}`);
+                parts.push(`getByRole(${quote(part.body)}${attrs.length ? `, { ${attrs.join(', ')} }` : ''})`);
+                break;
+            }
+            case 'test-id':
+                parts.push(`getByTestId(${quote(part.body)})`);
+                break;
+            case 'text':
+                parts.push(withExact('getByText', part.body, options));
+                break;
+            case 'label':
+                parts.push(withExact('getByLabel', part.body, options));
+                break;
+            case 'placeholder':
+                parts.push(withExact('getByPlaceholder', part.body, options));
+                break;
+            case 'alt':
+                parts.push(withExact('getByAltText', part.body, options));
+                break;
+            case 'title':
+                parts.push(withExact('getByTitle', part.body, options));
+                break;
+            case 'frame':
+                parts.push('contentFrame()');
+                break;
+            case 'nth':
+                parts.push(`nth(${String(part.body)})`);
+                break;
+            case 'first':
+            case 'last':
+                parts.push(`${part.kind}()`);
+                break;
+            case 'has-text':
+                parts.push(`filter({ hasText: ${quote(part.body)} })`);
+                break;
+            default:
+                parts.push(`locator(${quote(part.body)})`);
+        }
+    }
+    return parts.join('.');
+}
+const stepNameMax = 120;
+function stepName(verb, action, detail) {
+    const target = action.selector ? describeLocator(action.locator) || action.selector : '';
+    const name = [verb, target, detail].filter(Boolean).join(' ');
+    return name.length > stepNameMax ? `${name.slice(0, stepNameMax - 1)}…` : name;
+}
+function mapOne(action) {
+    const selector = action.selector ?? '';
+    const needsSelector = (make) => selector ? make() : { reason: 'the recorder gave no selector' };
+    const step = (name, stepAction) => ({ step: { name, action: stepAction } });
+    switch (action.name) {
+        // The recorder's markers for the tab it opened and the tab closing at the end.
+        case 'openPage':
+        case 'closePage':
+            return { skip: true };
+        case 'navigate':
+            return action.url
+                ? step(`Go to ${action.url}`, { name: 'goto', url: action.url })
+                : { reason: 'no URL' };
+        case 'click': {
+            if (action.button && action.button !== 'left')
+                return { reason: `${action.button} button` };
+            const modifiers = modifierList(action.modifiers);
+            if (modifiers.length > 0)
+                return { reason: `with ${modifiers.join('+')} held` };
+            if (action.position)
+                return { reason: 'at a position inside the element' };
+            const count = action.clickCount ?? 1;
+            if (count === 2)
+                return needsSelector(() => step(stepName('Double-click', action), { name: 'dblclick', selector }));
+            if (count !== 1)
+                return { reason: `${count} clicks` };
+            return needsSelector(() => step(stepName('Click', action), { name: 'click', selector }));
+        }
+        case 'hover':
+            if (action.position)
+                return { reason: 'at a position inside the element' };
+            return needsSelector(() => step(stepName('Hover', action), { name: 'hover', selector }));
+        case 'check':
+        case 'uncheck':
+            return needsSelector(() => step(stepName(action.name === 'check' ? 'Check' : 'Uncheck', action), action.name === 'check' ? { name: 'check', selector } : { name: 'uncheck', selector }));
+        case 'fill':
+            return needsSelector(() => step(stepName('Fill', action), { name: 'fill', selector, value: action.text ?? '' }));
+        case 'press': {
+            if (!action.key)
+                return { reason: 'no key' };
+            const key = [...modifierList(action.modifiers), action.key].join('+');
+            return step(stepName('Press', action, key), selector ? { name: 'press', selector, key } : { name: 'press', key });
+        }
+        case 'select': {
+            const options = action.options ?? [];
+            if (options.length !== 1)
+                return { reason: `${options.length} options selected (a step selects one)` };
+            return needsSelector(() => step(stepName('Select', action, options[0]), {
+                name: 'selectOption',
+                selector,
+                value: options[0] ?? '',
+            }));
+        }
+        case 'setInputFiles':
+            return needsSelector(() => step(stepName('Upload to', action), { name: 'setInputFiles', selector, files: action.files ?? [] }));
+        case 'assertVisible':
+            return needsSelector(() => step(stepName('Expect visible', action), { name: 'assertVisible', selector }));
+        case 'assertText':
+            return needsSelector(() => step(stepName(action.substring ? 'Expect text in' : 'Expect text of', action), {
+                name: 'assertText',
+                selector,
+                value: action.text ?? '',
+                exact: !action.substring,
+            }));
+        case 'assertValue':
+            return needsSelector(() => step(stepName('Expect value of', action), {
+                name: 'assertValue',
+                selector,
+                value: action.value ?? '',
+            }));
+        case 'assertChecked':
+            return { reason: 'no step asserts a checked state' };
+        case 'assertSnapshot':
+            return { reason: 'no step asserts an ARIA snapshot' };
+        default:
+            return { reason: 'no step does this' };
+    }
+}
+/**
+ * Maps recorded actions to steps, in order. Every action that does not become a step is listed
+ * in `unmapped` with a reason, except the recorder's own open/close-tab markers; so are
+ * actions on a second tab (steps drive one page) and popups or downloads they caused.
+ */
+function mapRecording(actions) {
+    const steps = [];
+    const unmapped = [];
+    const files = new Set();
+    const mainPage = actions.find((action) => action.pageGuid)?.pageGuid;
+    for (const action of actions) {
+        if (mainPage && action.pageGuid && action.pageGuid !== mainPage) {
+            if (action.name !== 'openPage' && action.name !== 'closePage')
+                unmapped.push({ action: action.name, reason: 'on a second tab or popup (steps drive one page)' });
+            continue;
+        }
+        const mapping = mapOne(action);
+        if ('skip' in mapping)
+            continue;
+        if ('reason' in mapping) {
+            unmapped.push({ action: action.name, reason: mapping.reason });
+            continue;
+        }
+        steps.push(mapping.step);
+        if (mapping.step.action.name === 'setInputFiles')
+            for (const file of mapping.step.action.files)
+                files.add(file);
+        for (const signal of action.signals ?? [])
+            if (signal.name === 'popup' || signal.name === 'download')
+                unmapped.push({
+                    action: `${action.name} → ${signal.name}`,
+                    reason: `the ${signal.name} it opened is not followed`,
+                });
+    }
+    return { steps, unmapped, files: [...files] };
+}
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(48161);
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
+;// CONCATENATED MODULE: ./src/record/session.ts
+
+
+
+
+const missingPlaywright = 'stepdeck record needs Playwright: run `npm install --save-dev playwright` (then `npx playwright install chromium`) in this folder';
+/** Loads the user's Playwright; the one-line error above when there is none. */
+function loadPlaywright(from = [process.cwd(), external_node_path_default().dirname(process.argv[1] ?? '.')]) {
+    for (const base of from) {
+        const require = (0,external_node_module_namespaceObject.createRequire)(external_node_path_default().join(external_node_path_default().resolve(base), 'noop.js'));
+        for (const name of ['playwright-core', 'playwright', '@playwright/test']) {
+            let resolved;
+            try {
+                resolved = require.resolve(name);
+            }
+            catch {
+                continue;
+            }
+            const playwright = require(resolved);
+            if (playwright.chromium)
+                return { playwright: playwright, resolved };
+        }
+    }
+    throw new Error(missingPlaywright);
+}
+/**
+ * Opens `url` in a browser with the codegen recorder (its inspector window shows the code as
+ * you go) and resolves with the recorder's JSONL once the last tab or the browser is closed.
+ */
+async function recordSession(options, playwright) {
+    const { chromium } = playwright ?? loadPlaywright().playwright;
+    const outputDir = external_node_fs_default().mkdtempSync(external_node_path_default().join(external_node_os_default().tmpdir(), 'stepdeck-record-'));
+    const outputFile = external_node_path_default().join(outputDir, 'recording.jsonl');
+    const browser = await chromium.launch({
+        headless: options.headless ?? false,
+        ...(options.executablePath ? { executablePath: options.executablePath } : {}),
+        ...(options.args ? { args: options.args } : {}),
+        // Ctrl-C ends the command (nothing saved); Playwright must not close the browser first.
+        handleSIGINT: false,
+    });
+    try {
+        const context = await browser.newContext();
+        const finished = new Promise((resolve) => {
+            browser.on('disconnected', resolve);
+            context.on('page', (page) => page.on('close', () => {
+                if (context.pages().length === 0)
+                    resolve();
+            }));
+        });
+        const show = context._showRecorder ?? context._enableRecorder;
+        if (!show)
+            throw new Error('stepdeck record: this Playwright has no codegen recorder API; install playwright 1.50 or newer');
+        // The recorder writes all it recorded so far to outputFile, in its JSONL language.
+        await show.call(context, { language: 'jsonl', mode: 'recording', outputFile, handleSIGINT: false });
+        const page = await context.newPage();
+        await page.goto(options.url);
+        options.log?.('Recording: act in the browser, then close it to save the steps.');
+        if (options.drive)
+            await options.drive(page);
+        await finished;
+        // Closing the context flushes the recorder's output file.
+        await context.close().catch(() => { });
+        return external_node_fs_default().existsSync(outputFile) ? external_node_fs_default().readFileSync(outputFile, 'utf8') : '';
+    }
+    finally {
+        await browser.close().catch(() => { });
+        external_node_fs_default().rmSync(outputDir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/record/command.ts
+
+
+
+
+
+
+const recordUsage = `Usage: stepdeck record <url> [options]
+
+Opens <url> in Chromium with Playwright's codegen recorder. Act in the browser, then close it:
+what was recorded is saved as a new draft test, or appended to --test-id.
+Needs Playwright where you run it (npm install --save-dev playwright).
+
+  --name NAME            name of the new test (max 64 characters)
+  --parent UUID          directory to create it in
+  --test-id UUID         append to this test instead (its steps are kept)
+  --strict               save nothing when an action has no step (default: save the
+                         mapped steps and list the others)
+  --files-dir DIR        where files chosen for uploads are read from (default: .)
+  --browser-path PATH    a Chromium to use instead of Playwright's own
+  --json                 print { testId, steps, unmapped } as JSON on stdout
+  --api-key KEY  --base-url URL  --project-id UUID  --branch-id UUID
+                         as for stepdeck run (or STEPDECK_API_KEY, ...)
+`;
+const command_uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+class RecordInputError extends Error {
+    name = 'RecordInputError';
+}
+/** Flags and STEPDECK_<NAME> variables; every problem listed at once. */
+function parseRecordArgs(argv, env) {
+    const { values, positionals } = (0,external_node_util_.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        options: {
+            name: { type: 'string' },
+            parent: { type: 'string' },
+            'test-id': { type: 'string' },
+            strict: { type: 'boolean' },
+            'files-dir': { type: 'string' },
+            'browser-path': { type: 'string' },
+            json: { type: 'boolean' },
+            'api-key': { type: 'string' },
+            'base-url': { type: 'string' },
+            'project-id': { type: 'string' },
+            'branch-id': { type: 'string' },
+        },
+    });
+    const problems = [];
+    const setting = (name) => {
+        const flag = values[name];
+        const value = typeof flag === 'string' ? flag : env[`STEPDECK_${name.toUpperCase().replace(/-/g, '_')}`];
+        return value?.trim() || undefined;
+    };
+    const uuid = (name) => {
+        const value = setting(name);
+        if (value !== undefined && !command_uuidPattern.test(value))
+            problems.push(`--${name} must be a UUID, got "${value}"`);
+        return value;
+    };
+    const required = (name) => {
+        const value = setting(name);
+        if (value === undefined)
+            problems.push(`--${name} is required`);
+        return value ?? '';
+    };
+    const [url = '', ...extra] = positionals;
+    if (!url)
+        problems.push('the URL to record is required: stepdeck record <url>');
+    else if (!/^https?:\/\//i.test(url))
+        problems.push(`the URL must start with http:// or https://, got "${url}"`);
+    if (extra.length > 0)
+        problems.push(`unexpected arguments: ${extra.join(' ')}`);
+    const apiKey = required('api-key');
+    const baseUrl = required('base-url').replace(/\/+$/, '');
+    if (baseUrl && !/^https?:\/\//i.test(baseUrl))
+        problems.push(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    const projectId = required('project-id');
+    if (projectId && !command_uuidPattern.test(projectId))
+        problems.push(`--project-id must be a UUID, got "${projectId}"`);
+    const testId = uuid('test-id');
+    const parent = uuid('parent');
+    const name = typeof values.name === 'string' ? values.name.trim() : undefined;
+    if (testId && (name || parent))
+        problems.push('--test-id appends to a test: leave out --name and --parent');
+    if (!testId && !name)
+        problems.push('--name is required for a new test (or --test-id to append)');
+    if (name && name.length > 64)
+        problems.push(`--name must be at most 64 characters, got ${name.length}`);
+    if (problems.length > 0)
+        throw new RecordInputError(problems.join('; '));
+    return {
+        url,
+        name,
+        parent,
+        testId,
+        strict: values.strict === true,
+        filesDir: external_node_path_default().resolve(typeof values['files-dir'] === 'string' ? values['files-dir'] : '.'),
+        browserPath: setting('browser-path'),
+        json: values.json === true,
+        apiKey,
+        baseUrl,
+        projectId,
+        branchId: uuid('branch-id'),
+    };
+}
+/**
+ * Records, maps and saves. A new test is a draft (`--name`, `--parent`); `--test-id` appends
+ * after its steps, sending the `editVersion` read with them, so a test changed meanwhile
+ * answers 409 instead of losing either side. Nothing is saved with `--strict` and an unmapped
+ * action, or when nothing became a step.
+ */
+async function record(settings, log, session = {}) {
+    const client = new StepdeckClient({ ...settings, log });
+    // Read before recording: a wrong id or key fails now, not after the user's session.
+    const existing = settings.testId ? await client.getTest(settings.testId) : undefined;
+    if (existing?.test.directory)
+        throw new RecordInputError(`--test-id ${settings.testId} is a directory`);
+    const jsonl = await recordSession({
+        url: settings.url,
+        executablePath: settings.browserPath,
+        log,
+        ...session,
+    });
+    const mapped = mapRecording(parseRecording(jsonl));
+    for (const { action, reason } of mapped.unmapped)
+        log(`Not mapped: ${action} (${reason})`);
+    if (mapped.steps.length === 0) {
+        log('Nothing was recorded: no test saved.');
+        return { testId: null, mapped };
+    }
+    if (settings.strict && mapped.unmapped.length > 0) {
+        log(`--strict: ${mapped.unmapped.length} recorded action(s) have no step; no test saved.`);
+        return { testId: null, mapped };
+    }
+    const files = [];
+    for (const filename of mapped.files) {
+        const file = external_node_path_default().join(settings.filesDir, external_node_path_default().basename(filename));
+        if (external_node_fs_default().existsSync(file))
+            files.push({ filename: external_node_path_default().basename(filename), content: external_node_fs_default().readFileSync(file) });
+        else
+            log(`Upload "${filename}" to the test in the console: it is not in ${settings.filesDir}`);
+    }
+    if (existing && settings.testId) {
+        await client.updateTest(settings.testId, { steps: [...existing.steps, ...mapped.steps], editVersion: existing.test.editVersion }, files);
+        log(`Appended ${mapped.steps.length} step(s) to "${existing.test.name}" (${settings.testId}).`);
+        return { testId: settings.testId, mapped };
+    }
+    const testId = await client.createTest({
+        name: settings.name,
+        status: 'draft',
+        ...(settings.parent ? { parentTestId: settings.parent } : {}),
+        steps: mapped.steps,
+    }, files);
+    log(`Saved "${settings.name}" (${testId}) with ${mapped.steps.length} step(s), as a draft.`);
+    return { testId, mapped };
+}
+/** `stepdeck record`. Exit codes: 0 saved, 1 nothing saved (strict, empty), 2 usage or API error. */
+async function recordMain(argv, env, session = {}) {
+    const err = (line) => process.stderr.write(`${line}\n`);
+    let settings;
+    try {
+        settings = parseRecordArgs(argv, env);
+    }
+    catch (error) {
+        err(`stepdeck record: ${error.message}\n\n${recordUsage}`);
+        return 2;
+    }
+    try {
+        const result = await record(settings, err, session);
+        if (settings.json)
+            process.stdout.write(`${JSON.stringify({ testId: result.testId, steps: result.mapped.steps, unmapped: result.mapped.unmapped })}\n`);
+        return result.testId ? 0 : 1;
+    }
+    catch (error) {
+        let message = error instanceof Error ? error.message : String(error);
+        if (error instanceof ApiError && error.status === 409)
+            message = `the test changed while you recorded (409); nothing was saved, record again: ${message}`;
+        // Playwright's launch errors run to many lines (a log box): the first says what failed.
+        err(`stepdeck record: ${(message.split('\n')[0] ?? '').replaceAll(settings.apiKey, '***')}`);
+        return 2;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/failure.ts
@@ -76305,6 +76809,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 const usage = `Usage: stepdeck run [options]
 
 Triggers a Stepdeck run, waits for it and exits non-zero per --fail-on.
@@ -76320,10 +76825,19 @@ Every option also reads STEPDECK_<NAME> (e.g. STEPDECK_API_KEY, STEPDECK_TAG_ID)
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
   --json                      print the outputs as JSON on stdout
+
+Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
 `;
 /** Exit codes: 0 ok, 1 an outcome listed in fail-on, 2 usage or API error. */
 async function main(argv, env = process.env) {
     const err = (line) => process.stderr.write(`${line}\n`);
+    if (argv[0] === 'record') {
+        if (argv.includes('--help') || argv.includes('-h')) {
+            process.stdout.write(recordUsage);
+            return 0;
+        }
+        return recordMain(argv.slice(1), env);
+    }
     const options = Object.fromEntries(inputNames.map((name) => [name, { type: 'string' }]));
     let parsed;
     try {
@@ -76448,7 +76962,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(29941);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54896);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 

@@ -132,9 +132,12 @@ export async function record(
   session: Partial<RecordOptions> = {},
 ): Promise<RecordResult> {
   const client = new StepdeckClient({ ...settings, log });
-  // Read before recording: a wrong id or key fails now, not after the user's session.
+  // Read before recording: a wrong id, key or service fails now, not after the user's session.
   const existing = settings.testId ? await client.getTest(settings.testId) : undefined;
   if (existing?.test.directory) throw new RecordInputError(`--test-id ${settings.testId} is a directory`);
+  if (settings.parent && !(await client.getTest(settings.parent)).test.directory)
+    throw new RecordInputError(`--parent ${settings.parent} is a test, not a directory`);
+  if (!settings.testId && !settings.parent) await client.checkAccess();
   const jsonl = await recordSession({
     url: settings.url,
     executablePath: settings.browserPath,
@@ -206,7 +209,10 @@ export async function recordMain(
     if (error instanceof ApiError && error.status === 409)
       message = `the test changed while you recorded (409); nothing was saved, record again: ${message}`;
     // Playwright's launch errors run to many lines (a log box): the first says what failed.
-    err(`stepdeck record: ${(message.split('\n')[0] ?? '').replaceAll(settings.apiKey, '***')}`);
+    let line = message.split('\n')[0] ?? '';
+    if (line.includes("Executable doesn't exist"))
+      line += '; run `npx playwright install chromium`, or pass --browser-path';
+    err(`stepdeck record: ${line.replaceAll(settings.apiKey, '***')}`);
     return 2;
   }
 }

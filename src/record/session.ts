@@ -35,7 +35,7 @@ interface PlaywrightModule {
 }
 
 export const missingPlaywright =
-  'stepdeck record needs Playwright: run `npm install --save-dev playwright` (then `npx playwright install chromium`) in this folder';
+  'Playwright is not installed here: run `npm install --save-dev playwright`, then `npx playwright install chromium`';
 
 /** Loads the user's Playwright; the one-line error above when there is none. */
 export function loadPlaywright(from: string[] = [process.cwd(), path.dirname(process.argv[1] ?? '.')]): {
