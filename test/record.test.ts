@@ -126,7 +126,10 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
       status: 'active',
     });
     expect(activated.status).toBe(200);
-    const started = await service.api('POST', `/v1/tests/${testId}/remote-run`, {});
+    // Room for a loaded machine: the default 30 s is for the whole test, its steps together.
+    const started = await service.api('POST', `/v1/tests/${testId}/remote-run`, {
+      config: { timeout: 180_000 },
+    });
     expect(started.status, JSON.stringify(started.json)).toBe(200);
     const runId = started.json.data.runId as string;
     return waitFor(
@@ -206,7 +209,7 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
     expect(files.data.map((file: { filename: string }) => file.filename)).toEqual(['avatar.png']);
 
     const run = await runToEnd(createdId);
-    expect(run.status, service.log()).toBe('completed');
+    expect(run.status, JSON.stringify(run.report?.runTypeInfo, null, 1)).toBe('completed');
     expect(run.stats).toMatchObject({ passed: 1, failed: 0 });
   }, 300_000);
 
@@ -236,7 +239,7 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
     expect(after.json.test).toMatchObject({ name: 'Recorded sign-up', status: 'active' });
     expect(after.json.test.editVersion).toBeGreaterThan(before.json.test.editVersion);
     const run = await runToEnd(createdId);
-    expect(run.status, service.log()).toBe('completed');
+    expect(run.status, JSON.stringify(run.report?.runTypeInfo, null, 1)).toBe('completed');
   }, 300_000);
 
   it('--strict saves nothing when an action has no step, and names it', async () => {
@@ -256,6 +259,23 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
       { action: 'assertChecked', reason: 'no step asserts a checked state' },
     ]);
     expect(log.at(-1)).toBe('--strict: 1 recorded action(s) have no step; no test saved.');
+    const after = await service.api('GET', '/v1/tests?limit=100');
+    expect(after.json.pagination).toEqual(before.json.pagination);
+  }, 300_000);
+
+  it('Ctrl-C closes the browser and saves nothing', async () => {
+    const before = await service.api('GET', '/v1/tests?limit=100');
+    await expect(
+      record(
+        { ...settings(), name: 'Interrupted' },
+        (line) => log.push(line),
+        session(async (recorderPage) => {
+          await (recorderPage as Page).getByLabel('Email').fill('gone@example.com');
+          process.emit('SIGINT');
+        }),
+      ),
+    ).rejects.toThrow('recording cancelled (Ctrl-C): nothing saved');
+    expect(process.listenerCount('SIGINT')).toBe(0);
     const after = await service.api('GET', '/v1/tests?limit=100');
     expect(after.json.pagination).toEqual(before.json.pagination);
   }, 300_000);

@@ -85,9 +85,17 @@ export async function recordSession(options: RecordOptions, playwright?: Playwri
     // Ctrl-C ends the command (nothing saved); Playwright must not close the browser first.
     handleSIGINT: false,
   });
+  let onInterrupt: (() => void) | undefined;
   try {
     const context = await browser.newContext();
+    let cancelled = false;
     const finished = new Promise<void>((resolve) => {
+      // Ctrl-C: close the browser and save nothing (closing it is how a recording is kept).
+      onInterrupt = () => {
+        cancelled = true;
+        resolve();
+      };
+      process.once('SIGINT', onInterrupt);
       browser.on('disconnected', resolve);
       context.on('page', (page) =>
         page.on('close', () => {
@@ -107,10 +115,12 @@ export async function recordSession(options: RecordOptions, playwright?: Playwri
     options.log?.('Recording: act in the browser, then close it to save the steps.');
     if (options.drive) await options.drive(page);
     await finished;
+    if (cancelled) throw new Error('recording cancelled (Ctrl-C): nothing saved');
     // Closing the context flushes the recorder's output file.
     await context.close().catch(() => {});
     return fs.existsSync(outputFile) ? fs.readFileSync(outputFile, 'utf8') : '';
   } finally {
+    if (onInterrupt) process.off('SIGINT', onInterrupt);
     await browser.close().catch(() => {});
     fs.rmSync(outputDir, { recursive: true, force: true });
   }
