@@ -318,6 +318,10 @@ class StepdeckClient {
     async updateTest(testId, testData, files = []) {
         await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
     }
+    /** Fails unless the key may read tests of the project (one cheap list request). */
+    async checkAccess() {
+        await this.#call('GET', '/v1/tests?limit=1');
+    }
     async getTest(testId) {
         return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
     }

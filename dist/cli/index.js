@@ -75005,6 +75005,10 @@ class StepdeckClient {
     async updateTest(testId, testData, files = []) {
         await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
     }
+    /** Fails unless the key may read tests of the project (one cheap list request). */
+    async checkAccess() {
+        await this.#call('GET', '/v1/tests?limit=1');
+    }
     async getTest(testId) {
         return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
     }
@@ -75624,7 +75628,7 @@ var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 
 
 
-const missingPlaywright = 'stepdeck record needs Playwright: run `npm install --save-dev playwright` (then `npx playwright install chromium`) in this folder';
+const missingPlaywright = 'Playwright is not installed here: run `npm install --save-dev playwright`, then `npx playwright install chromium`';
 /** Loads the user's Playwright; the one-line error above when there is none. */
 function loadPlaywright(from = [process.cwd(), external_node_path_default().dirname(process.argv[1] ?? '.')]) {
     for (const base of from) {
@@ -75659,9 +75663,17 @@ async function recordSession(options, playwright) {
         // Ctrl-C ends the command (nothing saved); Playwright must not close the browser first.
         handleSIGINT: false,
     });
+    let onInterrupt;
     try {
         const context = await browser.newContext();
+        let cancelled = false;
         const finished = new Promise((resolve) => {
+            // Ctrl-C: close the browser and save nothing (closing it is how a recording is kept).
+            onInterrupt = () => {
+                cancelled = true;
+                resolve();
+            };
+            process.once('SIGINT', onInterrupt);
             browser.on('disconnected', resolve);
             context.on('page', (page) => page.on('close', () => {
                 if (context.pages().length === 0)
@@ -75670,7 +75682,7 @@ async function recordSession(options, playwright) {
         });
         const show = context._showRecorder ?? context._enableRecorder;
         if (!show)
-            throw new Error('stepdeck record: this Playwright has no codegen recorder API; install playwright 1.50 or newer');
+            throw new Error('this Playwright has no codegen recorder API: install playwright 1.50 or newer');
         // The recorder writes all it recorded so far to outputFile, in its JSONL language.
         await show.call(context, { language: 'jsonl', mode: 'recording', outputFile, handleSIGINT: false });
         const page = await context.newPage();
@@ -75679,11 +75691,15 @@ async function recordSession(options, playwright) {
         if (options.drive)
             await options.drive(page);
         await finished;
+        if (cancelled)
+            throw new Error('recording cancelled (Ctrl-C): nothing saved');
         // Closing the context flushes the recorder's output file.
         await context.close().catch(() => { });
         return external_node_fs_default().existsSync(outputFile) ? external_node_fs_default().readFileSync(outputFile, 'utf8') : '';
     }
     finally {
+        if (onInterrupt)
+            process.off('SIGINT', onInterrupt);
         await browser.close().catch(() => { });
         external_node_fs_default().rmSync(outputDir, { recursive: true, force: true });
     }
@@ -75802,10 +75818,14 @@ function parseRecordArgs(argv, env) {
  */
 async function record(settings, log, session = {}) {
     const client = new StepdeckClient({ ...settings, log });
-    // Read before recording: a wrong id or key fails now, not after the user's session.
+    // Read before recording: a wrong id, key or service fails now, not after the user's session.
     const existing = settings.testId ? await client.getTest(settings.testId) : undefined;
     if (existing?.test.directory)
         throw new RecordInputError(`--test-id ${settings.testId} is a directory`);
+    if (settings.parent && !(await client.getTest(settings.parent)).test.directory)
+        throw new RecordInputError(`--parent ${settings.parent} is a test, not a directory`);
+    if (!settings.testId && !settings.parent)
+        await client.checkAccess();
     const jsonl = await recordSession({
         url: settings.url,
         executablePath: settings.browserPath,
@@ -75867,7 +75887,10 @@ async function recordMain(argv, env, session = {}) {
         if (error instanceof ApiError && error.status === 409)
             message = `the test changed while you recorded (409); nothing was saved, record again: ${message}`;
         // Playwright's launch errors run to many lines (a log box): the first says what failed.
-        err(`stepdeck record: ${(message.split('\n')[0] ?? '').replaceAll(settings.apiKey, '***')}`);
+        let line = message.split('\n')[0] ?? '';
+        if (line.includes("Executable doesn't exist"))
+            line += '; run `npx playwright install chromium`, or pass --browser-path';
+        err(`stepdeck record: ${line.replaceAll(settings.apiKey, '***')}`);
         return 2;
     }
 }

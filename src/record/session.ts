@@ -105,9 +105,7 @@ export async function recordSession(options: RecordOptions, playwright?: Playwri
     });
     const show = context._showRecorder ?? context._enableRecorder;
     if (!show)
-      throw new Error(
-        'stepdeck record: this Playwright has no codegen recorder API; install playwright 1.50 or newer',
-      );
+      throw new Error('this Playwright has no codegen recorder API: install playwright 1.50 or newer');
     // The recorder writes all it recorded so far to outputFile, in its JSONL language.
     await show.call(context, { language: 'jsonl', mode: 'recording', outputFile, handleSIGINT: false });
     const page = await context.newPage();
