@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveChromium } from '../service/src/runner/browser.ts';
+import { CHROMIUM_ARGS } from '../service/src/runner/compiler/constants.ts';
 import { record, recordMain } from '../src/record/command.ts';
 import type { RecorderPage } from '../src/record/session.ts';
 import { type Service, startService, waitFor } from './e2e/harness.ts';
@@ -18,8 +20,8 @@ import { type Service, startService, waitFor } from './e2e/harness.ts';
 // the recorder's in-page toolbar in an open shadow root so the test can press its assert tools.
 process.env.PWTEST_CLI_HEADLESS = '1';
 process.env.PWTEST_UNDER_TEST = '1';
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = ['--no-sandbox', '--disable-gpu'];
+const chromiumArgs = CHROMIUM_ARGS;
+let chromiumPath = '';
 
 const formPage = `<!doctype html><html><head><title>Sign up</title></head><body>
 <h1>Create your account</h1>
@@ -143,6 +145,11 @@ describe('stepdeck record (pinned Playwright recorder, real service)', () => {
   }
 
   beforeAll(async () => {
+    // The Chromium the service's runs use (CHROMIUM_PATH, Playwright's, the system's or npm's):
+    // a fresh machine has no /usr/bin/chromium.
+    const resolved = await resolveChromium();
+    if (!resolved.ok) throw new Error(resolved.problem);
+    chromiumPath = resolved.browser.executablePath;
     [service, site] = await Promise.all([startService(), startFormSite()]);
     filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-record-files-'));
     fs.writeFileSync(path.join(filesDir, 'avatar.png'), 'not really a png');
