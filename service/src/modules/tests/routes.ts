@@ -28,6 +28,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
+import { findBranch } from '../console/public.ts';
 import { readForm } from './multipart.ts';
 import { parseJsonField, type Scope, TestsService } from './service.ts';
 import { TransferService } from './transfer.ts';
@@ -51,12 +52,7 @@ export async function scopeOf(
   const { principal, project, branch } = requireCallerScope(request);
   let branchId = branch.id;
   if (branchOverride) {
-    const found = await ctx.db
-      .selectFrom('branches')
-      .select('id')
-      .where('id', '=', branchOverride)
-      .where('projectId', '=', project.id)
-      .executeTakeFirst();
+    const found = await findBranch(ctx.db, branchOverride, project.id);
     if (!found) throw notFound('Branch not found');
     branchId = found.id;
   }

@@ -19,6 +19,7 @@ import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
+import { ensureTags } from '../console/public.ts';
 import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
 import { type Scope, storeAttachments, type TestsService, testTypeOf } from './service.ts';
@@ -433,25 +434,8 @@ export class TransferService {
       await lockTestTree(trx, scope.branchId, 'shared');
       // Tags by name, created in the organization when missing.
       const tagNames = [...new Set(docs.flatMap((entry) => entry.doc.tags ?? []))];
-      const tagIds = new Map<string, string>();
-      if (tagNames.length > 0) {
-        const existing = await trx
-          .selectFrom('tags')
-          .select(['id', 'name'])
-          .where('organizationId', '=', scope.organizationId)
-          .execute();
-        for (const tag of existing) tagIds.set(tag.name, tag.id);
-        for (const name of tagNames) {
-          if (tagIds.has(name)) continue;
-          const id = randomUUID();
-          await trx
-            .insertInto('tags')
-            .values({ id, organizationId: scope.organizationId, name, createdAt: now })
-            .execute();
-          tagIds.set(name, id);
-          counts.tags += 1;
-        }
-      }
+      const { ids: tagIds, created } = await ensureTags(trx, scope.organizationId, tagNames, now);
+      counts.tags += created;
       // Shared steps get new ids; references are remapped.
       const sharedMap = new Map<string, string>();
       const sharedWriter = new StepWriter(scope.projectId, 'ui', now);

@@ -7,7 +7,7 @@ import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { activeSchedulesReferencing } from '../schedules/references.ts';
+import { activeSchedulesReferencing } from '../schedules/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
 import {
