@@ -5,7 +5,7 @@ import { fromFlag } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 import { pageWindow } from '../tests/list-repository.ts';
 import { stepInAnyTree, stepVisibleOn } from '../tests/revision-trees.ts';
-import type { StepRow } from '../tests/steps-store.ts';
+import type { StepRow } from './steps-store.ts';
 
 /**
  * The steps module's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).

@@ -28,17 +28,6 @@ import {
 } from '../tests/revision-trees.ts';
 import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
 import {
-  existingSharedIds,
-  type NormalizedStep,
-  normalizeSteps,
-  parseSteps,
-  referencedIds,
-  requireStep,
-  type StepRow,
-  StepWriter,
-  stripScreenshotData,
-} from '../tests/steps-store.ts';
-import {
   childActions,
   deleteIfOrphan,
   deleteLinks,
@@ -55,6 +44,17 @@ import {
   updateOwnStep,
   updateStep,
 } from './repository.ts';
+import {
+  existingSharedIds,
+  type NormalizedStep,
+  normalizeSteps,
+  parseSteps,
+  referencedIds,
+  requireStep,
+  type StepRow,
+  StepWriter,
+  stripScreenshotData,
+} from './steps-store.ts';
 
 /** The stored columns of an edited (non-shared) step. */
 const stepFields = (step: NormalizedStep, now: string) => ({

@@ -3,8 +3,8 @@ import type { Db } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
 import { findTag } from '../console/public.ts';
+import { chunk, loadStepTrees, type StepView, toStepNodes } from '../steps/steps-store.ts';
 import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';
-import { chunk, loadStepTrees, type StepView, toStepNodes } from './steps-store.ts';
 
 /**
  * What the runs module needs from tests: which leaf tests a run target expands to, the

@@ -1,8 +1,8 @@
 import type { ListTestsQuery } from '@stepdeck/contract';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { chunk } from '../steps/steps-store.ts';
 import { findWorkingMany, tagsOf } from './repository.ts';
-import { chunk } from './steps-store.ts';
 
 /** `GET /v1/tests`: the filtered, sorted page of working tests and its total. */
 

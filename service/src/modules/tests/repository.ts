@@ -5,7 +5,7 @@ import { fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import { notFound } from '../../errors.ts';
 import { tagIdsInOrganization, tagNames } from '../console/public.ts';
-import { chunk } from './steps-store.ts';
+import { chunk } from '../steps/steps-store.ts';
 
 type Executor = Db | Tx;
 

@@ -3,11 +3,11 @@ import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
+import { loadStepTree, type StepView } from '../steps/steps-store.ts';
 import { attachmentsOfTest, loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { listWorking } from './list-repository.ts';
 import { presentSteps, presentTest, type Scope } from './present.ts';
 import { requireWorking, tagsOf } from './repository.ts';
-import { loadStepTree, type StepView } from './steps-store.ts';
 import { TestWrites } from './writes.ts';
 
 // Kept importable from here for the modules that already do (steps, transfer).

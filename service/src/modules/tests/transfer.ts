@@ -20,10 +20,10 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { ensureTags } from '../console/public.ts';
+import { chunk, loadStepTrees, normalizeSteps, type StepView, StepWriter } from '../steps/steps-store.ts';
 import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
 import { type Scope, storeAttachments, type TestsService, testTypeOf } from './service.ts';
-import { chunk, loadStepTrees, normalizeSteps, type StepView, StepWriter } from './steps-store.ts';
 
 /** Export cap (the spec: 10000 tests). An object so tests can lower it; the default stays 10000. */
 export const exportLimits = { maxTests: 10_000 };

@@ -8,6 +8,14 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { activeSchedulesReferencing } from '../schedules/public.ts';
+import {
+  chunk,
+  copyRevisionSteps,
+  loadStepTree,
+  type NormalizedStep,
+  parseSteps,
+  StepWriter,
+} from '../steps/steps-store.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
 import {
@@ -21,14 +29,6 @@ import {
   subtreeIds,
   tagsOf,
 } from './repository.ts';
-import {
-  chunk,
-  copyRevisionSteps,
-  loadStepTree,
-  type NormalizedStep,
-  parseSteps,
-  StepWriter,
-} from './steps-store.ts';
 
 type Executor = Db | Tx;
 
