@@ -232,6 +232,13 @@ export const chunk = <T>(items: readonly T[], size: number): T[][] => {
   return out;
 };
 
+/** The rows of a page (offset and how many), or undefined past the last row. */
+export function pageWindow(page: number, limit: number, total: number) {
+  const offset = page * limit;
+  if (offset >= total) return undefined;
+  return { offset, limit: Math.min(limit, total - offset) };
+}
+
 export const toJson = (value: unknown): string => JSON.stringify(value ?? null);
 export const fromJson = <T>(value: string | null | undefined, fallback: T): T =>
   value === null || value === undefined ? fallback : (JSON.parse(value) as T);

@@ -13,20 +13,15 @@ import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { lockRevisions, requireWorking } from '../tests/repository.ts';
 import {
-  childNodes,
-  deleteNodes,
   deleteStepAttachments,
-  findWorkingNode,
+  lockRevisions,
   markEdited,
-  markEditedAndRecount,
-  nodeExists,
-  repointNodes,
-  setNodePosition,
-  usages,
-} from '../tests/revision-trees.ts';
-import { type Scope, storeAttachments, type UploadedFile } from '../tests/service.ts';
+  requireWorking,
+  type Scope,
+  storeAttachments,
+  type UploadedFile,
+} from '../tests/public.ts';
 import {
   childActions,
   deleteIfOrphan,
@@ -44,6 +39,16 @@ import {
   updateOwnStep,
   updateStep,
 } from './repository.ts';
+import {
+  childNodes,
+  deleteNodes,
+  findWorkingNode,
+  markEditedAndRecount,
+  nodeExists,
+  repointNodes,
+  setNodePosition,
+  usages,
+} from './revision-nodes.ts';
 import {
   existingSharedIds,
   type NormalizedStep,

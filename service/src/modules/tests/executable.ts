@@ -1,9 +1,10 @@
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
+import { chunk } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
 import { findTag } from '../console/public.ts';
-import { chunk, loadStepTrees, type StepView, toStepNodes } from '../steps/steps-store.ts';
+import { loadStepTrees, type StepView, toStepNodes } from '../steps/public.ts';
 import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.ts';
-import type { NormalizedStep, StepView } from '../steps/steps-store.ts';
+import type { NormalizedStep, StepView } from '../steps/public.ts';
 import type { WorkingTest } from './repository.ts';
 
 /** How tests and steps are shown on the wire, and the small parsers shared by the routes. */

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jsonObject, type RunConfig, runConfig } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
+import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import { notFound } from '../../errors.ts';
 import { tagIdsInOrganization, tagNames } from '../console/public.ts';
-import { chunk } from '../steps/steps-store.ts';
 
 type Executor = Db | Tx;
 
