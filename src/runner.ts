@@ -23,6 +23,12 @@ export function saveState(name: string, value: string, env: NodeJS.ProcessEnv = 
   const file = env.GITHUB_STATE;
   if (file) {
     const delimiter = `ghadelimiter_${randomUUID()}`;
+    // The toolkit's own guard (@actions/core prepareKeyValueMessage): a name or value holding
+    // the delimiter would end the entry early and let the rest be read as further entries.
+    if (name.includes(delimiter))
+      throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    if (value.includes(delimiter))
+      throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     fs.appendFileSync(file, `${name}<<${delimiter}${os.EOL}${value}${os.EOL}${delimiter}${os.EOL}`);
   } else process.stdout.write(`::save-state name=${name}::${escapeData(value)}${os.EOL}`);
 }

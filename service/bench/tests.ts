@@ -23,8 +23,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { normalizeSteps, StepWriter } from '../src/modules/steps/steps-store.ts';
 import { insertWorkingRevision, setTags } from '../src/modules/tests/repository.ts';
-import { normalizeSteps, StepWriter } from '../src/modules/tests/steps-store.ts';
 
 const { values } = parseArgs({
   options: {

@@ -225,6 +225,20 @@ async function migrate(db: Db): Promise<void> {
 }
 
 /** JSON columns are stored as text on both databases; these keep the parsing in one place. */
+/** Splits a list into parts of at most `size` (statements stay under the databases' parameter limits). */
+export const chunk = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  return out;
+};
+
+/** The rows of a page (offset and how many), or undefined past the last row. */
+export function pageWindow(page: number, limit: number, total: number) {
+  const offset = page * limit;
+  if (offset >= total) return undefined;
+  return { offset, limit: Math.min(limit, total - offset) };
+}
+
 export const toJson = (value: unknown): string => JSON.stringify(value ?? null);
 export const fromJson = <T>(value: string | null | undefined, fallback: T): T =>
   value === null || value === undefined ? fallback : (JSON.parse(value) as T);

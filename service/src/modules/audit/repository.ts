@@ -23,9 +23,6 @@ export const completeAuditEntry = (db: Db, id: string, status: number) =>
 export const describeAuditResource = (db: Db, id: string, resourceType: string, resourceId: string | null) =>
   db.updateTable('auditLog').set({ resourceType, resourceId }).where('id', '=', id).execute();
 
-export const apiKeyPrefix = async (db: Db, apiKeyId: string) =>
-  (await db.selectFrom('apiKeys').select('prefix').where('id', '=', apiKeyId).executeTakeFirst())?.prefix;
-
 /** Case-insensitive substring match, the user's text taken literally (`%` and `_` are no wildcards). */
 const contains = (column: 'actorLabel' | 'action', text: string) => {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
+import { apiKeyPrefixOf } from '../console/public.ts';
 import {
   type AuditFilters,
   type AuditRow,
-  apiKeyPrefix,
   completeAuditEntry,
   countAuditEntries,
   describeAuditResource,
@@ -69,7 +69,7 @@ export class AuditLog {
     const label =
       actor.kind === 'user'
         ? actor.email
-        : `${actor.apiKeyName} (${(await apiKeyPrefix(this.db, actor.apiKeyId)) ?? 'deleted key'})`;
+        : `${actor.apiKeyName} (${(await apiKeyPrefixOf(this.db, actor.apiKeyId)) ?? 'deleted key'})`;
     const id = randomUUID();
     await insertAuditEntry(this.db, {
       id,

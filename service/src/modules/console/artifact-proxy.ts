@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
+import { findRunOwner } from '../runs/public.ts';
 
 /**
  * A run's artifact through the console's own origin, for the signed-in user's organization.
@@ -34,11 +35,7 @@ export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppConte
       const key = request.query.key;
       if (key === '' || key.split('/').some((part) => part === '' || part === '.' || part === '..'))
         throw badRequest('querystring.key: must be an artifact key of the run');
-      const run = await ctx.db
-        .selectFrom('runs')
-        .select(['id', 'organizationId'])
-        .where('id', '=', request.params.runId)
-        .executeTakeFirst();
+      const run = await findRunOwner(ctx.db, request.params.runId);
       if (!run || run.organizationId !== user.organizationId) throw notFound('Test run not found');
       const stream = await ctx.blobs.stream(`runs/${run.id}/${key}`);
       if (!stream) throw notFound('Artifact not found');

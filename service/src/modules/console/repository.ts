@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Scope, scope } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { readJson, toJson } from '../../adapters/db/index.ts';
+import { chunk, readJson, toJson } from '../../adapters/db/index.ts';
 import { apiKeyPrefix, hashPassword, hashToken, newApiKey } from '../../plugins/auth/secrets.ts';
 
 type Executor = Db | Tx;
@@ -97,4 +97,137 @@ export async function listApiKeys(db: Db, organizationId: string) {
     ...row,
     scopes: readJson(scope.array(), row.scopes, [], `apiKeys ${row.id}/scopes`),
   }));
+}
+
+/** Default parallels per organization when the console has not set one (2-core machine). */
+export const defaultConcurrencyCap = 2;
+
+export async function concurrencyCapOf(db: Executor, organizationId: string): Promise<number> {
+  const org = await db
+    .selectFrom('organizations')
+    .select(['concurrencyCap'])
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return org?.concurrencyCap ?? defaultConcurrencyCap;
+}
+
+/**
+ * Takes the organization row's lock (PostgreSQL `FOR UPDATE`) for the rest of the transaction:
+ * a per-organization count and the insert it guards then cannot interleave with another's.
+ */
+export async function lockOrganization(trx: Tx, organizationId: string): Promise<void> {
+  await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
+}
+
+/** A branch, of the project when one is given. */
+export async function findBranch(db: Executor, branchId: string, projectId?: string) {
+  let query = db.selectFrom('branches').select(['id', 'name', 'projectId']).where('id', '=', branchId);
+  if (projectId !== undefined) query = query.where('projectId', '=', projectId);
+  return query.executeTakeFirst();
+}
+
+/** Names of these branches, by id (ids that name no branch are left out). */
+export async function branchNames(db: Executor, branchIds: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(branchIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('branches').select(['id', 'name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A tag of the organization. */
+export async function findTag(db: Executor, organizationId: string, tagId: string) {
+  return db
+    .selectFrom('tags')
+    .select(['id', 'name'])
+    .where('id', '=', tagId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** Which of these ids are tags of the organization. */
+export async function tagIdsInOrganization(
+  db: Executor,
+  organizationId: string,
+  tagIds: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunk([...new Set(tagIds)], 500)) {
+    const rows = await db
+      .selectFrom('tags')
+      .select('id')
+      .where('organizationId', '=', organizationId)
+      .where('id', 'in', part)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Names of these tags, by id, in the database's order of names (SQL `order by name`). */
+export async function tagNames(db: Executor, tagIds: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const part of chunk([...new Set(tagIds)], 500)) {
+    const rows = await db
+      .selectFrom('tags')
+      .select(['id', 'name'])
+      .where('id', 'in', part)
+      .orderBy('name')
+      .execute();
+    for (const row of rows) names.set(row.id, row.name);
+  }
+  return names;
+}
+
+/**
+ * The organization's tags with these names, created when missing (an import names tags by
+ * name). Returns every name's id and how many tags were created.
+ */
+export async function ensureTags(
+  trx: Executor,
+  organizationId: string,
+  names: readonly string[],
+  now: string,
+): Promise<{ ids: Map<string, string>; created: number }> {
+  const ids = new Map<string, string>();
+  let created = 0;
+  if (names.length === 0) return { ids, created };
+  const existing = await trx
+    .selectFrom('tags')
+    .select(['id', 'name'])
+    .where('organizationId', '=', organizationId)
+    .execute();
+  for (const tag of existing) ids.set(tag.name, tag.id);
+  for (const name of names) {
+    if (ids.has(name)) continue;
+    const id = randomUUID();
+    await trx.insertInto('tags').values({ id, organizationId, name, createdAt: now }).execute();
+    ids.set(name, id);
+    created += 1;
+  }
+  return { ids, created };
+}
+
+/** The prefix of an API key (kept after the key's deletion by nobody: undefined then). */
+export async function apiKeyPrefixOf(db: Executor, apiKeyId: string): Promise<string | undefined> {
+  return (await db.selectFrom('apiKeys').select('prefix').where('id', '=', apiKeyId).executeTakeFirst())
+    ?.prefix;
+}
+
+export async function deleteApiKey(db: Executor, apiKeyId: string): Promise<void> {
+  await db.deleteFrom('apiKeys').where('id', '=', apiKeyId).execute();
+}
+
+/** Deletes the internal keys (no creating user) named with this prefix and created before `beforeIso`. */
+export async function deleteInternalApiKeys(
+  db: Executor,
+  namePrefix: string,
+  beforeIso: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('apiKeys')
+    .where('name', 'like', `${namePrefix}%`)
+    .where('createdByUserId', 'is', null)
+    .where('createdAt', '<', beforeIso)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

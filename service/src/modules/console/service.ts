@@ -6,8 +6,8 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
-import { defaultConcurrencyCap } from '../runs/repository.ts';
 import {
+  defaultConcurrencyCap,
   findProject,
   insertApiKey,
   insertOrganization,

@@ -7,8 +7,6 @@ import { deleteStaleRunKeys } from './run-access.ts';
 import { InboxService } from './service.ts';
 import { type SmtpListener, startSmtpListener } from './smtp.ts';
 
-export { issueRunInboxAccess, type RunInboxAccess, usesEmailSteps } from './run-access.ts';
-
 /** How often expired messages are deleted (reads also hide them at once). */
 export const retentionSweepMs = 60_000;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, DbKind, Tx } from '../../adapters/db/index.ts';
 import { readJson, toJson } from '../../adapters/db/index.ts';
+import { lockOrganization } from '../console/public.ts';
 
 export interface InboxRow {
   id: string;
@@ -63,14 +64,7 @@ export class InboxRepository {
    */
   async insertInboxWithin(inbox: InboxRow, max: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.kind === 'postgres') {
-        await trx
-          .selectFrom('organizations')
-          .select('id')
-          .where('id', '=', inbox.organizationId)
-          .forUpdate()
-          .execute();
-      }
+      if (this.kind === 'postgres') await lockOrganization(trx, inbox.organizationId);
       const { count } = await trx
         .selectFrom('emailInboxes')
         .select((eb) => eb.fn.countAll<number>().as('count'))

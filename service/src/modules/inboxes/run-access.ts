@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Scope, StepNode } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
-import { toJson } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { apiKeyPrefix, hashToken, newApiKey } from '../../plugins/auth/secrets.ts';
+import { deleteApiKey, deleteInternalApiKeys, insertApiKey } from '../console/public.ts';
 
 /**
  * The API key a run's email steps (`waitForEmail`) poll the inbox API with.
@@ -44,30 +42,23 @@ export async function issueRunInboxAccess(
   },
 ): Promise<RunInboxAccess> {
   if (!usesEmailSteps(options.tests)) return { env: {}, release: async () => {} };
-  const id = randomUUID();
-  const key = newApiKey();
-  await db
-    .insertInto('apiKeys')
-    .values({
-      id,
+  const { id, key } = await insertApiKey(
+    db,
+    {
       organizationId: options.organizationId,
       name: `${runKeyNamePrefix}${options.runId}`,
-      prefix: apiKeyPrefix(key),
-      keyHash: hashToken(key),
-      scopes: toJson(runKeyScopes),
+      scopes: runKeyScopes,
       createdByUserId: null,
-      revokedAt: null,
-      lastUsedAt: null,
-      createdAt: clock.now().toISOString(),
-    })
-    .execute();
+    },
+    clock.now().toISOString(),
+  );
   let released = false;
   return {
     env: { STEPDECK_API_URL: options.apiUrl, STEPDECK_API_KEY: key },
     async release() {
       if (released) return;
       released = true;
-      await db.deleteFrom('apiKeys').where('id', '=', id).execute();
+      await deleteApiKey(db, id);
     },
   };
 }
@@ -75,11 +66,5 @@ export async function issueRunInboxAccess(
 /** Deletes run keys older than any run can last (their process died before releasing them). */
 export async function deleteStaleRunKeys(db: Db, clock: Clock): Promise<number> {
   const cutoff = new Date(clock.now().getTime() - runKeyMaxAgeMs).toISOString();
-  const result = await db
-    .deleteFrom('apiKeys')
-    .where('name', 'like', `${runKeyNamePrefix}%`)
-    .where('createdByUserId', 'is', null)
-    .where('createdAt', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteInternalApiKeys(db, runKeyNamePrefix, cutoff);
 }

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { scheduleNames } from '../schedules/public.ts';
 
 /** A preset row as the service hands it out: config still JSON text. */
 export interface PresetRow {
@@ -11,14 +12,6 @@ export interface PresetRow {
 }
 
 const columns = ['id', 'projectId', 'name', 'config', 'createdAt', 'updatedAt'] as const;
-
-export const projectOfOrganization = (db: Db, organizationId: string, projectId: string) =>
-  db
-    .selectFrom('projects')
-    .select('id')
-    .where('id', '=', projectId)
-    .where('organizationId', '=', organizationId)
-    .executeTakeFirst();
 
 export const listPresets = (db: Db, projectId: string): Promise<PresetRow[]> =>
   db
@@ -56,15 +49,18 @@ export const updatePreset = (
     .where('id', '=', presetId)
     .executeTakeFirst();
 
-/** Names of the schedules that name this preset. */
-export const schedulesUsingPreset = (db: Db | Tx, presetId: string) =>
-  db
+/** The schedules that name this preset, by name (the schedules module's table gives the names). */
+export async function schedulesUsingPreset(db: Db | Tx, presetId: string) {
+  const links = await db
     .selectFrom('schedulePresets')
-    .innerJoin('schedules', 'schedules.id', 'schedulePresets.scheduleId')
-    .select(['schedules.id', 'schedules.name'])
-    .where('schedulePresets.presetId', '=', presetId)
-    .orderBy('schedules.name', 'asc')
+    .select('scheduleId')
+    .where('presetId', '=', presetId)
     .execute();
+  return scheduleNames(
+    db,
+    links.map((link) => link.scheduleId),
+  );
+}
 
 export const deletePreset = (db: Db | Tx, projectId: string, presetId: string) =>
   db.deleteFrom('presets').where('projectId', '=', projectId).where('id', '=', presetId).executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { RunConfig } from '@stepdeck/contract';
-import { type Db, fromJson } from '../../adapters/db/index.ts';
+import { type Db, fromJson, type Tx } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
 
 /**
@@ -16,7 +16,11 @@ export async function checkPresetOfProject(db: Db, projectId: string, presetId: 
   if (!found) throw notFound('Preset not found');
 }
 
-export async function linkSchedulePreset(db: Db, scheduleId: string, presetId: string | null): Promise<void> {
+export async function linkSchedulePreset(
+  db: Db | Tx,
+  scheduleId: string,
+  presetId: string | null,
+): Promise<void> {
   await db.deleteFrom('schedulePresets').where('scheduleId', '=', scheduleId).execute();
   if (presetId) await db.insertInto('schedulePresets').values({ scheduleId, presetId }).execute();
 }

@@ -3,13 +3,13 @@ import type { RunConfig } from '@stepdeck/contract';
 import { type Db, fromJson, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { findProject } from '../console/public.ts';
 import {
   deletePreset,
   findPreset,
   insertPreset,
   listPresets,
   type PresetRow,
-  projectOfOrganization,
   schedulesUsingPreset,
   updatePreset,
 } from './repository.ts';
@@ -38,8 +38,7 @@ export class PresetsService {
   }
 
   private async project(organizationId: string, projectId: string) {
-    if (!(await projectOfOrganization(this.db, organizationId, projectId)))
-      throw notFound('Project not found');
+    if (!(await findProject(this.db, organizationId, projectId))) throw notFound('Project not found');
   }
 
   async list(organizationId: string, projectId: string): Promise<Preset[]> {

@@ -4,9 +4,13 @@
  */
 import { compileProject } from '../../runner/compiler/index.ts';
 import { type ExecutionResult, executeProject } from '../../runner/executor.ts';
-import { findProject } from '../console/repository.ts';
-import { expandRunTargets, loadCompilableTests, loadProjectSecrets } from '../tests/executable.ts';
-import { findWorkingMany } from '../tests/repository.ts';
+import { findProject } from '../console/public.ts';
+import {
+  expandRunTargets,
+  findWorkingMany,
+  loadCompilableTests,
+  loadProjectSecrets,
+} from '../tests/public.ts';
 
 export type { ExecutionResult };
 export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;

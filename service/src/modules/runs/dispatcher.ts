@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
+import { concurrencyCapOf } from '../console/public.ts';
 import { type ClaimedUnit, claimBatch, parallelsInUse } from './batches.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
@@ -8,7 +9,7 @@ import { executeUnit } from './execute-batch.ts';
 import { failRun } from './finish.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
 import { recoverBatches } from './recovery.ts';
-import { claimedStatuses, concurrencyCapOf, lockDispatch } from './repository.ts';
+import { claimedStatuses, lockDispatch } from './repository.ts';
 import { dispatchJob } from './runtime.ts';
 
 /**

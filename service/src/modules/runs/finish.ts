@@ -1,4 +1,5 @@
-import { fromJson, toJson } from '../../adapters/db/index.ts';
+import { runReport, runStats } from '@stepdeck/contract';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
 import { type ExecutionResult, projects } from './deps.ts';
 import { findRun, type RunRow, runTests } from './repository.ts';
@@ -147,7 +148,7 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
     const run = await findRun(ctx.db, runId);
     if (!run || (run.status !== 'completed' && run.status !== 'failed')) return;
     const project = await projects.findProject(ctx.db, run.organizationId, run.projectId);
-    const report = fromJson<ReturnType<typeof buildReport> | null>(run.report, null);
+    const report = readJson(runReport.nullable(), run.report, null, `runs ${run.id}/report`);
     const event: RunFinished = {
       organizationId: run.organizationId,
       runId: run.id,
@@ -169,7 +170,12 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
         id: run.targetId,
         name: run.targetName,
       },
-      stats: fromJson(run.stats, { passed: 0, failed: 0, skipped: 0, total: 0 }),
+      stats: readJson(runStats.nullable(), run.stats, null, `runs ${run.id}/stats`) ?? {
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        total: 0,
+      },
       tests: (report?.runTypeInfo.testResults ?? []).map((test) => ({
         name: test.name,
         status: test.status,

@@ -6,11 +6,12 @@ import * as tar from 'tar';
 import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { secretEnvVar } from '../../runner/compiler/index.ts';
-import { issueRunInboxAccess } from '../inboxes/index.ts';
+import { concurrencyCapOf } from '../console/public.ts';
+import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { artifactKey } from './artifacts.ts';
 import { compiler, executor, tests as testsModule } from './deps.ts';
 import { recordProcessGroup } from './processes.ts';
-import { concurrencyCapOf, type RunRow, runTests } from './repository.ts';
+import { type RunRow, runTests } from './repository.ts';
 
 /**
  * From a claimed run to Playwright's result: the tests compiled with the run's overrides, the

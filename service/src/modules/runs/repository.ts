@@ -10,8 +10,6 @@ export const claimedStatuses = ['queued', 'running'] as const;
 /** Not ended yet: the one list every module uses (terminal ones are the contract's). */
 export const activeStatuses = ['pending', ...claimedStatuses] as const;
 
-/** Default parallels per organization when the console has not set one (2-core machine). */
-export const defaultConcurrencyCap = 2;
 /** Pending runs an organization may have waiting before remote-run answers 429. */
 export const backlogLimit = 50;
 
@@ -77,17 +75,37 @@ export async function countRuns(db: Db | Tx, organizationId: string, statuses: s
   return Number(row.count);
 }
 
-export async function concurrencyCapOf(db: Db | Tx, organizationId: string): Promise<number> {
-  const org = await db
-    .selectFrom('organizations')
-    .select(['concurrencyCap'])
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  return org?.concurrencyCap ?? defaultConcurrencyCap;
-}
-
 export async function findRun(db: Db | Tx, runId: string) {
   return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+/** Whether a run of this schedule has not ended yet. */
+export async function hasActiveRunOfSchedule(db: Db, scheduleId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('scheduleId', '=', scheduleId)
+    .where('status', 'in', [...activeStatuses])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A run of this schedule created at or after `sinceIso` (a crashed firing may have made one). */
+export async function runOfScheduleCreatedSince(db: Db, scheduleId: string, sinceIso: string) {
+  return db
+    .selectFrom('runs')
+    .select('id')
+    .where('scheduleId', '=', scheduleId)
+    .where('createdAt', '>=', sinceIso)
+    .orderBy('createdAt', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A run's id and organization (whose callers may read its artifacts). */
+export async function findRunOwner(db: Db | Tx, runId: string) {
+  return db.selectFrom('runs').select(['id', 'organizationId']).where('id', '=', runId).executeTakeFirst();
 }
 
 export async function runTests(db: Db | Tx, runId: string) {

@@ -3,10 +3,10 @@ import type { RunConfig } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, tooManyRequests } from '../../errors.ts';
+import { concurrencyCapOf, findBranch } from '../console/public.ts';
 import { tests as testsModule } from './deps.ts';
 import {
   backlogLimit,
-  concurrencyCapOf,
   countRuns,
   findActiveRunForTests,
   insertRun,
@@ -86,11 +86,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     throw badRequest(`Too many tests: ${tests.length} active tests, at most ${maxTestsPerRun} per run`);
   const single = request.mode === 'single' && target.type === 'test';
 
-  const branch = await ctx.db
-    .selectFrom('branches')
-    .select(['id', 'name'])
-    .where('id', '=', request.branchId)
-    .executeTakeFirst();
+  const branch = await findBranch(ctx.db, request.branchId);
 
   const runId = randomUUID();
   await ctx.db.transaction().execute(async (tx) => {

@@ -3,10 +3,10 @@ import { fromFlag } from '../../adapters/db/index.ts';
 import type { JobQueue } from '../../adapters/queue/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
+import { hasActiveRunOfSchedule } from '../runs/public.ts';
 import {
   beginFiring,
   findSchedulesRow,
-  hasActiveRun,
   recordDropped,
   recordFailed,
   recordSkipped,
@@ -72,7 +72,7 @@ export class Firer {
       await recordDropped(db, job.firingId, 'The schedule was disabled before the firing ran');
       return 'skipped';
     }
-    if (await hasActiveRun(db, schedule.id)) {
+    if (await hasActiveRunOfSchedule(db, schedule.id)) {
       await recordSkipped(
         db,
         schedule.id,

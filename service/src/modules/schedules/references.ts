@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { readJson } from '../../adapters/db/index.ts';
+import { tagIdsOfTests, withAncestors } from '../tests/public.ts';
 import { storedTestIds } from './repository.ts';
 
 /**
@@ -22,31 +23,9 @@ export async function activeSchedulesReferencing(
     .execute();
   if (schedules.length === 0) return [];
 
-  // The tests themselves and every directory above them.
-  const covered = new Set(testIds);
-  let frontier = [...covered];
-  while (frontier.length > 0) {
-    const parents = await db
-      .selectFrom('tests')
-      .select('parentTestId')
-      .where('projectId', '=', projectId)
-      .where('id', 'in', frontier)
-      .where('parentTestId', 'is not', null)
-      .execute();
-    frontier = [];
-    for (const { parentTestId } of parents) {
-      if (parentTestId && !covered.has(parentTestId)) {
-        covered.add(parentTestId);
-        frontier.push(parentTestId);
-      }
-    }
-  }
-  const tagRows = await db
-    .selectFrom('testTags')
-    .select('tagId')
-    .where('testId', 'in', [...testIds])
-    .execute();
-  const tags = new Set(tagRows.map((row) => row.tagId));
+  // The tests themselves and every directory above them, and the tags they carry.
+  const covered = await withAncestors(db, projectId, testIds);
+  const tags = await tagIdsOfTests(db, testIds);
 
   return schedules
     .filter(

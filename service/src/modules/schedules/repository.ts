@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jsonObject } from '@stepdeck/contract';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../adapters/db/index.ts';
+import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 
@@ -10,7 +10,6 @@ export type ScheduleRow = Selectable<Database['schedules']>;
 export type FiringRow = Selectable<Database['scheduleFirings']>;
 
 /** Run states in which a run still occupies its schedule (a new firing is skipped). */
-import { activeStatuses as activeRunStatuses } from '../runs/repository.ts';
 
 /** `testIds` as stored: the tests a schedule runs (or null when it runs a tag). */
 export const storedTestIds = z.array(z.string()).nullable();
@@ -120,17 +119,6 @@ export async function claimTick(
     if (/unique|duplicate key/i.test(String((error as { message?: string }).message ?? ''))) return null;
     throw error;
   }
-}
-
-export async function hasActiveRun(db: Db, scheduleId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('runs')
-    .select('id')
-    .where('scheduleId', '=', scheduleId)
-    .where('status', 'in', [...activeRunStatuses])
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function recordStarted(
@@ -266,18 +254,18 @@ export async function recordDropped(db: Db, firingId: string, message: string) {
     .execute();
 }
 
-/** A run of this schedule created at or after `sinceIso` (a crashed firing may have made one). */
-export async function runCreatedSince(db: Db, scheduleId: string, sinceIso: string) {
-  return db
-    .selectFrom('runs')
-    .select('id')
-    .where('scheduleId', '=', scheduleId)
-    .where('createdAt', '>=', sinceIso)
-    .orderBy('createdAt', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 export async function pruneFirings(db: Db, beforeIso: string) {
   await db.deleteFrom('scheduleFirings').where('firedAt', '<', beforeIso).execute();
+}
+
+/** Ids and names of these schedules, by name. */
+export async function scheduleNames(db: Db | Tx, scheduleIds: readonly string[]) {
+  const unique = [...new Set(scheduleIds)];
+  if (unique.length === 0) return [];
+  return db
+    .selectFrom('schedules')
+    .select(['id', 'name'])
+    .where('id', 'in', unique)
+    .orderBy('name', 'asc')
+    .execute();
 }

@@ -4,8 +4,8 @@
  * `scheduleId`/`scheduleType`/`scheduleName` on the run.
  */
 import type { AppContext } from '../../context.ts';
-import { layerOverPreset, presetOfSchedule } from '../presets/schedule-link.ts';
-import { startRun } from '../runs/trigger.ts';
+import { layerOverPreset, presetOfSchedule } from '../presets/public.ts';
+import { startRun } from '../runs/public.ts';
 import type { StartScheduledRun } from './service.ts';
 
 export function runStarter(ctx: AppContext): StartScheduledRun {

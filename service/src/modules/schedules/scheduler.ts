@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
+import { runOfScheduleCreatedSince } from '../runs/public.ts';
 import { nextTick } from './cron.ts';
 import type { FiringDispatch, FiringOutcome } from './firing.ts';
 import {
@@ -8,7 +9,6 @@ import {
   earliestNextRun,
   pruneFirings,
   recordStarted,
-  runCreatedSince,
   type ScheduleRow,
   staleClaims,
   takeOverClaim,
@@ -92,7 +92,7 @@ export class Scheduler {
       const firing = { id: claim.firingId, outcome, firedAt: claim.firingFiredAt };
       if (!(await takeOverClaim(db, firing, nowIso))) continue;
       // The dead instance may have created the run before dying: adopt it rather than start another.
-      const made = await runCreatedSince(db, claim.id, claim.firingFiredAt);
+      const made = await runOfScheduleCreatedSince(db, claim.id, claim.firingFiredAt);
       if (made) {
         await recordStarted(db, claim.id, claim.firingId, made.id, nowIso);
         results.push({ scheduleId: claim.id, outcome: 'started' });

@@ -4,8 +4,9 @@ import type { Db } from '../../adapters/db/index.ts';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { findProject } from '../console/repository.ts';
-import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/schedule-link.ts';
+import { findBranch, findProject, findTag } from '../console/public.ts';
+import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
+import { testIdsInProject } from '../tests/public.ts';
 import { nextTick, validateCron } from './cron.ts';
 import { findSchedule, listSchedules, recordStarted, type ScheduleRow, toSchedule } from './repository.ts';
 
@@ -130,11 +131,7 @@ export class SchedulesService {
     };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('schedules').values(row).execute();
-      if (input.presetId)
-        await trx
-          .insertInto('schedulePresets')
-          .values({ scheduleId: row.id, presetId: input.presetId })
-          .execute();
+      if (input.presetId) await linkSchedulePreset(trx, row.id, input.presetId);
     });
     this.changed();
     return { ...toSchedule(row), presetId: input.presetId ?? null };
@@ -220,12 +217,7 @@ export class SchedulesService {
   }
 
   private async checkBranch(projectId: string, branchId: string) {
-    const branch = await this.db
-      .selectFrom('branches')
-      .select('id')
-      .where('id', '=', branchId)
-      .where('projectId', '=', projectId)
-      .executeTakeFirst();
+    const branch = await findBranch(this.db, branchId, projectId);
     if (!branch) throw notFound('Branch not found');
   }
 
@@ -237,23 +229,12 @@ export class SchedulesService {
     if (testIds) {
       const unique = [...new Set(testIds)];
       if (unique.length === 0) throw badRequest('testIds must contain at least one test ID');
-      const found = await this.db
-        .selectFrom('tests')
-        .select('id')
-        .where('projectId', '=', projectId)
-        .where('id', 'in', unique)
-        .execute();
-      const known = new Set(found.map((test) => test.id));
+      const known = await testIdsInProject(this.db, projectId, unique);
       const missing = unique.find((testId) => !known.has(testId));
       if (missing) throw notFound(`Test not found: ${missing}`);
       return { testIds: unique };
     }
-    const tag = await this.db
-      .selectFrom('tags')
-      .select('id')
-      .where('id', '=', tagId as string)
-      .where('organizationId', '=', organizationId)
-      .executeTakeFirst();
+    const tag = await findTag(this.db, organizationId, tagId as string);
     if (!tag) throw notFound('Tag not found');
     return { tagId };
   }

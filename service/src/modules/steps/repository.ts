@@ -1,11 +1,10 @@
 import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromFlag } from '../../adapters/db/index.ts';
+import { fromFlag, pageWindow } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { pageWindow } from '../tests/list-repository.ts';
-import { stepInAnyTree, stepVisibleOn } from '../tests/revision-trees.ts';
-import type { StepRow } from '../tests/steps-store.ts';
+import { stepInAnyTree, stepVisibleOn } from './revision-nodes.ts';
+import type { StepRow } from './steps-store.ts';
 
 /**
  * The steps module's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).

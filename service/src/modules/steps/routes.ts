@@ -14,9 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { filePart, multipartBody } from '../../plugins/openapi.ts';
-import { readForm } from '../tests/multipart.ts';
-import { scopeOf } from '../tests/routes.ts';
-import { parseJsonField } from '../tests/service.ts';
+import { parseJsonField, readForm, scopeOf } from '../tests/public.ts';
 import { StepsService } from './service.ts';
 
 const tags = ['steps'];

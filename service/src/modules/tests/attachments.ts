@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { chunk } from '../../adapters/db/index.ts';
 import { badRequest } from '../../errors.ts';
-import { chunk } from './steps-store.ts';
 
 /** Files of tests and steps (`setInputFiles`): rows in `attachments`, contents in the blob store. */
 

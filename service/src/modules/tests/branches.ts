@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../adapters/db/index.ts';
-import { chunk, copyRevisionSteps } from './steps-store.ts';
+import { chunk } from '../../adapters/db/index.ts';
+import { copyRevisionSteps } from '../steps/public.ts';
 
 /**
  * Console branch creation: the new branch starts with a copy of the source branch's working

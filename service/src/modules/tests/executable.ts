@@ -1,9 +1,11 @@
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
+import { chunk } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
-import { branchTree, findWorkingMany, subtreeIds } from './repository.ts';
-import { chunk, loadStepTrees, type StepView, toStepNodes } from './steps-store.ts';
+import { findTag } from '../console/public.ts';
+import { loadStepTrees, type StepView, toStepNodes } from '../steps/public.ts';
+import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';
 
 /**
  * What the runs module needs from tests: which leaf tests a run target expands to, the
@@ -27,15 +29,9 @@ export async function expandRunTargets(
       .map((node) => ({ id: node.id, name: node.name }));
 
   if (input.tagId) {
-    const tag = await db
-      .selectFrom('tags')
-      .select(['id', 'name'])
-      .where('id', '=', input.tagId)
-      .where('organizationId', '=', input.organizationId)
-      .executeTakeFirst();
+    const tag = await findTag(db, input.organizationId, input.tagId);
     if (!tag) throw notFound('Tag not found');
-    const tagged = await db.selectFrom('testTags').select('testId').where('tagId', '=', tag.id).execute();
-    const ids = tagged.map((row) => row.testId).filter((id) => byId.has(id));
+    const ids = (await testIdsTagged(db, tag.id)).filter((id) => byId.has(id));
     const tests = runnable(subtreeIds(tree, ids));
     return { tests, target: { type: 'tag', id: tag.id, name: tag.name } };
   }

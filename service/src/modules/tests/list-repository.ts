@@ -1,8 +1,8 @@
 import type { ListTestsQuery } from '@stepdeck/contract';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { chunk } from '../../adapters/db/index.ts';
 import { findWorkingMany, tagsOf } from './repository.ts';
-import { chunk } from './steps-store.ts';
 
 /** `GET /v1/tests`: the filtered, sorted page of working tests and its total. */
 
@@ -13,12 +13,6 @@ type Executor = Db | Tx;
  * databases' 64-bit integers (both are only bounded by JavaScript's safe integers), so a page
  * past the end is answered without a query, and within the end both numbers are below `total`.
  */
-export function pageWindow(page: number, limit: number, total: number) {
-  const offset = page * limit;
-  if (offset >= total) return undefined;
-  return { offset, limit: Math.min(limit, total - offset) };
-}
-
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**

@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors.ts';
+import type { NormalizedStep, StepView } from '../steps/public.ts';
 import type { WorkingTest } from './repository.ts';
-import type { NormalizedStep, StepView } from './steps-store.ts';
 
 /** How tests and steps are shown on the wire, and the small parsers shared by the routes. */
 

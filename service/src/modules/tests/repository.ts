@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jsonObject, type RunConfig, runConfig } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
+import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import { notFound } from '../../errors.ts';
-import { chunk } from './steps-store.ts';
+import { tagIdsInOrganization, tagNames } from '../console/public.ts';
 
 type Executor = Db | Tx;
 
@@ -195,20 +195,90 @@ export async function tagsOf(db: Executor, testIds: string[]) {
   const map = new Map<string, Array<{ id: string; name: string }>>();
   for (const part of chunk([...new Set(testIds)], 500)) {
     if (part.length === 0) continue;
-    const rows = await db
+    const links = await db
       .selectFrom('testTags')
-      .innerJoin('tags', 'tags.id', 'testTags.tagId')
-      .select(['testTags.testId', 'tags.id', 'tags.name'])
-      .where('testTags.testId', 'in', part)
-      .orderBy('tags.name')
+      .select(['testId', 'tagId'])
+      .where('testId', 'in', part)
       .execute();
-    for (const row of rows) {
-      const list = map.get(row.testId) ?? [];
-      list.push({ id: row.id, name: row.name });
-      map.set(row.testId, list);
+    // Tags are the console module's: their names come from there.
+    const names = await tagNames(
+      db,
+      links.map((link) => link.tagId),
+    );
+    // Each test's tags in the order of the names (the database's collation, as before the split).
+    const rank = new Map([...names.keys()].map((id, index) => [id, index]));
+    links.sort((a, b) => (rank.get(a.tagId) ?? 0) - (rank.get(b.tagId) ?? 0));
+    for (const link of links) {
+      const name = names.get(link.tagId);
+      if (name === undefined) continue;
+      const list = map.get(link.testId) ?? [];
+      list.push({ id: link.tagId, name });
+      map.set(link.testId, list);
     }
   }
   return map;
+}
+
+/** Ids of the tags these tests carry. */
+export async function tagIdsOfTests(db: Executor, testIds: readonly string[]): Promise<Set<string>> {
+  const tags = new Set<string>();
+  for (const part of chunk([...new Set(testIds)], 500)) {
+    const rows = await db.selectFrom('testTags').select('tagId').where('testId', 'in', part).execute();
+    for (const row of rows) tags.add(row.tagId);
+  }
+  return tags;
+}
+
+/** Ids of the tests of the project tagged with this tag. */
+export async function testIdsTagged(db: Executor, tagId: string): Promise<string[]> {
+  const rows = await db.selectFrom('testTags').select('testId').where('tagId', '=', tagId).execute();
+  return rows.map((row) => row.testId);
+}
+
+/** These tests and every directory above them (tests of other projects are left out). */
+export async function withAncestors(
+  db: Executor,
+  projectId: string,
+  testIds: readonly string[],
+): Promise<Set<string>> {
+  const covered = new Set(testIds);
+  let frontier = [...covered];
+  while (frontier.length > 0) {
+    const parents = await db
+      .selectFrom('tests')
+      .select('parentTestId')
+      .where('projectId', '=', projectId)
+      .where('id', 'in', frontier)
+      .where('parentTestId', 'is not', null)
+      .execute();
+    frontier = [];
+    for (const { parentTestId } of parents) {
+      if (parentTestId && !covered.has(parentTestId)) {
+        covered.add(parentTestId);
+        frontier.push(parentTestId);
+      }
+    }
+  }
+  return covered;
+}
+
+/** Which of these ids are tests of the project. */
+export async function testIdsInProject(
+  db: Executor,
+  projectId: string,
+  testIds: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunk([...new Set(testIds)], 500)) {
+    const rows = await db
+      .selectFrom('tests')
+      .select('id')
+      .where('projectId', '=', projectId)
+      .where('id', 'in', part)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
 }
 
 export async function setTags(trx: Executor, testIds: string[], tagIds: string[]) {
@@ -221,13 +291,8 @@ export async function setTags(trx: Executor, testIds: string[], tagIds: string[]
 export async function requireTagsInOrganization(db: Executor, organizationId: string, tagIds: string[]) {
   const unique = [...new Set(tagIds)];
   if (unique.length === 0) return;
-  const found = await db
-    .selectFrom('tags')
-    .select('id')
-    .where('organizationId', '=', organizationId)
-    .where('id', 'in', unique)
-    .execute();
-  if (found.length !== unique.length) throw notFound('Tag not found');
+  const found = await tagIdsInOrganization(db, organizationId, unique);
+  if (found.size !== unique.length) throw notFound('Tag not found');
 }
 
 export type RevisionInput = {

@@ -21,15 +21,14 @@ import {
   testStepsResponse,
   uuid,
 } from '@stepdeck/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
-import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
 import { readForm } from './multipart.ts';
-import { parseJsonField, type Scope, TestsService } from './service.ts';
+import { scopeOf } from './scope.ts';
+import { parseJsonField, TestsService } from './service.ts';
 import { TransferService } from './transfer.ts';
 
 const tags = ['tests'];
@@ -41,27 +40,6 @@ const testForm = multipartBody(
     files: z.array(filePart()).optional().describe('Uploads for `setInputFiles` steps.'),
   }),
 );
-
-/** The active project and branch; `branch` in the query overrides `x-branch-id`. */
-export async function scopeOf(
-  ctx: AppContext,
-  request: FastifyRequest,
-  branchOverride?: string,
-): Promise<Scope> {
-  const { principal, project, branch } = requireCallerScope(request);
-  let branchId = branch.id;
-  if (branchOverride) {
-    const found = await ctx.db
-      .selectFrom('branches')
-      .select('id')
-      .where('id', '=', branchOverride)
-      .where('projectId', '=', project.id)
-      .executeTakeFirst();
-    if (!found) throw notFound('Branch not found');
-    branchId = found.id;
-  }
-  return { organizationId: principal.organizationId, projectId: project.id, branchId };
-}
 
 export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();

@@ -1,6 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
-import { findProject } from '../console/repository.ts';
+import { findProject } from '../console/public.ts';
 
 /** Project secrets: values are write-only here (listed by name, never returned). */
 

@@ -3,14 +3,14 @@ import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
+import { loadStepTree, type StepView } from '../steps/public.ts';
 import { attachmentsOfTest, loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { listWorking } from './list-repository.ts';
 import { presentSteps, presentTest, type Scope } from './present.ts';
 import { requireWorking, tagsOf } from './repository.ts';
-import { loadStepTree, type StepView } from './steps-store.ts';
 import { TestWrites } from './writes.ts';
 
-// Kept importable from here for the modules that already do (steps, transfer).
+// Kept importable from here for transfer.ts, which already does.
 export { storeAttachments, type UploadedFile } from './attachments.ts';
 export {
   parseJsonField,

@@ -2,12 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { type CreateTestData, createTestData, type UpdateTestData, updateTestData } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { chunk, toFlag, toJson } from '../../adapters/db/index.ts';
 import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { activeSchedulesReferencing } from '../schedules/references.ts';
+import { activeSchedulesReferencing } from '../schedules/public.ts';
+import {
+  copyRevisionSteps,
+  deleteRevisionTree,
+  loadStepTree,
+  type NormalizedStep,
+  parseSteps,
+  StepWriter,
+} from '../steps/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
 import {
@@ -21,14 +29,6 @@ import {
   subtreeIds,
   tagsOf,
 } from './repository.ts';
-import {
-  chunk,
-  copyRevisionSteps,
-  loadStepTree,
-  type NormalizedStep,
-  parseSteps,
-  StepWriter,
-} from './steps-store.ts';
 
 type Executor = Db | Tx;
 
@@ -170,7 +170,7 @@ export class TestWrites {
       const type = testTypeOf(data.metadata, current.type);
       let stepsCount = current.stepsCount;
       if (steps) {
-        await trx.deleteFrom('revisionSteps').where('revisionId', '=', current.revisionId).execute();
+        await deleteRevisionTree(trx, current.revisionId);
         const writer = new StepWriter(scope.projectId, type, now);
         stepsCount = writer.tree(current.revisionId, steps);
         await writer.flush(trx);

@@ -1,8 +1,8 @@
-import type { Scope } from '@stepdeck/contract';
+import { type Scope, scope } from '@stepdeck/contract';
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
-import { fromFlag, fromJson } from '../../adapters/db/index.ts';
+import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import { hashToken } from './secrets.ts';
 
 export interface ApiKeyPrincipal {
@@ -162,7 +162,7 @@ function toLookup(row: LookupRow | undefined): ApiKeyLookup {
     organizationId: row.organizationId,
     apiKeyId: row.keyId,
     apiKeyName: row.keyName,
-    scopes: new Set(fromJson<Scope[]>(row.scopes, [])),
+    scopes: new Set(readJson(scope.array(), row.scopes, [], `apiKeys ${row.keyId}/scopes`)),
     subscriptionActive: fromFlag(row.subscriptionActive),
   };
   const project =

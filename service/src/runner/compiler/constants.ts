@@ -1,6 +1,8 @@
 /** Names and defaults shared by the compiler, the runtime's reader (the executor) and the config. */
 
 export const RUNTIME_FILE = 'stepdeck-runtime.ts';
+/** The runtime's inbox polling, copied beside it (it imports `./stepdeck-email.ts`). */
+export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
 /** Written by the runtime when an assertion fails (see `recordExpectation`). */
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';

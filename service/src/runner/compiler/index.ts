@@ -1,9 +1,9 @@
 import { type ResolvedRunConfig, type RunConfig, resolveRunConfig, type StepNode } from '@stepdeck/contract';
 import { actionCode } from './actions/index.ts';
 import { lit, slug, type TestContext } from './code.ts';
-import { RUNTIME_FILE, TEST_ID_ANNOTATION } from './constants.ts';
+import { EMAIL_RUNTIME_FILE, RUNTIME_FILE, TEST_ID_ANNOTATION } from './constants.ts';
 import { outlineSteps, stepTitle } from './outline.ts';
-import { configSource, playwrightVersion, readme, runtime } from './project-files.ts';
+import { configSource, emailRuntime, playwrightVersion, readme, runtime } from './project-files.ts';
 import type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 export { slug } from './code.ts';
@@ -12,8 +12,9 @@ export type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 /**
  * The single place where steps become code: turns tests into a Playwright Test project
- * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts`, one `tests/*.spec.ts` per
- * test, `files/...` for uploads). The output runs unmodified with `npx playwright test`.
+ * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts` and `stepdeck-email.ts`, one
+ * `tests/*.spec.ts` per test, `files/...` for uploads). The output runs unmodified with
+ * `npx playwright test`.
  * Every user string enters the code through `JSON.stringify`; secrets are never written.
  */
 
@@ -158,6 +159,7 @@ export function compileProject(input: CompileInput): CompiledProject {
   );
   files.set('playwright.config.ts', configSource(groupList, groupList.length === 1));
   files.set(RUNTIME_FILE, runtime());
+  files.set(EMAIL_RUNTIME_FILE, emailRuntime());
   files.set('README.md', readme(input));
   files.set('.gitignore', 'node_modules/\ntest-results/\nplaywright-report/\n');
 

@@ -30,6 +30,12 @@ export function runtime(): string {
   return runtimeSource;
 }
 
+let emailRuntimeSource: string | undefined;
+export function emailRuntime(): string {
+  emailRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-email.ts', import.meta.url), 'utf8');
+  return emailRuntimeSource;
+}
+
 function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
   return {
     browserName: config.use.browserName,

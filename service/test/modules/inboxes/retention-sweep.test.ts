@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueRunInboxAccess, startRetentionSweep } from '../../../src/modules/inboxes/index.ts';
+import { startRetentionSweep } from '../../../src/modules/inboxes/index.ts';
+import { issueRunInboxAccess } from '../../../src/modules/inboxes/public.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 
 const hour = 3_600_000;

@@ -1,6 +1,7 @@
 /**
  * Run-time support copied verbatim into every compiled Playwright project as
- * `stepdeck-runtime.ts`. It must only import `@playwright/test` and `node:` modules, so the
+ * `stepdeck-runtime.ts`. It must only import `@playwright/test`, `node:` modules and its sibling
+ * `stepdeck-email.ts` (the inbox polling, copied beside it), so the
  * exported project runs unmodified with `npx playwright test`.
  *
  * It owns what is the same for every step: step conditions (skip, alwaysRun, if), failure
@@ -9,6 +10,7 @@
  */
 import path from 'node:path';
 import { type Page, type TestInfo, test } from '@playwright/test';
+import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdeck-email.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -30,20 +32,7 @@ export interface ApiResponseRecord {
   text: string;
 }
 
-export interface EmailRecord {
-  subject: string;
-  text: string;
-  urls: string[];
-  from: string | null;
-  receivedAt: string | null;
-}
-
-export interface WaitForEmailOptions {
-  inbox: string;
-  subjectContains?: string | undefined;
-  from?: string | undefined;
-  timeoutMs?: number | undefined;
-}
+export type { EmailRecord, WaitForEmailOptions } from './stepdeck-email.ts';
 
 /** The environment variable holding a project secret at run time. */
 export function secretEnvVar(name: string): string {
@@ -357,50 +346,16 @@ export class Stepdeck {
     const from = options.from ? this.t(options.from).toLowerCase() : undefined;
     const timeoutMs = options.timeoutMs ?? 30_000;
     const since = this.previousStepStartedAt.toISOString();
-    const url = `${baseUrl}/v1/email-inboxes/${encodeURIComponent(inbox)}/messages?since=${encodeURIComponent(since)}`;
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const response = await fetch(url, { headers: { 'x-api-key': apiKey, accept: 'application/json' } });
-      if (!response.ok) {
-        const detail = await response.text().catch(() => '');
-        throw new Error(`waitForEmail: inbox "${inbox}" answered ${response.status} ${detail.slice(0, 200)}`);
-      }
-      const payload = (await response.json()) as {
-        data?: Array<{
-          subject?: string | null;
-          bodyText?: string | null;
-          urls?: string[] | null;
-          fromAddress?: string | null;
-          receivedAt?: string | null;
-        }>;
-      };
-      const match = (payload.data ?? []).find(
-        (message) =>
-          (!subjectContains || (message.subject ?? '').toLowerCase().includes(subjectContains)) &&
-          (!from || (message.fromAddress ?? '').toLowerCase().includes(from)),
-      );
-      if (match) {
-        return {
-          subject: match.subject ?? '',
-          text: match.bodyText ?? '',
-          urls: match.urls ?? [],
-          from: match.fromAddress ?? null,
-          receivedAt: match.receivedAt ?? null,
-        };
-      }
-      if (Date.now() >= deadline) {
-        const filters = [
-          subjectContains && `subject containing "${options.subjectContains}"`,
-          from && `from "${from}"`,
-        ]
-          .filter(Boolean)
-          .join(' and ');
-        throw new Error(
-          `waitForEmail: no message${filters ? ` with ${filters}` : ''} arrived in inbox "${inbox}" within ${timeoutMs} ms`,
-        );
-      }
-      await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
-    }
+    return pollInbox({
+      baseUrl,
+      apiKey,
+      inbox,
+      subjectContains,
+      from,
+      timeoutMs,
+      since,
+      subjectFilter: options.subjectContains,
+    });
   }
 
   /** The first URL of an email stored by `waitForEmail` that contains `contains`. */

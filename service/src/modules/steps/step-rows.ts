@@ -1,4 +1,5 @@
 import type { StepCondition } from '@stepdeck/contract';
+import { chunk } from '../../adapters/db/index.ts';
 
 /** The stored and shown forms of a step, shared by the step-tree files. */
 
@@ -38,11 +39,5 @@ export function stripScreenshotData(action: Record<string, unknown>): Record<str
   }
   return copy;
 }
-
-const chunk = <T>(items: T[], size: number): T[][] => {
-  const out: T[][] = [];
-  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
-  return out;
-};
 
 export { chunk };

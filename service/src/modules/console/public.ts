@@ -1,0 +1,21 @@
+/**
+ * What other modules may use of the console module: the organization's projects, branches,
+ * tags, API keys and settings live in its tables, and other modules read or change them only
+ * through these functions (test/architecture.test.ts checks that nothing else is imported).
+ */
+export {
+  apiKeyPrefixOf,
+  branchNames,
+  concurrencyCapOf,
+  defaultConcurrencyCap,
+  deleteApiKey,
+  deleteInternalApiKeys,
+  ensureTags,
+  findBranch,
+  findProject,
+  findTag,
+  insertApiKey,
+  lockOrganization,
+  tagIdsInOrganization,
+  tagNames,
+} from './repository.ts';

@@ -1,0 +1,12 @@
+/**
+ * What other modules may use of the presets module: the schedules module checks, records and
+ * reads the preset a schedule names through these (test/architecture.test.ts checks that
+ * nothing else of presets/ is imported from outside).
+ */
+export {
+  checkPresetOfProject,
+  layerOverPreset,
+  linkSchedulePreset,
+  presetIdsOfSchedules,
+  presetOfSchedule,
+} from './schedule-link.ts';

@@ -1,0 +1,12 @@
+/**
+ * What other modules may use of the runs module: starting a run (the schedules module fires
+ * through `startRun`) and the few reads of the runs tables others need. Nothing else of
+ * runs/ is imported from outside (test/architecture.test.ts).
+ */
+export {
+  activeStatuses,
+  findRunOwner,
+  hasActiveRunOfSchedule,
+  runOfScheduleCreatedSince,
+} from './repository.ts';
+export { startRun } from './trigger.ts';

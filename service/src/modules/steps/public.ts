@@ -1,0 +1,18 @@
+/**
+ * What other modules may use of the steps module: the step-tree store (canonical steps,
+ * shared-group links and the nodes of revision trees), which the tests module reads and
+ * writes its revisions' trees through (test/architecture.test.ts checks that nothing else of
+ * steps/ is imported from outside).
+ */
+export { deleteRevisionTree } from './revision-nodes.ts';
+export {
+  copyRevisionSteps,
+  loadStepTree,
+  loadStepTrees,
+  type NormalizedStep,
+  normalizeSteps,
+  parseSteps,
+  type StepView,
+  StepWriter,
+  toStepNodes,
+} from './steps-store.ts';
