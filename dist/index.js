@@ -62,6 +62,12 @@ function saveState(name, value, env = process.env) {
     const file = env.GITHUB_STATE;
     if (file) {
         const delimiter = `ghadelimiter_${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomUUID)()}`;
+        // The toolkit's own guard (@actions/core prepareKeyValueMessage): a name or value holding
+        // the delimiter would end the entry early and let the rest be read as further entries.
+        if (name.includes(delimiter))
+            throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+        if (value.includes(delimiter))
+            throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
         node_fs__WEBPACK_IMPORTED_MODULE_1___default().appendFileSync(file, `${name}<<${delimiter}${(node_os__WEBPACK_IMPORTED_MODULE_2___default().EOL)}${value}${(node_os__WEBPACK_IMPORTED_MODULE_2___default().EOL)}${delimiter}${(node_os__WEBPACK_IMPORTED_MODULE_2___default().EOL)}`);
     }
     else
