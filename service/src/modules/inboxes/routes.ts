@@ -139,4 +139,98 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
       data: await service.listInboxes(requireUser(request).organizationId),
     }),
   );
+
+  // Administration: the console's message viewer reads and deletes with the session cookie.
+  app.get(
+    '/console/v1/email-inboxes/limits',
+    {
+      schema: {
+        summary: 'Read the inbox limits (console)',
+        response: { 200: emailInboxLimitsResponse },
+        tags: ['console'],
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return { data: service.limits() };
+    },
+  );
+
+  app.get(
+    '/console/v1/email-inboxes/:inboxId/messages',
+    {
+      schema: {
+        summary: 'List the messages of an inbox (console), newest first',
+        response: { 200: emailMessageListResponse },
+        tags: ['console'],
+        params: inboxParams,
+        querystring: messagesQuery,
+      },
+    },
+    async (request, reply) => {
+      const since = request.query.since === undefined ? undefined : new Date(request.query.since);
+      const body = await service.listMessagesJson(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        since,
+      );
+      const untyped: FastifyReply = reply;
+      return untyped.type('application/json; charset=utf-8').send(body);
+    },
+  );
+
+  app.get(
+    '/console/v1/email-inboxes/:inboxId/messages/:messageId',
+    {
+      schema: {
+        summary: 'Read a message (console)',
+        response: { 200: emailMessageResponse },
+        tags: ['console'],
+        params: messageParams,
+      },
+    },
+    async (request) => ({
+      data: await service.getMessage(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        request.params.messageId,
+      ),
+    }),
+  );
+
+  app.delete(
+    '/console/v1/email-inboxes/:inboxId/messages/:messageId',
+    {
+      schema: {
+        summary: 'Delete a message (console)',
+        response: { 200: noPayloadResponse },
+        tags: ['console'],
+        params: messageParams,
+      },
+    },
+    async (request) => {
+      await service.deleteMessage(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        request.params.messageId,
+      );
+      return { data: null };
+    },
+  );
+
+  app.delete(
+    '/console/v1/email-inboxes/:inboxId',
+    {
+      schema: {
+        summary: 'Delete an inbox and its messages (console)',
+        response: { 200: noPayloadResponse },
+        tags: ['console'],
+        params: inboxParams,
+      },
+    },
+    async (request) => {
+      await service.deleteInbox(requireUser(request).organizationId, request.params.inboxId);
+      return { data: null };
+    },
+  );
 }

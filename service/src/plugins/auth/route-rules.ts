@@ -181,6 +181,15 @@ export const routeRules: Record<string, RouteRule> = {
   'GET /console/v1/audit-log': { kind: 'session', access: 'change' },
   'GET /console/v1/audit-log/export': { kind: 'session', access: 'change' },
   'GET /console/v1/schedules/preview': { kind: 'session', access: 'read' },
+  // Administration, second pass: the inbox message viewer, webhook samples, schedule trigger.
+  'GET /console/v1/email-inboxes/limits': { kind: 'session', access: 'read' },
+  'GET /console/v1/email-inboxes/:inboxId/messages': { kind: 'session', access: 'read' },
+  'GET /console/v1/email-inboxes/:inboxId/messages/:messageId': { kind: 'session', access: 'read' },
+  'DELETE /console/v1/email-inboxes/:inboxId/messages/:messageId': { kind: 'session', access: 'change' },
+  'DELETE /console/v1/email-inboxes/:inboxId': { kind: 'session', access: 'change' },
+  'GET /console/v1/webhooks/sample-payload': { kind: 'session', access: 'read' },
+  // Members start runs from the console (as on /v1): triggering a schedule is one of those.
+  'POST /console/v1/schedules/:id/trigger': { kind: 'session', access: 'read' },
 };
 
 export const ruleKey = (method: string, url: string) => `${method} ${url}`;
