@@ -97,6 +97,34 @@ describe.each(databaseKinds)('console viewer routes on %s', (database) => {
     ]);
   });
 
+  it("serves a message's HTML under a CSP that blocks scripts and, unless asked, remote loads", async () => {
+    await deliver(
+      'pixel',
+      '<p>hi</p><img src="https://tracker.example.test/p.gif"><script>alert(1)</script>',
+    );
+    const [message] = (
+      await as(member, { method: 'GET', url: `/console/v1/email-inboxes/${inboxId}/messages` })
+    ).json().data;
+    const url = `/console/v1/email-inboxes/${inboxId}/messages/${message.id}/html`;
+    const blocked = await as(member, { method: 'GET', url });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(blocked.headers['content-type']).toBe('text/html; charset=utf-8');
+    const policy = String(blocked.headers['content-security-policy']);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain('img-src data: cid:;');
+    expect(policy).toContain('sandbox allow-popups');
+    expect(policy).not.toContain('allow-scripts');
+    expect(blocked.body).toContain('<img src="https://tracker.example.test/p.gif">');
+    const remote = await as(member, { method: 'GET', url: `${url}?remote=1` });
+    expect(String(remote.headers['content-security-policy'])).toContain('img-src data: cid: https: http:;');
+    expect(String(remote.headers['content-security-policy'])).toContain("default-src 'none'");
+    const other = await as(member, {
+      method: 'GET',
+      url: `/console/v1/email-inboxes/${inboxId}/messages/00000000-0000-4000-8000-000000000000/html`,
+    });
+    expect(other.statusCode).toBe(404);
+  });
+
   it('deletes an inbox with its messages for an admin, never for a member', async () => {
     const inbox = await as(owner, { method: 'POST', url: '/console/v1/email-inboxes', payload: {} });
     const id = inbox.json().data.id;
