@@ -100,7 +100,7 @@ function SamplePayload({ event }: { event: string }) {
     <details onToggle={(toggle) => setOpen((toggle.target as HTMLDetailsElement).open)}>
       <summary>{event}</summary>
       {sample.error && <ErrorMessage error={sample.error} />}
-      <pre data-testid={`sample-${event}`}>
+      <pre className="wrapped" data-testid={`sample-${event}`}>
         {sample.data ? JSON.stringify(sample.data.data, null, 2) : '…'}
       </pre>
     </details>
