@@ -225,7 +225,7 @@ test('a schedule targets a test, is edited, triggered now and lists its last run
   const renamed = page.getByRole('row').filter({ hasText: 'Nightly renamed' });
   await expect(renamed).toBeVisible();
 
-  await page.getByRole('button', { name: 'Trigger Nightly renamed now' }).click();
+  await page.getByRole('button', { name: 'Trigger now Nightly renamed' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Nightly renamed started run' })).toBeVisible();
   const runs = page.getByRole('region', { name: 'Last runs of Nightly renamed' });
   await expect(runs.getByRole('row')).toHaveCount(2);

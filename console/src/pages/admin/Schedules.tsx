@@ -192,7 +192,7 @@ export function SchedulesPage() {
                 </button>{' '}
                 <button
                   type="button"
-                  aria-label={`Trigger ${schedule.name} now`}
+                  aria-label={`Trigger now ${schedule.name}`}
                   onClick={() => trigger.mutate(schedule)}
                 >
                   Trigger now
