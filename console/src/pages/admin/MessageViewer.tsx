@@ -3,15 +3,11 @@ import { useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { hasRemoteContent } from './mail-content.ts';
 
 type Inbox = Awaited<ReturnType<typeof adminApi.inboxes>>['data'][number];
 type Message = Awaited<ReturnType<typeof adminApi.messages>>['data'][number];
 type View = 'html' | 'text' | 'links' | 'headers';
-
-/** Whether the HTML would load anything from elsewhere (images, styles, fonts): worth a button. */
-const remoteReference =
-  /(?:\b(?:src|background|poster)\s*=\s*["']?\s*|url\(\s*["']?\s*|@import\s+["']?)(?:https?:)?\/\//i;
-export const hasRemoteContent = (html: string) => remoteReference.test(html);
 
 const received = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../components/admin/Field.tsx';
+import { parseCustomData } from './webhook-custom-data.ts';
 
 export const webhookEvents = ['run.completed', 'run.failed'] as const;
-const maxCustomDataBytes = 4 * 1024;
 
 export interface WebhookFields {
   url: string;
@@ -13,24 +13,6 @@ export interface WebhookFields {
 /** The spec's endpoint URL rules, shown under the field (the service checks them and says which failed). */
 const urlRules =
   'https only, no user:password in it, and no localhost, private, loopback, link-local or carrier-grade NAT address (names are resolved).';
-
-/** Reads the custom data field: empty means none; otherwise a JSON object of at most 4 KB. */
-export function parseCustomData(
-  text: string,
-): { data: Record<string, unknown> | null } | { problem: string } {
-  if (!text.trim()) return { data: null };
-  if (new TextEncoder().encode(text).length > maxCustomDataBytes)
-    return { problem: 'Custom data must be at most 4 KB of JSON' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { problem: `Custom data is not valid JSON: ${(error as Error).message}` };
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    return { problem: 'Custom data must be a JSON object, e.g. {"team": "qa"}' };
-  return { data: parsed as Record<string, unknown> };
-}
 
 /** Create and edit share this form: URL, events and custom data. */
 export function WebhookForm({
