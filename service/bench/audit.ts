@@ -125,7 +125,9 @@ async function measure(database: 'sqlite' | 'postgres') {
 
 try {
   const databases =
-    values.database === 'both' ? (['sqlite', 'postgres'] as const) : [values.database as 'sqlite' | 'postgres'];
+    values.database === 'both'
+      ? (['sqlite', 'postgres'] as const)
+      : [values.database as 'sqlite' | 'postgres'];
   for (const database of databases) await measure(database);
 } finally {
   stopPostgres?.();

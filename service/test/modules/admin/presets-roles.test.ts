@@ -320,7 +320,9 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
         payload: { email: 'billing-admin@example.test', password: 'password-123', role: 'admin' },
       });
       const billingAdmin = await login(t.app, 'billing-admin@example.test', 'password-123');
-      expect((await as(billingAdmin, { method: 'GET', url: '/console/v1/organization' })).statusCode).toBe(200);
+      expect((await as(billingAdmin, { method: 'GET', url: '/console/v1/organization' })).statusCode).toBe(
+        200,
+      );
       const refused = await as(billingAdmin, {
         method: 'PUT',
         url: '/console/v1/organization/limits',
