@@ -39,6 +39,13 @@ const UsersPage = lazy(() => import('./pages/admin/Users.tsx').then((page) => ({
 const WebhooksPage = lazy(() =>
   import('./pages/admin/Webhooks.tsx').then((page) => ({ default: page.WebhooksPage })),
 );
+// Administration, second pass: inbox viewer, projects and branches.
+const EmailInboxesPage = lazy(() =>
+  import('./pages/admin/EmailInboxes.tsx').then((page) => ({ default: page.EmailInboxesPage })),
+);
+const ProjectsPage = lazy(() =>
+  import('./pages/admin/Projects.tsx').then((page) => ({ default: page.ProjectsPage })),
+);
 const adminPage = (page: ReactNode) => <Suspense fallback={<p role="status">Loading…</p>}>{page}</Suspense>;
 
 export const router = createBrowserRouter(
@@ -73,6 +80,9 @@ export const router = createBrowserRouter(
             { path: 'admin/organization', element: adminPage(<OrganizationPage />) },
             { path: 'admin/webhooks', element: adminPage(<WebhooksPage />) },
             { path: 'admin/schedules', element: adminPage(<SchedulesPage />) },
+            // Administration, second pass
+            { path: 'admin/email-inboxes', element: adminPage(<EmailInboxesPage />) },
+            { path: 'admin/projects', element: adminPage(<ProjectsPage />) },
             // Authoring (issue 14)
             {
               path: 'tests',

@@ -29,7 +29,16 @@ export const bulkRemoteRunBody = z.object({
   testIds: z.array(z.string()).optional(),
   tagId: z.string().optional(),
   config: runConfig.optional(),
+  /** A config preset of the project (console sessions only): its config, with `config` over it. */
+  presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
 });
+/** Body of `POST /v1/tests/:testId/remote-run`. */
+export const singleRemoteRunBody = z
+  .object({
+    config: runConfig.optional(),
+    presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
+  })
+  .loose();
 export type BulkRemoteRunBody = z.infer<typeof bulkRemoteRunBody>;
 
 export const runStats = z.object({

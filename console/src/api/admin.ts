@@ -1,25 +1,39 @@
+// Administration, second pass: inbox viewer, webhook samples/editing, schedule runs, projects.
 import {
   type AuditLogQuery,
   auditLogResponse,
   consoleApiKeysResponse,
+  consoleBranchesResponse,
+  consoleBranchResponse,
   consoleMemberResponse,
   consoleMembersResponse,
   consoleOrganizationResponse,
+  consoleProjectResponse,
+  consoleProjectsResponse,
   consoleScheduleListResponse,
   consoleTagsResponse,
   createdApiKeyResponse,
   createdWebhookResponse,
   cronPreviewResponse,
+  emailInboxLimitsResponse,
+  emailInboxListResponse,
+  emailInboxResponse,
+  emailMessageListResponse,
   type PresetCreateBody,
   presetListResponse,
   presetResponse,
   projectSecretsResponse,
+  remoteRunResponse,
   rotatedSecretResponse,
+  scheduleTriggerResponse,
+  testRunListResponse,
   webhookDeliveryViewsResponse,
   webhookListResponse,
   webhookResponse,
+  webhookSamplePayloadResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
+import type { ProjectScope } from './client.ts';
 import { buildUrl, request } from './client.ts';
 
 const none = z.object({ data: z.null() });
@@ -112,6 +126,54 @@ export const adminApi = {
       body,
     }),
   deleteSchedule: (id: string) => request(`/console/v1/schedules/${id}`, none, { method: 'DELETE' }),
+
+  // Administration, second pass.
+  inboxes: () => request('/console/v1/email-inboxes', emailInboxListResponse),
+  inboxLimits: () => request('/console/v1/email-inboxes/limits', emailInboxLimitsResponse),
+  createInbox: (name: string) =>
+    request('/console/v1/email-inboxes', emailInboxResponse, {
+      method: 'POST',
+      body: name ? { name } : {},
+    }),
+  deleteInbox: (inboxId: string) =>
+    request(`/console/v1/email-inboxes/${inboxId}`, none, { method: 'DELETE' }),
+  messages: (inboxId: string) =>
+    request(`/console/v1/email-inboxes/${inboxId}/messages`, emailMessageListResponse),
+  deleteMessage: (inboxId: string, messageId: string) =>
+    request(`/console/v1/email-inboxes/${inboxId}/messages/${messageId}`, none, { method: 'DELETE' }),
+  updateWebhook: (
+    id: string,
+    body: { url: string; events: string[]; customData: Record<string, unknown> | null },
+  ) => request(`/console/v1/webhooks/${id}`, webhookResponse, { method: 'PUT', body }),
+  samplePayload: (event: string) =>
+    request('/console/v1/webhooks/sample-payload', webhookSamplePayloadResponse, { query: { event } }),
+  triggerSchedule: (id: string) =>
+    request(`/console/v1/schedules/${id}/trigger`, scheduleTriggerResponse, { method: 'POST' }),
+  scheduleRuns: (scope: ProjectScope, scheduleId: string) =>
+    request('/v1/test-runs', testRunListResponse, { scope, query: { scheduleId, limit: 5 } }),
+  /** A run of one test (or directory) or of a tag, with a preset under the optional config. */
+  startRun: (
+    scope: ProjectScope,
+    target: { testId: string } | { tagId: string },
+    presetId: string | undefined,
+    config?: unknown,
+  ) => {
+    const body = { ...(presetId ? { presetId } : {}), ...(config ? { config } : {}) };
+    return 'testId' in target
+      ? request(`/v1/tests/${target.testId}/remote-run`, remoteRunResponse, { scope, method: 'POST', body })
+      : request('/v1/tests/remote-run', remoteRunResponse, {
+          scope,
+          method: 'POST',
+          body: { ...body, tagId: target.tagId },
+        });
+  },
+  projects: () => request('/console/v1/projects', consoleProjectsResponse),
+  createProject: (name: string) =>
+    request('/console/v1/projects', consoleProjectResponse, { method: 'POST', body: { name } }),
+  branches: (projectId: string) =>
+    request(`/console/v1/projects/${projectId}/branches`, consoleBranchesResponse),
+  createBranch: (projectId: string, body: { name: string; sourceBranchId?: string }) =>
+    request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, { method: 'POST', body }),
 
   auditLog: (query: AuditLogQuery) =>
     request('/console/v1/audit-log', auditLogResponse, { query: query as Record<string, string | number> }),

@@ -86,6 +86,9 @@ export function Layout() {
           <NavLink to={`/projects/${projectId}/admin/secrets`}>Secrets</NavLink>
           <NavLink to={`/projects/${projectId}/admin/tags`}>Tags</NavLink>
           <NavLink to={`/projects/${projectId}/admin/organization`}>Organization</NavLink>
+          {/* Administration, second pass */}
+          <NavLink to={`/projects/${projectId}/admin/email-inboxes`}>Email inboxes</NavLink>
+          <NavLink to={`/projects/${projectId}/admin/projects`}>Projects</NavLink>
         </nav>
         <span className="user">
           {session.data?.data.email} ({session.data?.data.role})

@@ -850,6 +850,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/webhooks/sample-payload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an example webhook body (console) */
+        get: operations["consoleGetWebhooksSamplePayload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1076,6 +1093,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/email-inboxes/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the inbox limits (console) */
+        get: operations["consoleGetEmailInboxesLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/email-inboxes/{inboxId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the messages of an inbox (console), newest first */
+        get: operations["consoleGetEmailInboxesByInboxIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/email-inboxes/{inboxId}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a message (console) */
+        get: operations["consoleGetEmailInboxesByInboxIdMessagesByMessageId"];
+        put?: never;
+        post?: never;
+        /** Delete a message (console) */
+        delete: operations["consoleDeleteEmailInboxesByInboxIdMessagesByMessageId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/email-inboxes/{inboxId}/messages/{messageId}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message's HTML for the console's sandboxed frame */
+        get: operations["consoleGetEmailInboxesByInboxIdMessagesByMessageIdHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/email-inboxes/{inboxId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an inbox and its messages (console) */
+        delete: operations["consoleDeleteEmailInboxesByInboxId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/schedules": {
         parameters: {
             query?: never;
@@ -1209,6 +1312,23 @@ export interface paths {
         post?: never;
         /** Delete a schedule */
         delete: operations["consoleDeleteSchedulesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/schedules/{id}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a schedule now (console) */
+        post: operations["consolePostSchedulesByIdTrigger"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6249,6 +6369,8 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    /** Format: uuid */
+                    presetId?: string;
                 } & {
                     [key: string]: unknown;
                 }) | null;
@@ -6393,6 +6515,8 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    /** Format: uuid */
+                    presetId?: string;
                 };
             };
         };
@@ -7341,6 +7465,126 @@ export interface operations {
                 };
             };
             /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetWebhooksSamplePayload: {
+        parameters: {
+            query: {
+                event: "run.completed" | "run.failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            event: "run.completed" | "run.failed";
+                            deliveryId: string;
+                            timestamp: string;
+                            run: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                status: "completed" | "failed";
+                                url: string;
+                                startedAt: string | null;
+                                finishedAt: string;
+                                durationMs: number;
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "schedule";
+                                    schedule: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "apiKey";
+                                    name: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "manual";
+                                    email: string;
+                                };
+                                project: {
+                                    id: string;
+                                    name: string;
+                                };
+                                branch: {
+                                    id: string;
+                                    name: string;
+                                };
+                                target: {
+                                    /** @enum {string} */
+                                    type: "test" | "directory" | "tag";
+                                    id: string;
+                                    name: string;
+                                };
+                                stats: {
+                                    passed: number;
+                                    failed: number;
+                                    skipped: number;
+                                    total: number;
+                                };
+                                tests: {
+                                    name: string;
+                                    status: string;
+                                    durationMs: number;
+                                    errorMessage: string | null;
+                                    errorLocation: string | null;
+                                }[];
+                            };
+                            custom?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,6 +9015,450 @@ export interface operations {
             };
         };
     };
+    consoleGetEmailInboxesLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            maxPerOrg: number;
+                            maxMessages: number;
+                            messageRetentionHours: number;
+                            bodyMaxBytes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetEmailInboxesByInboxIdMessages: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: never;
+            path: {
+                inboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            fromAddress: string;
+                            subject: string;
+                            bodyText: string;
+                            bodyHtml: string;
+                            receivedAt: string;
+                            urls: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetEmailInboxesByInboxIdMessagesByMessageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            fromAddress: string;
+                            subject: string;
+                            bodyText: string;
+                            bodyHtml: string;
+                            receivedAt: string;
+                            inboxId: string;
+                            organizationId: string;
+                            sesMessageId: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteEmailInboxesByInboxIdMessagesByMessageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetEmailInboxesByInboxIdMessagesByMessageIdHtml: {
+        parameters: {
+            query?: {
+                remote?: "0" | "1";
+            };
+            header?: never;
+            path: {
+                inboxId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message's HTML under its own CSP. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteEmailInboxesByInboxId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     getSchedules: {
         parameters: {
             query?: {
@@ -9747,6 +10435,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostSchedulesByIdTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                            status: string;
+                            totalTests?: number;
+                            message?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited, or the concurrency limit. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"] | components["schemas"]["Error"];
                 };
             };
         };

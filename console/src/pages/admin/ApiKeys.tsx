@@ -2,6 +2,8 @@ import { allScopes } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { Field } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 
 /** The spec's scope table, grouped by resource. */
@@ -62,9 +64,9 @@ export function ApiKeysPage() {
         </div>
       )}
       <form onSubmit={submit} aria-label="Create an API key" className="admin-form">
-        <label>
-          Key name <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
+        <Field label="Key name">
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </Field>
         {scopeGroups.map(([group, items]) => (
           <fieldset key={group}>
             <legend>{group}</legend>
@@ -89,29 +91,20 @@ export function ApiKeysPage() {
       {keys.error && <ErrorMessage error={keys.error} />}
       {revoke.error && <ErrorMessage error={revoke.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
-      <table>
-        <caption>Keys of the organization</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(keys.data?.data ?? []).map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}</code>
-              </td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{new Date(key.createdAt).toLocaleString()}</td>
-              <td>{key.revoked ? 'Revoked' : 'Active'}</td>
-              <td>
+      <ResourceTable
+        caption="Keys of the organization"
+        rows={keys.data?.data ?? []}
+        rowKey={(key) => key.id}
+        columns={[
+          { header: 'Name', cell: (key) => key.name },
+          { header: 'Prefix', cell: (key) => <code>{key.prefix}</code> },
+          { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+          { header: 'Created', cell: (key) => new Date(key.createdAt).toLocaleString() },
+          { header: 'State', cell: (key) => (key.revoked ? 'Revoked' : 'Active') },
+          {
+            header: 'Actions',
+            cell: (key) => (
+              <>
                 {!key.revoked && (
                   <button
                     type="button"
@@ -124,11 +117,11 @@ export function ApiKeysPage() {
                 <button type="button" onClick={() => remove.mutate(key.id)} aria-label={`Delete ${key.name}`}>
                   Delete
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

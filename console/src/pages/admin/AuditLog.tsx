@@ -2,6 +2,8 @@ import type { AuditLogQuery } from '@stepdeck/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi, auditExportUrl } from '../../api/admin.ts';
+import { Field } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 
 /** A `datetime-local` value as an ISO instant (the browser's time zone). */
@@ -37,21 +39,21 @@ export function AuditLogPage() {
     <section>
       <h1>Audit log</h1>
       <form className="filters" onSubmit={apply} aria-label="Filter the audit log">
-        <label>
-          Actor <input {...field('actor')} placeholder="email or key name" />
-        </label>
-        <label>
-          Action <input {...field('action')} placeholder="e.g. DELETE /console/v1" />
-        </label>
-        <label>
-          Resource <input {...field('resource')} placeholder="type or id" />
-        </label>
-        <label>
-          From <input type="datetime-local" {...field('from')} />
-        </label>
-        <label>
-          To <input type="datetime-local" {...field('to')} />
-        </label>
+        <Field label="Actor">
+          <input {...field('actor')} placeholder="email or key name" />
+        </Field>
+        <Field label="Action">
+          <input {...field('action')} placeholder="e.g. DELETE /console/v1" />
+        </Field>
+        <Field label="Resource">
+          <input {...field('resource')} placeholder="type or id" />
+        </Field>
+        <Field label="From">
+          <input type="datetime-local" {...field('from')} />
+        </Field>
+        <Field label="To">
+          <input type="datetime-local" {...field('to')} />
+        </Field>
         <button type="submit">Apply filters</button>
       </form>
       <p>
@@ -59,36 +61,27 @@ export function AuditLogPage() {
         <a href={auditExportUrl('json', query)}>JSON</a>
       </p>
       {log.error && <ErrorMessage error={log.error} />}
-      <table>
-        <caption>{page ? `${page.total} entries, newest first` : 'Loading…'}</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Action</th>
-            <th scope="col">Resource</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Client</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(log.data?.data ?? []).map((entry) => (
-            <tr key={entry.id}>
-              <td>{new Date(entry.createdAt).toLocaleString()}</td>
-              <td>{entry.actor.label}</td>
-              <td>
-                <code>{entry.action}</code>
-              </td>
-              <td>
+      <ResourceTable
+        caption={page ? `${page.total} entries, newest first` : 'Loading…'}
+        rows={log.data?.data ?? []}
+        rowKey={(entry) => entry.id}
+        columns={[
+          { header: 'When', cell: (entry) => new Date(entry.createdAt).toLocaleString() },
+          { header: 'Actor', cell: (entry) => entry.actor.label },
+          { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
+          {
+            header: 'Resource',
+            cell: (entry) => (
+              <>
                 {entry.resourceType}
                 {entry.resourceId && <span className="muted"> {entry.resourceId}</span>}
-              </td>
-              <td>{entry.status ?? 'unknown'}</td>
-              <td title={entry.userAgent}>{entry.ip}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Outcome', cell: (entry) => entry.status ?? 'unknown' },
+          { header: 'Client', cell: (entry) => <span title={entry.userAgent}>{entry.ip}</span> },
+        ]}
+      />
       {page && (
         <nav className="pager" aria-label="Audit log pages">
           <button

@@ -1,14 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
-import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { api } from '../../api/endpoints.ts';
+import { Field, Problems } from '../../components/admin/Field.tsx';
+import { sessionKey } from '../../components/RequireSession.tsx';
 
-/** Billing and limits: the install's subscription switch and the organization's concurrency cap. */
+/**
+ * Billing and limits: the install's subscription switch, the organization's concurrency cap and
+ * the inbox limits. Owners change them; admins and members see them read-only (the API refuses
+ * them too).
+ */
 export function OrganizationPage() {
   const queryClient = useQueryClient();
+  const session = useQuery({ queryKey: sessionKey, queryFn: api.session, staleTime: 60_000 });
   const organization = useQuery({ queryKey: ['organization'], queryFn: adminApi.organization });
+  const inboxLimits = useQuery({
+    queryKey: ['inbox-limits'],
+    queryFn: adminApi.inboxLimits,
+    staleTime: Infinity,
+  });
   const [cap, setCap] = useState('');
   const org = organization.data?.data;
+  const isOwner = session.data?.data.role === 'owner';
   useEffect(() => {
     if (org) setCap(String(org.concurrencyCap));
   }, [org]);
@@ -19,10 +32,17 @@ export function OrganizationPage() {
     event.preventDefault();
     limits.mutate(Number(cap));
   };
+  const inbox = inboxLimits.data?.data;
   return (
     <section>
       <h1>Organization</h1>
-      {organization.error && <ErrorMessage error={organization.error} />}
+      {session.data && !isOwner && (
+        <p className="notice" role="note">
+          Billing and limits are read-only for your role ({session.data.data.role}): only an owner changes
+          them.
+        </p>
+      )}
+      <Problems errors={[organization.error]} />
       {org && (
         <>
           <h2>Subscription</h2>
@@ -30,27 +50,45 @@ export function OrganizationPage() {
             {org.name}: subscription <strong>{org.subscriptionActive ? 'active' : 'inactive'}</strong>
             {!org.subscriptionActive && ' (changes and runs are refused with LICENSE_REQUIRED)'}
           </p>
-          <button type="button" onClick={() => subscription.mutate(!org.subscriptionActive)}>
+          <button
+            type="button"
+            disabled={!isOwner}
+            onClick={() => subscription.mutate(!org.subscriptionActive)}
+          >
             {org.subscriptionActive ? 'Deactivate subscription' : 'Activate subscription'}
           </button>
-          {subscription.error && <ErrorMessage error={subscription.error} />}
+          <Problems errors={[subscription.error]} />
           <h2>Limits</h2>
           <form className="filters" onSubmit={saveCap} aria-label="Organization limits">
-            <label>
-              Concurrent runs (1–64){' '}
+            <Field label="Concurrent runs (1–64)">
               <input
                 type="number"
                 min={1}
                 max={64}
                 value={cap}
+                readOnly={!isOwner}
                 onChange={(event) => setCap(event.target.value)}
                 required
               />
-            </label>
-            <button type="submit">Save limits</button>
+            </Field>
+            <button type="submit" disabled={!isOwner}>
+              Save limits
+            </button>
           </form>
           {limits.isSuccess && <p role="status">Limits saved.</p>}
-          {limits.error && <ErrorMessage error={limits.error} />}
+          <Problems errors={[limits.error]} />
+          {inbox && (
+            <dl className="message-headers" aria-label="Email inbox limits">
+              <dt>Inboxes per organization</dt>
+              <dd>{inbox.maxPerOrg}</dd>
+              <dt>Messages kept per inbox</dt>
+              <dd>{inbox.maxMessages} (oldest evicted)</dd>
+              <dt>Message retention</dt>
+              <dd>{inbox.messageRetentionHours} hours</dd>
+              <dt>Largest stored body</dt>
+              <dd>{Math.round(inbox.bodyMaxBytes / 1024)} KB</dd>
+            </dl>
+          )}
         </>
       )}
     </section>

@@ -2,6 +2,9 @@ import { runConfig } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { Field } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { StartRunWithPreset } from '../../components/admin/StartRunWithPreset.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 
@@ -47,13 +50,12 @@ export function PresetsPage() {
     <section>
       <h1>Config presets</h1>
       <form className="admin-form" onSubmit={submit} aria-label="Create a preset">
-        <label>
-          Preset name <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
-        <label>
-          Run configuration (JSON)
+        <Field label="Preset name">
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </Field>
+        <Field label="Run configuration (JSON)">
           <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />
-        </label>
+        </Field>
         <button type="submit">Create preset</button>
       </form>
       {problem && (
@@ -64,35 +66,34 @@ export function PresetsPage() {
       {create.error && <ErrorMessage error={create.error} />}
       {remove.error && <ErrorMessage error={remove.error} title="Not deleted" />}
       {presets.error && <ErrorMessage error={presets.error} />}
-      <table>
-        <caption>Presets of this project</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Configuration</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(presets.data?.data ?? []).map((preset) => (
-            <tr key={preset.id}>
-              <td>{preset.name}</td>
-              <td>
-                <code>{JSON.stringify(preset.config)}</code>
-              </td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Delete ${preset.name}`}
-                  onClick={() => remove.mutate(preset.id)}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ResourceTable
+        caption="Presets of this project"
+        rows={presets.data?.data ?? []}
+        rowKey={(preset) => preset.id}
+        columns={[
+          { header: 'Name', cell: (preset) => preset.name },
+          { header: 'Configuration', cell: (preset) => <code>{JSON.stringify(preset.config)}</code> },
+          {
+            header: 'Actions',
+            cell: (preset) => (
+              <button
+                type="button"
+                aria-label={`Delete ${preset.name}`}
+                onClick={() => remove.mutate(preset.id)}
+              >
+                Delete
+              </button>
+            ),
+          },
+        ]}
+      />
+      <section aria-label="Start a run">
+        <h2>Start a run with a preset</h2>
+        <p className="muted">
+          The run takes the preset&apos;s configuration and records which preset it used.
+        </p>
+        <StartRunWithPreset />
+      </section>
     </section>
   );
 }

@@ -1,35 +1,60 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import cronstrue from 'cronstrue';
-import { type FormEvent, useDeferredValue, useState } from 'react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { adminApi } from '../../api/admin.ts';
-import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { api } from '../../api/endpoints.ts';
+import { Problems } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
+import { inZone, type ScheduleFields, ScheduleForm } from './ScheduleForm.tsx';
 
-/** The cron expression in words, or why it cannot be read. */
-function describeCron(cron: string): string {
-  try {
-    return cronstrue.toString(cron, { use24HourTimeFormat: true, verbose: true });
-  } catch (error) {
-    return String(error);
-  }
+type Schedule = Awaited<ReturnType<typeof adminApi.schedules>>['data'][number];
+
+/** The last runs a schedule started (newest first), each linked to its run page. */
+function ScheduleRuns({ schedule }: { schedule: Schedule }) {
+  const scope = useProjectScope();
+  const runs = useQuery({
+    queryKey: ['schedule-runs', schedule.id],
+    queryFn: () => adminApi.scheduleRuns(scope, schedule.id),
+    refetchInterval: 3000,
+  });
+  return (
+    <section aria-label={`Last runs of ${schedule.name}`}>
+      <h2>Last runs of {schedule.name}</h2>
+      <Problems errors={[runs.error]} />
+      <ResourceTable
+        caption={`Last runs of ${schedule.name}`}
+        rows={runs.data?.data ?? []}
+        rowKey={(run) => run.id}
+        empty="This schedule has not started a run yet."
+        columns={[
+          {
+            header: 'Run',
+            cell: (run) => (
+              <Link to={`/projects/${scope.projectId}/runs/${run.id}${scope.branchQuery}`}>{run.name}</Link>
+            ),
+          },
+          { header: 'Status', cell: (run) => <StatusBadge status={run.status} /> },
+          { header: 'Started', cell: (run) => inZone(run.createdAt, schedule.timezone) },
+        ]}
+      />
+    </section>
+  );
 }
 
-/** A firing time as the schedule's time zone sees it. */
-const inZone = (iso: string, timezone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    weekday: 'short',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(iso));
+const bodyOf = (fields: ScheduleFields) => ({
+  name: fields.name,
+  cron: fields.cron,
+  timezone: fields.timezone,
+  ...(fields.tagId ? { tagId: fields.tagId } : {}),
+  ...(fields.testIds ? { testIds: fields.testIds } : {}),
+});
 
-/** Schedules of the project: cron in words with the next five firings, tag target, preset, enable, delete. */
+/** Schedules of the project: create and edit, enable/disable, trigger now, last runs, delete. */
 export function SchedulesPage() {
-  const { projectId } = useProjectScope();
+  const scope = useProjectScope();
+  const { projectId } = scope;
   const queryClient = useQueryClient();
   const schedules = useQuery({
     queryKey: ['schedules', projectId],
@@ -37,32 +62,24 @@ export function SchedulesPage() {
   });
   const tags = useQuery({ queryKey: ['tags'], queryFn: adminApi.tags });
   const presets = useQuery({ queryKey: ['presets', projectId], queryFn: () => adminApi.presets(projectId) });
-  const [name, setName] = useState('');
-  const [cron, setCron] = useState('0 3 * * 1-5');
-  const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [tagId, setTagId] = useState('');
-  const [presetId, setPresetId] = useState('');
-  const deferredCron = useDeferredValue(cron);
-  const deferredZone = useDeferredValue(timezone);
-  const preview = useQuery({
-    queryKey: ['cron-preview', deferredCron, deferredZone],
-    queryFn: () => adminApi.cronPreview(deferredCron, deferredZone),
-    enabled: deferredCron.trim() !== '' && deferredZone.trim() !== '',
-    retry: false,
-  });
+  const tests = useQuery({ queryKey: ['schedule-targets', projectId], queryFn: () => api.tests(scope) });
+  const [editing, setEditing] = useState<Schedule | undefined>();
+  const [watching, setWatching] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['schedules', projectId] });
   const create = useMutation({
-    mutationFn: () =>
+    mutationFn: (fields: ScheduleFields) =>
       adminApi.createSchedule({
-        name,
+        ...bodyOf(fields),
         projectId,
-        cron,
-        timezone,
-        tagId: tagId || undefined,
-        presetId: presetId || undefined,
+        ...(fields.presetId ? { presetId: fields.presetId } : {}),
       }),
+    onSuccess: () => void refresh(),
+  });
+  const update = useMutation({
+    mutationFn: ({ id, fields }: { id: string; fields: ScheduleFields }) =>
+      adminApi.updateSchedule(id, { ...bodyOf(fields), presetId: fields.presetId }),
     onSuccess: () => {
-      setName('');
+      setEditing(undefined);
       void refresh();
     },
   });
@@ -71,103 +88,102 @@ export function SchedulesPage() {
       adminApi.updateSchedule(id, { enabled }),
     onSettled: refresh,
   });
+  const trigger = useMutation({
+    mutationFn: (schedule: Schedule) => adminApi.triggerSchedule(schedule.id),
+    onSuccess: (_answer, schedule) => {
+      setWatching(schedule.id);
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: ['schedule-runs', schedule.id] });
+    },
+  });
   const remove = useMutation({ mutationFn: adminApi.deleteSchedule, onSettled: refresh });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   const tagName = (id: string | null) => tags.data?.data.find((tag) => tag.id === id)?.name ?? id;
+  const testName = (id: string) => {
+    const test = tests.data?.children.find((item) => item.id === id);
+    if (!test) return id;
+    return test.directory ? `directory ${test.name}` : `test ${test.name}`;
+  };
   const presetName = (id: string | null | undefined) =>
     presets.data?.data.find((preset) => preset.id === id)?.name ?? '—';
+  const list = schedules.data?.data ?? [];
+  const watched = list.find((schedule) => schedule.id === watching);
   return (
     <section>
       <h1>Schedules</h1>
-      <form className="admin-form" onSubmit={submit} aria-label="Create a schedule">
-        <label>
-          Schedule name <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
-        <label>
-          Cron expression <input value={cron} onChange={(event) => setCron(event.target.value)} required />
-        </label>
-        <label>
-          Time zone <input value={timezone} onChange={(event) => setTimezone(event.target.value)} required />
-        </label>
-        <label>
-          Target tag{' '}
-          <select value={tagId} onChange={(event) => setTagId(event.target.value)} required>
-            <option value="">Choose a tag</option>
-            {(tags.data?.data ?? []).map((tag) => (
-              <option key={tag.id} value={tag.id}>
-                {tag.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Preset{' '}
-          <select value={presetId} onChange={(event) => setPresetId(event.target.value)}>
-            <option value="">No preset</option>
-            {(presets.data?.data ?? []).map((preset) => (
-              <option key={preset.id} value={preset.id}>
-                {preset.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Create schedule</button>
-      </form>
-      <section aria-label="Cron preview" className="notice">
-        <p data-testid="cron-words">{describeCron(cron)}</p>
-        {preview.error ? (
-          <ErrorMessage error={preview.error} title="Cannot preview" />
-        ) : (
-          <>
-            <p>Next five firings ({deferredZone}):</p>
-            <ol>
-              {(preview.data?.data.nextRuns ?? []).map((run) => (
-                <li key={run}>{inZone(run, deferredZone)}</li>
-              ))}
-            </ol>
-          </>
-        )}
-      </section>
-      {create.error && <ErrorMessage error={create.error} title="Not created" />}
-      {toggle.error && <ErrorMessage error={toggle.error} />}
-      {remove.error && <ErrorMessage error={remove.error} />}
-      {schedules.error && <ErrorMessage error={schedules.error} />}
-      <table>
-        <caption>Schedules of this project</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">When</th>
-            <th scope="col">Target</th>
-            <th scope="col">Preset</th>
-            <th scope="col">Next run</th>
-            <th scope="col">Last run</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(schedules.data?.data ?? []).map((schedule) => (
-            <tr key={schedule.id}>
-              <td>{schedule.name}</td>
-              <td>
+      <ScheduleForm
+        label="Create a schedule"
+        submitLabel="Create schedule"
+        onSubmit={(fields) => create.mutate(fields)}
+      />
+      {create.error && <Problems errors={[create.error]} />}
+      {editing && (
+        <section aria-label="Edit the schedule">
+          <h2>Edit {editing.name}</h2>
+          <ScheduleForm
+            key={editing.id}
+            label="Edit schedule"
+            submitLabel="Save schedule"
+            initial={editing}
+            onSubmit={(fields) => update.mutate({ id: editing.id, fields })}
+            onCancel={() => setEditing(undefined)}
+          />
+          <Problems errors={[update.error]} />
+        </section>
+      )}
+      {trigger.data && watched && (
+        <p role="status">
+          {watched.name} started run{' '}
+          <Link to={`/projects/${projectId}/runs/${trigger.data.data.runId}${scope.branchQuery}`}>
+            {trigger.data.data.runId.slice(0, 8)}
+          </Link>{' '}
+          ({trigger.data.data.status}).
+        </p>
+      )}
+      <Problems errors={[toggle.error, trigger.error, remove.error, schedules.error]} />
+      <ResourceTable
+        caption="Schedules of this project"
+        rows={list}
+        rowKey={(schedule) => schedule.id}
+        columns={[
+          { header: 'Name', cell: (schedule) => schedule.name },
+          {
+            header: 'When',
+            cell: (schedule) => (
+              <>
                 <code>{schedule.cron}</code> ({schedule.timezone})
-              </td>
-              <td>
-                {schedule.tagId
-                  ? `tag ${tagName(schedule.tagId)}`
-                  : `${schedule.testIds?.length ?? 0} test(s)`}
-              </td>
-              <td>{presetName(schedule.presetId)}</td>
-              <td>
-                {schedule.enabled && schedule.nextRunAt
-                  ? inZone(schedule.nextRunAt, schedule.timezone)
-                  : 'Disabled'}
-              </td>
-              <td>{schedule.lastRunAt ? inZone(schedule.lastRunAt, schedule.timezone) : '—'}</td>
-              <td>
+              </>
+            ),
+          },
+          {
+            header: 'Target',
+            cell: (schedule) =>
+              schedule.tagId
+                ? `tag ${tagName(schedule.tagId)}`
+                : (schedule.testIds ?? []).map(testName).join(', '),
+          },
+          { header: 'Preset', cell: (schedule) => presetName(schedule.presetId) },
+          {
+            header: 'Next run',
+            cell: (schedule) =>
+              schedule.enabled && schedule.nextRunAt
+                ? inZone(schedule.nextRunAt, schedule.timezone)
+                : 'Disabled',
+          },
+          {
+            header: 'Last run',
+            cell: (schedule) => (schedule.lastRunAt ? inZone(schedule.lastRunAt, schedule.timezone) : '—'),
+          },
+          {
+            header: 'Actions',
+            cell: (schedule) => (
+              <>
+                <button
+                  type="button"
+                  aria-label={`Edit ${schedule.name}`}
+                  onClick={() => setEditing(schedule)}
+                >
+                  Edit
+                </button>{' '}
                 <button
                   type="button"
                   onClick={() => toggle.mutate({ id: schedule.id, enabled: !schedule.enabled })}
@@ -176,16 +192,31 @@ export function SchedulesPage() {
                 </button>{' '}
                 <button
                   type="button"
+                  aria-label={`Trigger now ${schedule.name}`}
+                  onClick={() => trigger.mutate(schedule)}
+                >
+                  Trigger now
+                </button>{' '}
+                <button
+                  type="button"
+                  aria-label={`Last runs of ${schedule.name}`}
+                  onClick={() => setWatching(schedule.id)}
+                >
+                  Last runs
+                </button>{' '}
+                <button
+                  type="button"
                   aria-label={`Delete ${schedule.name}`}
                   onClick={() => remove.mutate(schedule.id)}
                 >
                   Delete
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
+      {watched && <ScheduleRuns key={watched.id} schedule={watched} />}
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { Field } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 
@@ -33,9 +35,9 @@ export function SecretsPage() {
       <h1>Secrets</h1>
       <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
       <form className="filters" onSubmit={submit} aria-label="Set a secret">
-        <label>
-          Secret name <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
+        <Field label="Secret name">
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </Field>
         <label>
           Value{' '}
           <input
@@ -50,33 +52,26 @@ export function SecretsPage() {
       {save.error && <ErrorMessage error={save.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       {secrets.error && <ErrorMessage error={secrets.error} />}
-      <table>
-        <caption>Secrets of this project</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(secrets.data?.data ?? []).map((secret) => (
-            <tr key={secret.name}>
-              <td>
-                <code>{secret.name}</code>
-              </td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Delete ${secret.name}`}
-                  onClick={() => remove.mutate(secret.name)}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ResourceTable
+        caption="Secrets of this project"
+        rows={secrets.data?.data ?? []}
+        rowKey={(secret) => secret.name}
+        columns={[
+          { header: 'Name', cell: (secret) => <code>{secret.name}</code> },
+          {
+            header: 'Actions',
+            cell: (secret) => (
+              <button
+                type="button"
+                aria-label={`Delete ${secret.name}`}
+                onClick={() => remove.mutate(secret.name)}
+              >
+                Delete
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { Field } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 
 /** The organization's tags (what tag runs and schedules target). */
@@ -25,39 +27,31 @@ export function TagsPage() {
     <section>
       <h1>Tags</h1>
       <form className="filters" onSubmit={submit} aria-label="Create a tag">
-        <label>
-          Tag name <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
+        <Field label="Tag name">
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </Field>
         <button type="submit">Create tag</button>
       </form>
       {create.error && <ErrorMessage error={create.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       {tags.error && <ErrorMessage error={tags.error} />}
-      <table>
-        <caption>Tags of the organization</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Id</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(tags.data?.data ?? []).map((tag) => (
-            <tr key={tag.id}>
-              <td>{tag.name}</td>
-              <td>
-                <code>{tag.id}</code>
-              </td>
-              <td>
-                <button type="button" aria-label={`Delete ${tag.name}`} onClick={() => remove.mutate(tag.id)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ResourceTable
+        caption="Tags of the organization"
+        rows={tags.data?.data ?? []}
+        rowKey={(tag) => tag.id}
+        columns={[
+          { header: 'Name', cell: (tag) => tag.name },
+          { header: 'Id', cell: (tag) => <code>{tag.id}</code> },
+          {
+            header: 'Actions',
+            cell: (tag) => (
+              <button type="button" aria-label={`Delete ${tag.name}`} onClick={() => remove.mutate(tag.id)}>
+                Delete
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

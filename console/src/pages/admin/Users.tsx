@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 
 const roles = ['owner', 'admin', 'member'] as const;
@@ -69,43 +70,40 @@ export function UsersPage() {
       {change.error && <ErrorMessage error={change.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       {users.error && <ErrorMessage error={users.error} />}
-      <table>
-        <caption>Members of the organization</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(users.data?.data ?? []).map((user) => (
-            <tr key={user.id}>
-              <td>{user.email}</td>
-              <td>
-                <select
-                  aria-label={`Role of ${user.email}`}
-                  value={user.role}
-                  onChange={(event) => change.mutate({ id: user.id, role: event.target.value })}
-                >
-                  {roles.map((item) => (
-                    <option key={item}>{item}</option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Remove ${user.email}`}
-                  onClick={() => remove.mutate(user.id)}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ResourceTable
+        caption="Members of the organization"
+        rows={users.data?.data ?? []}
+        rowKey={(user) => user.id}
+        columns={[
+          { header: 'Email', cell: (user) => user.email },
+          {
+            header: 'Role',
+            cell: (user) => (
+              <select
+                aria-label={`Role of ${user.email}`}
+                value={user.role}
+                onChange={(event) => change.mutate({ id: user.id, role: event.target.value })}
+              >
+                {roles.map((item) => (
+                  <option key={item}>{item}</option>
+                ))}
+              </select>
+            ),
+          },
+          {
+            header: 'Actions',
+            cell: (user) => (
+              <button
+                type="button"
+                aria-label={`Remove ${user.email}`}
+                onClick={() => remove.mutate(user.id)}
+              >
+                Remove
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { Problems } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-
-const events = ['run.completed', 'run.failed'] as const;
-const maxCustomDataBytes = 4 * 1024;
+import { type WebhookFields, WebhookForm, webhookEvents } from './WebhookForm.tsx';
 
 /** A secret shown once, right after it was made. */
 function OnceSecret({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
@@ -38,67 +38,96 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   return (
     <div>
       {retry.error && <ErrorMessage error={retry.error} title="Not retried" />}
-      {list.length === 0 ? (
-        <p className="muted">No deliveries yet.</p>
-      ) : (
-        <table>
-          <caption>Deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Response</th>
-              <th scope="col">Error</th>
-              <th scope="col">Body sent</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((delivery) => (
-              <tr key={delivery.id}>
-                <td>{delivery.event}</td>
-                <td>{delivery.status}</td>
-                <td>{delivery.attempts}</td>
-                <td>{delivery.lastResponseCode ?? '—'}</td>
-                <td>{delivery.lastError ?? ''}</td>
-                <td>
-                  <details>
-                    <summary>Body</summary>
-                    <pre>{delivery.body}</pre>
-                  </details>
-                </td>
-                <td>
-                  <button type="button" onClick={() => retry.mutate(delivery.id)}>
-                    Retry
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ResourceTable
+        caption="Deliveries, newest first"
+        rows={list}
+        rowKey={(delivery) => delivery.id}
+        empty="No deliveries yet."
+        columns={[
+          { header: 'Event', cell: (delivery) => delivery.event },
+          { header: 'Status', cell: (delivery) => delivery.status },
+          { header: 'Attempts', cell: (delivery) => delivery.attempts },
+          { header: 'Response', cell: (delivery) => delivery.lastResponseCode ?? '—' },
+          { header: 'Error', cell: (delivery) => delivery.lastError ?? '' },
+          {
+            header: 'Body sent',
+            cell: (delivery) => (
+              <details>
+                <summary>Body</summary>
+                <pre>{delivery.body}</pre>
+              </details>
+            ),
+          },
+          {
+            header: 'Actions',
+            cell: (delivery) => (
+              <button type="button" onClick={() => retry.mutate(delivery.id)}>
+                Retry
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
 
-/** Outbound webhooks: create (secret shown once), enable/disable, rotate, delete, deliveries. */
+/** The body each event sends, as the service builds it (an example run). */
+function SamplePayloads() {
+  return (
+    <section aria-label="Sample payloads">
+      <h2>Sample payloads</h2>
+      <p className="muted">
+        What a delivery&apos;s body looks like for each event (signed with X-Service-Signature, an HMAC-SHA256
+        of the exact body).
+      </p>
+      {webhookEvents.map((event) => (
+        <SamplePayload key={event} event={event} />
+      ))}
+    </section>
+  );
+}
+
+function SamplePayload({ event }: { event: string }) {
+  const [open, setOpen] = useState(false);
+  const sample = useQuery({
+    queryKey: ['webhook-sample', event],
+    queryFn: () => adminApi.samplePayload(event),
+    enabled: open,
+    staleTime: Infinity,
+  });
+  return (
+    <details onToggle={(toggle) => setOpen((toggle.target as HTMLDetailsElement).open)}>
+      <summary>{event}</summary>
+      {sample.error && <ErrorMessage error={sample.error} />}
+      <pre className="wrapped" data-testid={`sample-${event}`}>
+        {sample.data ? JSON.stringify(sample.data.data, null, 2) : '…'}
+      </pre>
+    </details>
+  );
+}
+
+type Webhook = Awaited<ReturnType<typeof adminApi.webhooks>>['data'][number];
+
+/** Outbound webhooks: create and edit, enable/disable, rotate (secret shown once), delete, deliveries, samples. */
 export function WebhooksPage() {
   const queryClient = useQueryClient();
   const webhooks = useQuery({ queryKey: ['webhooks'], queryFn: adminApi.webhooks });
-  const [url, setUrl] = useState('');
-  const [chosen, setChosen] = useState<string[]>(['run.completed', 'run.failed']);
-  const [customData, setCustomData] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
   const [secret, setSecret] = useState<{ label: string; secret: string } | undefined>();
   const [open, setOpen] = useState<string | undefined>();
+  const [editing, setEditing] = useState<Webhook | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   const create = useMutation({
     mutationFn: adminApi.createWebhook,
     onSuccess: (answer) => {
       setSecret({ label: `Webhook created. Its signing secret:`, secret: answer.data.secret });
-      setUrl('');
-      setCustomData('');
+      void refresh();
+    },
+  });
+  const update = useMutation({
+    mutationFn: ({ id, fields }: { id: string; fields: WebhookFields }) => adminApi.updateWebhook(id, fields),
+    onSuccess: () => {
+      setEditing(undefined);
       void refresh();
     },
   });
@@ -113,85 +142,46 @@ export function WebhooksPage() {
       setSecret({ label: 'Secret rotated. The new signing secret:', secret: answer.data.secret }),
   });
   const remove = useMutation({ mutationFn: adminApi.deleteWebhook, onSettled: refresh });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    let data: Record<string, unknown> | null = null;
-    if (customData.trim()) {
-      if (new TextEncoder().encode(customData).length > maxCustomDataBytes) {
-        setProblem('Custom data must be at most 4 KB of JSON');
-        return;
-      }
-      try {
-        data = JSON.parse(customData) as Record<string, unknown>;
-      } catch (error) {
-        setProblem(`Custom data is not valid JSON: ${(error as Error).message}`);
-        return;
-      }
-    }
-    setProblem(undefined);
-    create.mutate({ url, events: chosen, customData: data });
-  };
   return (
     <section>
       <h1>Webhooks</h1>
       {secret && <OnceSecret {...secret} onDone={() => setSecret(undefined)} />}
-      <form className="admin-form" onSubmit={submit} aria-label="Create a webhook">
-        <label>
-          Endpoint URL (https){' '}
-          <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
-        </label>
-        <fieldset>
-          <legend>Events</legend>
-          {events.map((name) => (
-            <label key={name}>
-              <input
-                type="checkbox"
-                checked={chosen.includes(name)}
-                onChange={(event) =>
-                  setChosen(event.target.checked ? [...chosen, name] : chosen.filter((item) => item !== name))
-                }
-              />{' '}
-              {name}
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          Custom data (JSON, up to 4 KB)
-          <textarea rows={3} value={customData} onChange={(event) => setCustomData(event.target.value)} />
-        </label>
-        <button type="submit" disabled={chosen.length === 0}>
-          Create webhook
-        </button>
-      </form>
-      {problem && (
-        <div role="alert" className="error-box">
-          {problem}
-        </div>
-      )}
+      <WebhookForm
+        label="Create a webhook"
+        submitLabel="Create webhook"
+        onSubmit={(fields) => create.mutate(fields)}
+      />
       {create.error && <ErrorMessage error={create.error} title="Not created" />}
-      {toggle.error && <ErrorMessage error={toggle.error} />}
-      {rotate.error && <ErrorMessage error={rotate.error} />}
-      {remove.error && <ErrorMessage error={remove.error} />}
-      {webhooks.error && <ErrorMessage error={webhooks.error} />}
-      <table>
-        <caption>Webhooks of the organization</caption>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(webhooks.data?.data ?? []).map((hook) => (
-            <tr key={hook.id}>
-              <td>
-                <code>{hook.url}</code>
-              </td>
-              <td>{hook.events.join(', ')}</td>
-              <td>{hook.enabled ? 'Enabled' : 'Disabled'}</td>
-              <td>
+      {editing && (
+        <section aria-label="Edit the webhook">
+          <h2>Edit {editing.url}</h2>
+          <WebhookForm
+            key={editing.id}
+            label="Edit webhook"
+            submitLabel="Save webhook"
+            initial={editing}
+            onSubmit={(fields) => update.mutate({ id: editing.id, fields })}
+            onCancel={() => setEditing(undefined)}
+          />
+          {update.error && <ErrorMessage error={update.error} title="Not saved" />}
+        </section>
+      )}
+      <Problems errors={[toggle.error, rotate.error, remove.error, webhooks.error]} />
+      <ResourceTable
+        caption="Webhooks of the organization"
+        rows={webhooks.data?.data ?? []}
+        rowKey={(hook) => hook.id}
+        columns={[
+          { header: 'URL', cell: (hook) => <code>{hook.url}</code> },
+          { header: 'Events', cell: (hook) => hook.events.join(', ') },
+          { header: 'State', cell: (hook) => (hook.enabled ? 'Enabled' : 'Disabled') },
+          {
+            header: 'Actions',
+            cell: (hook) => (
+              <>
+                <button type="button" onClick={() => setEditing(hook)}>
+                  Edit
+                </button>{' '}
                 <button type="button" onClick={() => toggle.mutate({ id: hook.id, enabled: !hook.enabled })}>
                   {hook.enabled ? 'Disable' : 'Enable'}
                 </button>{' '}
@@ -204,17 +194,18 @@ export function WebhooksPage() {
                 <button type="button" onClick={() => remove.mutate(hook.id)}>
                   Delete
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
       {open && (
         <section aria-label="Deliveries of the webhook">
           <h2>Deliveries</h2>
           <Deliveries webhookId={open} />
         </section>
       )}
+      <SamplePayloads />
     </section>
   );
 }

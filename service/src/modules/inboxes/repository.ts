@@ -182,6 +182,16 @@ export class InboxRepository {
     );
   }
 
+  /** Deletes one message of an inbox; false when it was not there. */
+  async deleteMessage(inboxId: string, messageId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('emailMessages')
+      .where('inboxId', '=', inboxId)
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   /** Deletes messages received before `cutoff`; returns how many. */
   async deleteExpired(cutoff: string, inboxId?: string): Promise<number> {
     let query = this.db.deleteFrom('emailMessages').where('receivedAt', '<', cutoff);

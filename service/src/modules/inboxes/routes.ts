@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
+import { binaryResponse } from '../../plugins/openapi.ts';
 import type { InboxService } from './service.ts';
 
 const tags = ['email-inboxes'];
@@ -24,6 +25,25 @@ const messagesQuery = z.object({
     .datetime({ offset: true, error: 'since must be an ISO 8601 datetime, e.g. 2026-01-01T12:00:00Z' })
     .optional(),
 });
+
+/**
+ * The policy of a message's HTML document: no script, form, frame or plugin ever; images,
+ * styles, fonts and media from elsewhere only when the reader asked (`remote`). `sandbox`
+ * gives the document an opaque origin (no cookies, no console API) even outside the frame.
+ */
+export function messageFramePolicy(remote: boolean): string {
+  const elsewhere = remote ? ' https: http:' : '';
+  return [
+    "default-src 'none'",
+    `img-src data: cid:${elsewhere}`,
+    `style-src 'unsafe-inline'${elsewhere}`,
+    `font-src data:${elsewhere}`,
+    `media-src data:${elsewhere}`,
+    "form-action 'none'",
+    "frame-ancestors 'self'",
+    'sandbox allow-popups allow-popups-to-escape-sandbox',
+  ].join('; ');
+}
 
 export async function inboxRoutes(parent: FastifyInstance, service: InboxService): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -138,5 +158,127 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
     async (request) => ({
       data: await service.listInboxes(requireUser(request).organizationId),
     }),
+  );
+
+  // Administration: the console's message viewer reads and deletes with the session cookie.
+  app.get(
+    '/console/v1/email-inboxes/limits',
+    {
+      schema: {
+        summary: 'Read the inbox limits (console)',
+        response: { 200: emailInboxLimitsResponse },
+        tags: ['console'],
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return { data: service.limits() };
+    },
+  );
+
+  app.get(
+    '/console/v1/email-inboxes/:inboxId/messages',
+    {
+      schema: {
+        summary: 'List the messages of an inbox (console), newest first',
+        response: { 200: emailMessageListResponse },
+        tags: ['console'],
+        params: inboxParams,
+        querystring: messagesQuery,
+      },
+    },
+    async (request, reply) => {
+      const since = request.query.since === undefined ? undefined : new Date(request.query.since);
+      const body = await service.listMessagesJson(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        since,
+      );
+      const untyped: FastifyReply = reply;
+      return untyped.type('application/json; charset=utf-8').send(body);
+    },
+  );
+
+  app.get(
+    '/console/v1/email-inboxes/:inboxId/messages/:messageId',
+    {
+      schema: {
+        summary: 'Read a message (console)',
+        response: { 200: emailMessageResponse },
+        tags: ['console'],
+        params: messageParams,
+      },
+    },
+    async (request) => ({
+      data: await service.getMessage(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        request.params.messageId,
+      ),
+    }),
+  );
+
+  // The viewer's frame: the message's HTML as a document of its own, whose CSP (and sandbox)
+  // forbid scripts, forms and, unless `remote=1`, every load from elsewhere (tracking pixels).
+  app.get(
+    '/console/v1/email-inboxes/:inboxId/messages/:messageId/html',
+    {
+      schema: {
+        summary: "A message's HTML for the console's sandboxed frame",
+        tags: ['console'],
+        params: messageParams,
+        querystring: z.object({ remote: z.enum(['0', '1']).default('0') }),
+        response: { 200: binaryResponse('text/html', "The message's HTML under its own CSP.") },
+      },
+    },
+    async (request, reply) => {
+      const message = await service.getMessage(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        request.params.messageId,
+      );
+      const untyped: FastifyReply = reply;
+      return untyped
+        .header('content-security-policy', messageFramePolicy(request.query.remote === '1'))
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(`<!doctype html><meta charset="utf-8"><base target="_blank">${message.bodyHtml}`);
+    },
+  );
+
+  app.delete(
+    '/console/v1/email-inboxes/:inboxId/messages/:messageId',
+    {
+      schema: {
+        summary: 'Delete a message (console)',
+        response: { 200: noPayloadResponse },
+        tags: ['console'],
+        params: messageParams,
+      },
+    },
+    async (request) => {
+      await service.deleteMessage(
+        requireUser(request).organizationId,
+        request.params.inboxId,
+        request.params.messageId,
+      );
+      return { data: null };
+    },
+  );
+
+  app.delete(
+    '/console/v1/email-inboxes/:inboxId',
+    {
+      schema: {
+        summary: 'Delete an inbox and its messages (console)',
+        response: { 200: noPayloadResponse },
+        tags: ['console'],
+        params: inboxParams,
+      },
+    },
+    async (request) => {
+      await service.deleteInbox(requireUser(request).organizationId, request.params.inboxId);
+      return { data: null };
+    },
   );
 }

@@ -199,6 +199,13 @@ export class InboxService {
     await this.repository.deleteInbox(inbox.id);
   }
 
+  /** The console's message viewer deletes one message (Mailpit-like); 404 when it is gone. */
+  async deleteMessage(organizationId: string, inboxId: string, messageId: string): Promise<void> {
+    const inbox = await this.inbox(organizationId, inboxId);
+    if (!(await this.repository.deleteMessage(inbox.id, messageId.toLowerCase())))
+      throw notFound('Message not found');
+  }
+
   /** The periodic retention sweep: deletes every message older than the retention window. */
   sweepExpired(): Promise<number> {
     return this.repository.deleteExpired(this.retentionCutoff());

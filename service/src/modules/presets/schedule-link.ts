@@ -48,6 +48,22 @@ export async function presetOfSchedule(
   return row ? { id: row.id, name: row.name, config: fromJson<RunConfig>(row.config, {}) } : undefined;
 }
 
+/** A preset of the project, for a run started with `presetId`; 404 when the project has none such. */
+export async function presetOfProject(
+  db: Db,
+  projectId: string,
+  presetId: string,
+): Promise<{ id: string; name: string; config: RunConfig }> {
+  const row = await db
+    .selectFrom('presets')
+    .select(['id', 'name', 'config'])
+    .where('id', '=', presetId)
+    .where('projectId', '=', projectId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Preset not found');
+  return { id: row.id, name: row.name, config: fromJson<RunConfig>(row.config, {}) };
+}
+
 /** The preset first, the run's own config over it (`use` and `viewport` merged field by field). */
 export function layerOverPreset(preset: RunConfig, own: RunConfig | undefined): RunConfig {
   if (!own) return preset;

@@ -2,12 +2,13 @@ import {
   bulkRemoteRunBody,
   cancelRunResponse,
   latestRunResponse,
+  type RunConfig,
   remoteRunManyResponse,
   remoteRunResponse,
   runArtifactsResponse,
-  runConfig,
   runStatisticsResponse,
   runTestsResponse,
+  singleRemoteRunBody,
   testRunDetailResponse,
   testRunLatestQuery,
   testRunListQuery,
@@ -18,8 +19,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { badRequest } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
+import { layerOverPreset, presetOfProject } from '../presets/schedule-link.ts';
 import { shardsOf } from './batches.ts';
 import {
   cancelRun,
@@ -54,6 +57,25 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     };
   };
 
+  /**
+   * A run started with a preset: the preset's config with the request's own over it, and the
+   * preset to record on the run. Presets are a console resource (spec): API keys pass `config`.
+   */
+  const withPreset = async (
+    scope: ReturnType<typeof scopeOf>,
+    presetId: string | undefined,
+    config: RunConfig | undefined,
+  ) => {
+    if (!presetId) return { config };
+    if (scope.principal.kind === 'apiKey')
+      throw badRequest('presetId: config presets are used from the console only; API keys pass config');
+    const preset = await presetOfProject(ctx.db, scope.projectId, presetId.toLowerCase());
+    return {
+      config: layerOverPreset(preset.config, config),
+      preset: { id: preset.id, name: preset.name },
+    };
+  };
+
   app.post(
     '/v1/tests/:testId/remote-run',
     {
@@ -61,7 +83,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         tags: ['tests'],
         summary: 'Run a test or directory',
         params: z.object({ testId: uuid }),
-        body: z.object({ config: runConfig.optional() }).loose().nullish(),
+        body: singleRemoteRunBody.nullish(),
         'x-optional-body': true,
         'x-errors': {
           409: 'The test already has a pending, queued or running run.',
@@ -72,12 +94,13 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
+      const chosen = await withPreset(scope, request.body?.presetId, request.body?.config);
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,
         branchId: scope.branchId,
         testIds: [request.params.testId],
-        config: request.body?.config,
+        ...chosen,
         trigger: triggerOf(scope.principal),
         mode: 'single',
       });
@@ -100,13 +123,14 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
+      const chosen = await withPreset(scope, request.body.presetId, request.body.config);
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,
         branchId: scope.branchId,
         testIds: request.body.testIds,
         tagId: request.body.tagId,
-        config: request.body.config,
+        ...chosen,
         trigger: triggerOf(scope.principal),
         mode: 'bulk',
       });

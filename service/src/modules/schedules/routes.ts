@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { licenseRequired } from '../../errors.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import { nextTicks, validateCron } from './cron.ts';
 import { runStarter } from './runs-port.ts';
@@ -223,6 +224,33 @@ export async function schedulesRoutes(
     async (request) => {
       await service.remove(requireUser(request).organizationId, request.params.id);
       return { data: null };
+    },
+  );
+  // Administration: "trigger now" on the schedules page, as POST /v1/schedules/:id/trigger.
+  app.post(
+    '/console/v1/schedules/:id/trigger',
+    {
+      schema: {
+        summary: 'Run a schedule now (console)',
+        'x-errors': { 429: 'Rate limited, or the concurrency limit.' },
+        response: { 200: scheduleTriggerResponse },
+        tags: consoleTags,
+        params: idParams,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      // The same subscription rule as the API key route.
+      if (!user.subscriptionActive) throw licenseRequired();
+      const started = await service.trigger(user.organizationId, request.params.id);
+      return {
+        data: {
+          runId: started.runId,
+          status: started.status,
+          totalTests: started.totalTests,
+          message: started.message,
+        },
+      };
     },
   );
 }

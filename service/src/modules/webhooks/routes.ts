@@ -50,6 +50,23 @@ export async function webhooksRoutes(
     },
   );
 
+  // The console shows each event's sample body on the webhooks page (a session may not call /v1's).
+  app.get(
+    '/console/v1/webhooks/sample-payload',
+    {
+      schema: {
+        summary: 'Read an example webhook body (console)',
+        response: { 200: webhookSamplePayloadResponse },
+        tags,
+        querystring: z.object({ event }),
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return { data: sampleBody(request.query.event, ctx.config.publicUrl) };
+    },
+  );
+
   app.post(
     '/console/v1/webhooks',
     {

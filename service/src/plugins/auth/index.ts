@@ -111,7 +111,10 @@ export const authPlugin = fp(
       if (rule.license && !principal.subscriptionActive) throw licenseRequired();
     }
 
-    async function authenticateSession(request: FastifyRequest, access: 'read' | 'change' | 'installOwner') {
+    async function authenticateSession(
+      request: FastifyRequest,
+      access: 'read' | 'change' | 'owner' | 'installOwner',
+    ) {
       const token = readSessionToken(request);
       const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
       if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
@@ -120,6 +123,7 @@ export const authPlugin = fp(
       request.principal = user; // before the role check: a refused request is audited with its actor
       if (access !== 'read' && user.role === 'member')
         throw forbidden('This action needs an admin or owner role');
+      if (access === 'owner' && user.role !== 'owner') throw forbidden('This action needs the owner role');
     }
   },
 );

@@ -21,8 +21,8 @@ export type RouteRule =
        */
       session?: SessionRole;
     }
-  /** Console routes: a session cookie; `change` needs an admin or owner. */
-  | { kind: 'session'; access: 'read' | 'change' | 'installOwner' }
+  /** Console routes: a session cookie; `change` needs an admin or owner, `owner` an owner (billing). */
+  | { kind: 'session'; access: 'read' | 'change' | 'owner' | 'installOwner' }
   /** Reachable without credentials (login, health, signed blob URLs). */
   | { kind: 'public' };
 
@@ -134,8 +134,9 @@ export const routeRules: Record<string, RouteRule> = {
   'GET /console/v1/session': { kind: 'session', access: 'read' },
   'POST /console/v1/organizations': { kind: 'session', access: 'installOwner' },
   'GET /console/v1/organization': { kind: 'session', access: 'read' },
-  'PUT /console/v1/organization/limits': { kind: 'session', access: 'change' },
-  'PUT /console/v1/subscription': { kind: 'session', access: 'change' },
+  // Billing (subscription and limits): owners only; admins read them.
+  'PUT /console/v1/organization/limits': { kind: 'session', access: 'owner' },
+  'PUT /console/v1/subscription': { kind: 'session', access: 'owner' },
   'POST /console/v1/users': { kind: 'session', access: 'change' },
   'GET /console/v1/users': { kind: 'session', access: 'read' },
   'POST /console/v1/api-keys': { kind: 'session', access: 'change' },
@@ -181,6 +182,16 @@ export const routeRules: Record<string, RouteRule> = {
   'GET /console/v1/audit-log': { kind: 'session', access: 'change' },
   'GET /console/v1/audit-log/export': { kind: 'session', access: 'change' },
   'GET /console/v1/schedules/preview': { kind: 'session', access: 'read' },
+  // Administration, second pass: the inbox message viewer, webhook samples, schedule trigger.
+  'GET /console/v1/email-inboxes/limits': { kind: 'session', access: 'read' },
+  'GET /console/v1/email-inboxes/:inboxId/messages': { kind: 'session', access: 'read' },
+  'GET /console/v1/email-inboxes/:inboxId/messages/:messageId': { kind: 'session', access: 'read' },
+  'GET /console/v1/email-inboxes/:inboxId/messages/:messageId/html': { kind: 'session', access: 'read' },
+  'DELETE /console/v1/email-inboxes/:inboxId/messages/:messageId': { kind: 'session', access: 'change' },
+  'DELETE /console/v1/email-inboxes/:inboxId': { kind: 'session', access: 'change' },
+  'GET /console/v1/webhooks/sample-payload': { kind: 'session', access: 'read' },
+  // Members start runs from the console (as on /v1): triggering a schedule is one of those.
+  'POST /console/v1/schedules/:id/trigger': { kind: 'session', access: 'read' },
 };
 
 export const ruleKey = (method: string, url: string) => `${method} ${url}`;

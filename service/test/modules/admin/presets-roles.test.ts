@@ -312,7 +312,25 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
     it("shows the organization's concurrency cap that applies: the default (2) until one is set", async () => {
       const before = await as(member, { method: 'GET', url: '/console/v1/organization' });
       expect(before.json().data.concurrencyCap).toBe(2);
-      const set = await as(admin, {
+      // Billing limits are the owner's (issue 15): an admin reads them and is refused a change.
+      // (A fresh admin: the one above was promoted to owner by an earlier case.)
+      await as(owner, {
+        method: 'POST',
+        url: '/console/v1/users',
+        payload: { email: 'billing-admin@example.test', password: 'password-123', role: 'admin' },
+      });
+      const billingAdmin = await login(t.app, 'billing-admin@example.test', 'password-123');
+      expect((await as(billingAdmin, { method: 'GET', url: '/console/v1/organization' })).statusCode).toBe(
+        200,
+      );
+      const refused = await as(billingAdmin, {
+        method: 'PUT',
+        url: '/console/v1/organization/limits',
+        payload: { concurrencyCap: 5 },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe('This action needs the owner role');
+      const set = await as(owner, {
         method: 'PUT',
         url: '/console/v1/organization/limits',
         payload: { concurrencyCap: 5 },

@@ -1,0 +1,90 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { adminApi } from '../../api/admin.ts';
+import { Field, Problems } from '../../components/admin/Field.tsx';
+import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { MessageViewer } from './MessageViewer.tsx';
+
+/** How often the open inbox asks for new mail: arrivals show within this. */
+const pollMs = 2000;
+
+/** Email inboxes: create (within the limit), list, delete, and read their mail as it arrives. */
+export function EmailInboxesPage() {
+  const queryClient = useQueryClient();
+  const inboxes = useQuery({ queryKey: ['inboxes'], queryFn: adminApi.inboxes });
+  const limits = useQuery({ queryKey: ['inbox-limits'], queryFn: adminApi.inboxLimits, staleTime: Infinity });
+  const [name, setName] = useState('');
+  const [open, setOpen] = useState<string | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['inboxes'] });
+  const create = useMutation({
+    mutationFn: () => adminApi.createInbox(name.trim()),
+    onSuccess: (answer) => {
+      setName('');
+      setOpen(answer.data.id);
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: adminApi.deleteInbox,
+    onSuccess: (_answer, id) => {
+      if (open === id) setOpen(undefined);
+      void refresh();
+    },
+  });
+  const list = inboxes.data?.data ?? [];
+  const max = limits.data?.data.maxPerOrg;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const opened = list.find((inbox) => inbox.id === open);
+  return (
+    <section>
+      <h1>Email inboxes</h1>
+      <p className="muted" data-testid="inbox-usage">
+        {max === undefined
+          ? `${list.length} inboxes`
+          : `${list.length} of ${max} inboxes used; each keeps its newest ${limits.data?.data.maxMessages} messages for ${limits.data?.data.messageRetentionHours} hours.`}
+      </p>
+      <form className="filters" onSubmit={submit} aria-label="Create an inbox">
+        <Field label="Inbox name (optional)">
+          <input value={name} maxLength={128} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <button type="submit" disabled={max !== undefined && list.length >= max}>
+          Create inbox
+        </button>
+      </form>
+      <Problems errors={[create.error, remove.error, inboxes.error]} />
+      <ResourceTable
+        caption="Inboxes of the organization"
+        rows={list}
+        rowKey={(inbox) => inbox.id}
+        selected={open}
+        empty="No inboxes yet."
+        columns={[
+          { header: 'Address', cell: (inbox) => <code>{inbox.address}</code> },
+          { header: 'Name', cell: (inbox) => inbox.name ?? '—' },
+          { header: 'Messages', cell: (inbox) => inbox.messageCount },
+          {
+            header: 'Actions',
+            cell: (inbox) => (
+              <>
+                <button type="button" aria-label={`Open ${inbox.address}`} onClick={() => setOpen(inbox.id)}>
+                  Open
+                </button>{' '}
+                <button
+                  type="button"
+                  aria-label={`Delete inbox ${inbox.address}`}
+                  onClick={() => remove.mutate(inbox.id)}
+                >
+                  Delete
+                </button>
+              </>
+            ),
+          },
+        ]}
+      />
+      {opened && <MessageViewer key={opened.id} inbox={opened} pollMs={pollMs} />}
+    </section>
+  );
+}
