@@ -1,6 +1,6 @@
 /**
  * What other modules may use of the presets module: the schedules module checks, records and
- * reads the preset a schedule names through these (test/architecture.test.ts checks that
+ * reads the preset a schedule names, and remote runs layer a preset, through these (test/architecture.test.ts checks that
  * nothing else of presets/ is imported from outside).
  */
 export {
@@ -8,5 +8,6 @@ export {
   layerOverPreset,
   linkSchedulePreset,
   presetIdsOfSchedules,
+  presetOfProject,
   presetOfSchedule,
 } from './schedule-link.ts';

@@ -22,7 +22,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
-import { layerOverPreset, presetOfProject } from '../presets/schedule-link.ts';
+import { layerOverPreset, presetOfProject } from '../presets/public.ts';
 import { shardsOf } from './batches.ts';
 import {
   cancelRun,
