@@ -10,6 +10,8 @@ import {
   createdTest,
   dataOf,
   duplicatedTestResponse,
+  type exportTestsBody,
+  importResponse,
   listTestsResponse,
   noPayloadResponse,
   remoteRunResponse,
@@ -24,6 +26,7 @@ import {
 } from '@stepdeck/contract';
 import type { z } from 'zod';
 import { type ProjectScope, request } from './client.ts';
+import { downloadFrom, sendForm } from './forms.ts';
 
 /** The authoring pages' calls (tests tree, test editor), typed by the contract's schemas. */
 export const authoringApi = {
@@ -62,6 +65,20 @@ export const authoringApi = {
     request(`/v1/steps/${stepId}/children`, stepChildrenResponse, { scope }),
   stepUsage: (scope: ProjectScope, stepId: string) =>
     request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
+  // Move, export and import (issue 14's tree, part 2).
+  move: (scope: ProjectScope, testId: string, parentTestId: string | null) =>
+    request(`/v1/tests/${testId}`, noPayloadResponse, {
+      scope,
+      method: 'PUT',
+      body: { testData: { parentTestId } },
+    }),
+  exportTests: (scope: ProjectScope, body: z.input<typeof exportTestsBody>) =>
+    downloadFrom('/v1/tests/export', { scope, body }),
+  importTests: (scope: ProjectScope, file: File) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return sendForm('/v1/tests/import', importResponse, { scope, method: 'POST', form });
+  },
   createBranch: (projectId: string, body: CreateBranchBody) =>
     request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, {
       method: 'POST',

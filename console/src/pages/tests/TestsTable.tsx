@@ -1,11 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type DragEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { pathOf, type TestItem, visibleRows } from '../../lib/test-tree.ts';
+
+/** The drag payload of a row (a test id), so drops of anything else are ignored. */
+const dragType = 'application/x-stepdeck-test';
 
 /** The tests as a table: a tree (indented, directories fold) or, when filtered, flat with paths. */
 export function TestsTable(props: {
@@ -18,12 +21,16 @@ export function TestsTable(props: {
   onToggle(id: string, on: boolean): void;
   onRename(test: TestItem): void;
   onDelete(test: TestItem): void;
+  onMove(test: TestItem): void;
+  /** A row dragged onto a directory's row (the tree only). */
+  onDropInto(testId: string, directoryId: string): void;
   onNotice(message: string): void;
 }) {
   const { scope } = props;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [dropTarget, setDropTarget] = useState<string>();
   const rows = props.flat
     ? props.tests.map((test) => ({ test, depth: 0 }))
     : visibleRows(props.tests, collapsed);
@@ -65,7 +72,29 @@ export function TestsTable(props: {
       </thead>
       <tbody>
         {rows.map(({ test, depth }) => (
-          <tr key={test.id} data-testid={`test-row-${test.id}`}>
+          <tr
+            key={test.id}
+            data-testid={`test-row-${test.id}`}
+            className={dropTarget === test.id ? 'drop-target' : undefined}
+            draggable={!props.flat}
+            onDragStart={(event) => event.dataTransfer.setData(dragType, test.id)}
+            {...(test.directory && !props.flat
+              ? {
+                  onDragOver: (event: DragEvent) => {
+                    if (!event.dataTransfer.types.includes(dragType)) return;
+                    event.preventDefault();
+                    setDropTarget(test.id);
+                  },
+                  onDragLeave: () => setDropTarget(undefined),
+                  onDrop: (event: DragEvent) => {
+                    event.preventDefault();
+                    setDropTarget(undefined);
+                    const dragged = event.dataTransfer.getData(dragType);
+                    if (dragged) props.onDropInto(dragged, test.id);
+                  },
+                }
+              : {})}
+          >
             <td>
               <input
                 type="checkbox"
@@ -112,6 +141,9 @@ export function TestsTable(props: {
               </button>
               <button type="button" aria-label={`Rename ${test.name}`} onClick={() => props.onRename(test)}>
                 Rename
+              </button>
+              <button type="button" aria-label={`Move ${test.name}`} onClick={() => props.onMove(test)}>
+                Move
               </button>
               <button
                 type="button"
