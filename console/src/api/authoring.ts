@@ -22,6 +22,7 @@ import {
   stepChildrenResponse,
   stepUsageResponse,
   testDetailResponse,
+  testFilesResponse,
   type UpdateTestData,
 } from '@stepdeck/contract';
 import type { z } from 'zod';
@@ -72,6 +73,15 @@ export const authoringApi = {
       method: 'PUT',
       body: { testData: { parentTestId } },
     }),
+  files: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}/files`, testFilesResponse, { scope }),
+  /** The save with uploads for `setInputFiles` steps (the PUT's `files` form field). */
+  updateTestWithFiles: (scope: ProjectScope, testId: string, testData: UpdateTestData, files: File[]) => {
+    const form = new FormData();
+    form.append('testData', JSON.stringify(testData));
+    for (const file of files) form.append('files', file, file.name);
+    return sendForm(`/v1/tests/${testId}`, noPayloadResponse, { scope, method: 'PUT', form });
+  },
   exportTests: (scope: ProjectScope, body: z.input<typeof exportTestsBody>) =>
     downloadFrom('/v1/tests/export', { scope, body }),
   importTests: (scope: ProjectScope, file: File) => {

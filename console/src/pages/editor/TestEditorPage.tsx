@@ -1,10 +1,9 @@
 import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useBlocker, useNavigate, useParams } from 'react-router';
+import { useBlocker, useParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
-import { api } from '../../api/endpoints.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
@@ -29,7 +28,9 @@ import {
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
+import { RunDialog } from './RunDialog.tsx';
 import { SharedStepPanel } from './SharedStepPanel.tsx';
+import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 
@@ -51,7 +52,6 @@ export function TestEditorPage() {
 function TestEditor() {
   const scope = useProjectScope();
   const { testId = '' } = useParams();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const detailKey = ['tests', scope.projectId, scope.branchId, 'detail', testId];
   const detail = useQuery({ queryKey: detailKey, queryFn: () => authoringApi.test(scope, testId) });
@@ -61,6 +61,12 @@ function TestEditor() {
   const [serverError, setServerError] = useState<{ key: string; field: string; text: string }>();
   const [conflict, setConflict] = useState(false);
   const [notice, setNotice] = useState('');
+  // Files picked for `setInputFiles` steps, sent with the next save (the PUT's `files` field).
+  const [uploads, setUploads] = useState<ReadonlyMap<string, File>>(new Map());
+  const storedFiles = useQuery({
+    queryKey: ['tests', scope.projectId, scope.branchId, 'files', testId],
+    queryFn: () => authoringApi.files(scope, testId),
+  });
 
   // The working state is taken from the server once per load (and again on "reload").
   useEffect(() => {
@@ -96,14 +102,19 @@ function TestEditor() {
         const latest = await authoringApi.test(scope, testId);
         editVersion = latest.test.editVersion;
       }
-      await authoringApi.updateTest(scope, testId, {
+      const testData = {
         steps: toWire(draft.steps) as Array<Record<string, unknown>>,
         status: testStatus.parse(draft.status),
         config: checkedConfig(draft.config),
         editVersion,
-      });
+      };
+      if (uploads.size > 0)
+        await authoringApi.updateTestWithFiles(scope, testId, testData, [...uploads.values()]);
+      else await authoringApi.updateTest(scope, testId, testData);
     },
     onSuccess: async () => {
+      setUploads(new Map());
+      await storedFiles.refetch();
       setServerError(undefined);
       setConflict(false);
       setDirty(false);
@@ -143,6 +154,7 @@ function TestEditor() {
     });
     setConflict(false);
     setDirty(false);
+    setUploads(new Map());
     setSelectedKey(undefined);
     setDraft({
       steps: fromWire(stepTree.parse(fresh.steps)),
@@ -151,11 +163,7 @@ function TestEditor() {
       editVersion: fresh.test.editVersion,
     });
   };
-  const run = useMutation({
-    mutationFn: () => api.runTest(scope, testId, undefined),
-    onSuccess: (result) =>
-      void navigate(`/projects/${scope.projectId}/runs/${result.data.runId}${scope.branchQuery}`),
-  });
+  const [running, setRunning] = useState(false);
 
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
@@ -235,8 +243,8 @@ function TestEditor() {
         </button>
         <button
           type="button"
-          disabled={dirty || run.isPending}
-          onClick={() => run.mutate()}
+          disabled={dirty}
+          onClick={() => setRunning(true)}
           title={dirty ? 'Save first' : undefined}
         >
           Run
@@ -256,7 +264,6 @@ function TestEditor() {
       {save.error && !(save.error instanceof ApiError && save.error.status === 409) ? (
         <ErrorMessage error={save.error} title="Could not save" />
       ) : null}
-      {run.error ? <ErrorMessage error={run.error} title="Could not run" /> : null}
       <div className="editor-columns">
         <div>
           <h2>Steps</h2>
@@ -330,6 +337,23 @@ function TestEditor() {
                   }}
                 />
               )}
+              {selected.action.name === 'setInputFiles' && !selected.shared ? (
+                <StepFiles
+                  names={Array.isArray(selected.action.files) ? selected.action.files.map(String) : []}
+                  stored={new Set((storedFiles.data?.data ?? []).map((file) => file.filename))}
+                  pending={uploads}
+                  onAdd={(files) => {
+                    const next = new Map(uploads);
+                    for (const file of files) next.set(file.name, file);
+                    setUploads(next);
+                    const listed = Array.isArray(selected.action.files)
+                      ? selected.action.files.map(String)
+                      : [];
+                    const names = [...new Set([...listed, ...files.map((file) => file.name)])];
+                    change(updateStep(steps, selected.key, { action: { ...selected.action, files: names } }));
+                  }}
+                />
+              ) : null}
             </section>
           ) : (
             <p className="muted">Choose a step to edit it.</p>
@@ -337,6 +361,7 @@ function TestEditor() {
           <RevisionsPanel scope={scope} testId={testId} dirty={dirty} onRestored={() => void reload()} />
         </div>
       </div>
+      {running ? <RunDialog scope={scope} testId={testId} onClose={() => setRunning(false)} /> : null}
       {conflict ? (
         <Dialog title="This test changed since you opened it" onClose={() => setConflict(false)}>
           <p>Someone saved this test after you opened it. Keep which version?</p>

@@ -1,0 +1,81 @@
+import { expect, type Page, test } from '@playwright/test';
+import { testDetail } from './authoring-fixtures.ts';
+import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+
+/** Issue 14, test editor: files for `setInputFiles` uploaded with the save, and Run with a config override. */
+test.describe('test editor: files and runs', () => {
+  const suffix = Date.now().toString(36);
+  const errors: string[] = [];
+  const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
+
+  test.beforeEach(async ({ page }) => {
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signInFresh(page);
+  });
+  test.afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  const steps = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
+  const add = async (page: Page, action: string) =>
+    page.getByRole('button', { name: `Add ${action}`, exact: true }).click();
+  const field = (page: Page, name: string) =>
+    page.getByRole('region', { name: /^Step:/ }).getByLabel(name, { exact: true });
+
+  test('a setInputFiles step with a file uploaded from the step form runs and passes', async ({ page }) => {
+    test.setTimeout(240_000);
+    const testId = await createTest({
+      name: `uploader ${suffix}`,
+      steps: [{ name: 'open uploader', action: { name: 'goto', url: `${siteUrl()}/upload` } }],
+    });
+    await page.goto(editorPath(testId));
+    await steps(page)
+      .getByRole('button', { name: /^1\. open uploader/ })
+      .click();
+    await add(page, 'setInputFiles');
+    await field(page, 'selector').fill('#file');
+    await page.getByLabel('Upload files for this step').setInputFiles({
+      name: 'hello.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hi from the editor'),
+    });
+    const files = page.getByRole('list', { name: 'Files of this step' });
+    await expect(files.getByRole('listitem')).toHaveText('hello.txt uploaded with the next save');
+    // The action lists the file by name (the contract's `files` field).
+    await expect(field(page, 'files (optional)').or(field(page, 'files'))).toHaveValue('hello.txt');
+    await add(page, 'assertText');
+    await field(page, 'selector').fill('#out');
+    await field(page, 'value').fill('hello.txt: hi from the editor');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('All changes saved')).toBeVisible();
+
+    const stored = await apiCall('GET', `/v1/tests/${testId}/files`);
+    expect(stored.json.data.map((file: { filename: string }) => file.filename)).toEqual(['hello.txt']);
+    await steps(page)
+      .getByRole('button', { name: /^2\. setInputFiles/ })
+      .click();
+    await expect(files.getByRole('listitem')).toHaveText('hello.txt stored');
+
+    // Run with an override for this run only: the contract's limits hold the Run button back.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const runDialog = page.getByRole('dialog', { name: 'Run this test' });
+    await runDialog.getByText('Override for this run').click();
+    await runDialog.getByLabel('Retries').fill('11');
+    await expect(runDialog.getByLabel('Retries')).toHaveAttribute('aria-invalid', 'true');
+    await expect(runDialog.getByRole('button', { name: 'Run' })).toBeDisabled();
+    await runDialog.getByLabel('Retries').fill('');
+    await runDialog.getByLabel('Action timeout (ms, 0 = 60000)').fill('20000');
+    await expectAccessible(page);
+    await runDialog.getByRole('button', { name: 'Run' }).click();
+    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    const runId = new URL(page.url()).pathname.split('/').pop() as string;
+    expect((await apiCall('GET', `/v1/test-runs/${runId}`)).json.data.config).toMatchObject({
+      use: { actionTimeout: 20000 },
+    });
+    // The test's own configuration is unchanged by the override.
+    expect((await testDetail(testId)).test.config).toEqual({});
+    await expect(page.locator('[data-status]').first()).toHaveText('completed', { timeout: 150_000 });
+    expect((await testDetail(testId)).steps.map((step: { name: string }) => step.name)).toHaveLength(3);
+  });
+});
