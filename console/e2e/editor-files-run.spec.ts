@@ -78,4 +78,57 @@ test.describe('test editor: files and runs', () => {
     await expect(page.locator('[data-status]').first()).toHaveText('completed', { timeout: 150_000 });
     expect((await testDetail(testId)).steps.map((step: { name: string }) => step.name)).toHaveLength(3);
   });
+
+  test('manages shared steps: usage first, rename, delete refused while used (listing users), delete when unused', async ({
+    page,
+  }) => {
+    const usedName = `kept ${suffix}`;
+    const holderId = await createTest({
+      name: `holder ${suffix}`,
+      steps: [{ name: usedName, shared: true, action: { name: 'goto', url: '/page' } }],
+    });
+    const sharedId = (await testDetail(holderId)).steps[0].stepId as string;
+    // A shared step whose only user is deleted stays, unused.
+    const unusedName = `orphan ${suffix}`;
+    const goneId = await createTest({
+      name: `gone ${suffix}`,
+      steps: [{ name: unusedName, shared: true, action: { name: 'goto', url: '/page' } }],
+    });
+    const orphanId = (await testDetail(goneId)).steps[0].stepId as string;
+    expect((await apiCall('DELETE', `/v1/tests/${goneId}`)).status).toBe(200);
+
+    const editorOf = await createTest({ name: `manager ${suffix}`, steps: [] });
+    await page.goto(editorPath(editorOf));
+    await page.getByLabel('Shared step', { exact: true }).selectOption({ label: usedName });
+    await page.getByRole('button', { name: 'Manage shared step…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Shared step ${usedName}` });
+    await expect(dialog.getByText(`Used by 1 test on this branch: holder ${suffix}.`)).toBeVisible();
+    await expect(dialog.getByText(/copy-on-write/)).toBeVisible();
+    await expectAccessible(page);
+    await dialog.getByLabel('Name').fill(`renamed ${suffix}`);
+    await dialog.getByRole('button', { name: 'Rename shared step' }).click();
+    await expect(dialog.getByRole('status')).toHaveText(`Renamed to renamed ${suffix}`);
+    expect((await apiCall('GET', `/v1/steps/${sharedId}`)).json.data.name).toBe(`renamed ${suffix}`);
+
+    await dialog.getByRole('button', { name: 'Delete shared step' }).click();
+    const refusal = dialog.getByRole('alert');
+    await expect(refusal).toContainText('Not deleted (400)');
+    await expect(refusal).toContainText('Step is still used by tests and cannot be deleted');
+    await expect(refusal.getByRole('list', { name: 'Still used by' }).getByRole('listitem')).toHaveText([
+      new RegExp(`^holder ${suffix} \\(branch .+\\)$`),
+    ]);
+    expect((await apiCall('GET', `/v1/steps/${sharedId}`)).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByLabel('Shared step', { exact: true }).selectOption({ label: unusedName });
+    await page.getByRole('button', { name: 'Manage shared step…' }).click();
+    const orphan = page.getByRole('dialog', { name: `Shared step ${unusedName}` });
+    await expect(orphan.getByText('Used by 0 tests on this branch.')).toBeVisible();
+    await orphan.getByRole('button', { name: 'Delete shared step' }).click();
+    await expect(orphan).toBeHidden();
+    expect((await apiCall('GET', `/v1/steps/${orphanId}`)).status).toBe(404);
+    await expect(
+      page.getByLabel('Shared step', { exact: true }).getByRole('option', { name: unusedName }),
+    ).toHaveCount(0);
+  });
 });

@@ -9,6 +9,7 @@ import {
   consoleTagsResponse,
   createdTest,
   dataOf,
+  deletedStepResponse,
   duplicatedTestResponse,
   type exportTestsBody,
   importResponse,
@@ -24,10 +25,11 @@ import {
   testDetailResponse,
   testFilesResponse,
   type UpdateTestData,
+  updatedStepResponse,
 } from '@stepdeck/contract';
 import type { z } from 'zod';
 import { type ProjectScope, request } from './client.ts';
-import { downloadFrom, sendForm } from './forms.ts';
+import { deleteKeepingErrorBody, downloadFrom, sendForm } from './forms.ts';
 
 /** The authoring pages' calls (tests tree, test editor), typed by the contract's schemas. */
 export const authoringApi = {
@@ -89,6 +91,15 @@ export const authoringApi = {
     form.append('file', file, file.name);
     return sendForm('/v1/tests/import', importResponse, { scope, method: 'POST', form });
   },
+  // Shared steps: rename (copy-on-write across branches is the service's) and delete when unused.
+  renameSharedStep: (scope: ProjectScope, stepId: string, name: string) => {
+    const form = new FormData();
+    form.append('stepData', JSON.stringify({ name }));
+    return sendForm(`/v1/steps/${stepId}/update`, updatedStepResponse, { scope, method: 'PUT', form });
+  },
+  /** A refusal while used throws `ApiErrorWithBody`; read its body with `stepStillUsedBody`. */
+  deleteSharedStep: (scope: ProjectScope, stepId: string) =>
+    deleteKeepingErrorBody(`/v1/steps/${stepId}`, deletedStepResponse, scope),
   createBranch: (projectId: string, body: CreateBranchBody) =>
     request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, {
       method: 'POST',

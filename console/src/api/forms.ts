@@ -67,3 +67,42 @@ export async function downloadFrom(path: string, options: { scope: ProjectScope;
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
   return filename;
 }
+
+/** An API refusal whose body says more than its message (e.g. the users of a shared step). */
+export class ApiErrorWithBody extends ApiError {
+  readonly body: unknown;
+  constructor(status: number, message: string, body: unknown) {
+    super(status, message);
+    this.body = body;
+  }
+}
+
+/** A DELETE whose refusal keeps its whole JSON body for the caller to read with a contract schema. */
+export async function deleteKeepingErrorBody<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  scope: ProjectScope,
+): Promise<z.infer<T>> {
+  const response = await fetch(path, {
+    method: 'DELETE',
+    headers: headersOf(scope, { accept: 'application/json' }),
+    credentials: 'same-origin',
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const message =
+      json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string'
+        ? (json as { message: string }).message
+        : `${response.status} ${response.statusText}`;
+    throw new ApiErrorWithBody(response.status, message, json);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError(502, `Unexpected answer from ${path}: ${parsed.error.message}`);
+  return parsed.data;
+}

@@ -1,12 +1,13 @@
 import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
+
 import { useProjectScope } from '../../lib/scope.ts';
 import {
   type EditorStep,
@@ -33,6 +34,17 @@ import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
+
+/** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
+const errorsByAction = new WeakMap<object, boolean>();
+function hasErrors(action: Record<string, unknown>): boolean {
+  let known = errorsByAction.get(action);
+  if (known === undefined) {
+    known = Object.keys(actionErrors(action)).length > 0;
+    errorsByAction.set(action, known);
+  }
+  return known;
+}
 
 interface Draft {
   steps: EditorStep[];
@@ -93,6 +105,8 @@ function TestEditor() {
     setDraft((current) => (current ? { ...current, steps } : current));
     setDirty(true);
   };
+  const changeRef = useRef(change);
+  changeRef.current = change;
   const save = useMutation({
     mutationFn: async (mode: 'checked' | 'overwrite') => {
       if (!draft) return;
@@ -167,17 +181,21 @@ function TestEditor() {
 
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
+  const previousInvalid = useRef<ReadonlySet<string>>(new Set());
   const invalidKeys = useMemo(() => {
     const out = new Set<string>();
     const walk = (list: EditorStep[]) => {
       for (const step of list) {
-        if (!(step.shared && step.stepId) && Object.keys(actionErrors(step.action)).length > 0)
-          out.add(step.key);
+        if (!(step.shared && step.stepId) && hasErrors(step.action)) out.add(step.key);
         walk(step.children);
       }
     };
     walk(steps);
     if (serverError) out.add(serverError.key);
+    // The same set as before keeps its identity, so the memoized steps tree skips unchanged steps.
+    const before = previousInvalid.current;
+    if (out.size === before.size && [...out].every((key) => before.has(key))) return before;
+    previousInvalid.current = out;
     return out;
   }, [steps, serverError]);
   const suggestions = templateSuggestions(
@@ -216,6 +234,17 @@ function TestEditor() {
       document.querySelector<HTMLButtonElement>(`[data-step-key="${key}"]`)?.focus(),
     );
   };
+  // Stable callbacks for the memoized steps tree, calling the latest closures.
+  const latest = useRef({ keyMove, steps });
+  latest.current = { keyMove, steps };
+  const onKeyMove = useCallback(
+    (key: string, direction: 'up' | 'down' | 'in' | 'out') => latest.current.keyMove(key, direction),
+    [],
+  );
+  const onDropStep = useCallback(
+    (key: string, before: string) => changeRef.current(moveBefore(latest.current.steps, key, before)),
+    [],
+  );
 
   if (detail.error) return <ErrorMessage error={detail.error} title="Could not open the test" />;
   if (!detail.data || !draft) return <p role="status">Loading test…</p>;
@@ -273,8 +302,8 @@ function TestEditor() {
             selectedKey={selectedKey}
             invalidKeys={invalidKeys}
             onSelect={setSelectedKey}
-            onKeyMove={keyMove}
-            onDrop={(key, before) => change(moveBefore(steps, key, before))}
+            onKeyMove={onKeyMove}
+            onDrop={onDropStep}
           />
           <Palette
             scope={scope}
