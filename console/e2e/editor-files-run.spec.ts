@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { testDetail } from './authoring-fixtures.ts';
+import { createTag, testDetail } from './authoring-fixtures.ts';
 import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
 
 /** Issue 14, test editor: files for `setInputFiles` uploaded with the save, and Run with a config override. */
@@ -130,5 +130,30 @@ test.describe('test editor: files and runs', () => {
     await expect(
       page.getByLabel('Shared step', { exact: true }).getByRole('option', { name: unusedName }),
     ).toHaveCount(0);
+  });
+
+  test('edits the test\u2019s vars, parameters and tags, holding the save while JSON is wrong', async ({
+    page,
+  }) => {
+    const tagId = await createTag(page, `data tag ${suffix}`);
+    const testId = await createTest({ name: `data ${suffix}`, steps: [] });
+    await page.goto(editorPath(testId));
+    await page.getByText('Vars, parameters and tags').click();
+    const vars = page.getByLabel('Vars (JSON object, {{vars.name}} in steps)');
+    await vars.fill('{"who": ');
+    await expect(vars).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('must be a JSON object')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+    await vars.fill('{"who": "Ada"}');
+    await expect(vars).not.toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Parameters (JSON object, {{parameters.name}} in steps)').fill('{"size": 3}');
+    await page.getByLabel('Tags', { exact: true }).selectOption([tagId]);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('All changes saved')).toBeVisible();
+    const saved = (await testDetail(testId)).test;
+    expect(saved.vars).toEqual({ who: 'Ada' });
+    expect(saved.parameters).toEqual({ size: 3 });
+    expect(saved.tags.map((tag: { id: string }) => tag.id)).toEqual([tagId]);
   });
 });

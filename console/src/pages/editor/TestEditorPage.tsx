@@ -1,13 +1,13 @@
-import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
+import { runConfig, stepTree, type testDetailResponse, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
+import type { z } from 'zod';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
-
 import { useProjectScope } from '../../lib/scope.ts';
 import {
   type EditorStep,
@@ -34,6 +34,7 @@ import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
+import { type TestData, TestDataPanel } from './TestDataPanel.tsx';
 
 /** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
 const errorsByAction = new WeakMap<object, boolean>();
@@ -46,11 +47,24 @@ function hasErrors(action: Record<string, unknown>): boolean {
   return known;
 }
 
-interface Draft {
+interface Draft extends TestData {
   steps: EditorStep[];
   status: string;
   config: Record<string, unknown>;
   editVersion: number;
+}
+
+/** The editable state of a test, as the server has it. */
+function draftOf(detail: z.infer<typeof testDetailResponse>): Draft {
+  return {
+    steps: fromWire(stepTree.parse(detail.steps)),
+    status: detail.test.status,
+    config: detail.test.config,
+    editVersion: detail.test.editVersion,
+    vars: detail.test.vars,
+    parameters: detail.test.parameters,
+    tagIds: detail.test.tags.map((tag) => tag.id),
+  };
 }
 
 /** One editor per test and branch: switching branch opens that branch's working state afresh. */
@@ -83,12 +97,7 @@ function TestEditor() {
   // The working state is taken from the server once per load (and again on "reload").
   useEffect(() => {
     if (!detail.data || draft) return;
-    setDraft({
-      steps: fromWire(stepTree.parse(detail.data.steps)),
-      status: detail.data.test.status,
-      config: detail.data.test.config,
-      editVersion: detail.data.test.editVersion,
-    });
+    setDraft(draftOf(detail.data));
   }, [detail.data, draft]);
 
   const blocker = useBlocker(
@@ -120,6 +129,9 @@ function TestEditor() {
         steps: toWire(draft.steps) as Array<Record<string, unknown>>,
         status: testStatus.parse(draft.status),
         config: checkedConfig(draft.config),
+        vars: draft.vars,
+        parameters: draft.parameters,
+        tags: draft.tagIds,
         editVersion,
       };
       if (uploads.size > 0)
@@ -139,13 +151,9 @@ function TestEditor() {
         queryKey: detailKey,
         queryFn: () => authoringApi.test(scope, testId),
       });
-      const freshSteps = fromWire(stepTree.parse(fresh.steps));
-      setDraft({
-        steps: freshSteps,
-        status: fresh.test.status,
-        config: fresh.test.config,
-        editVersion: fresh.test.editVersion,
-      });
+      const freshDraft = draftOf(fresh);
+      const freshSteps = freshDraft.steps;
+      setDraft(freshDraft);
       setSelectedKey(path ? stepAtPath(freshSteps, path)?.key : undefined);
       await queryClient.invalidateQueries({ queryKey: ['tests', scope.projectId] });
       await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
@@ -170,14 +178,10 @@ function TestEditor() {
     setDirty(false);
     setUploads(new Map());
     setSelectedKey(undefined);
-    setDraft({
-      steps: fromWire(stepTree.parse(fresh.steps)),
-      status: fresh.test.status,
-      config: fresh.test.config,
-      editVersion: fresh.test.editVersion,
-    });
+    setDraft(draftOf(fresh));
   };
   const [running, setRunning] = useState(false);
+  const [dataValid, setDataValid] = useState(true);
 
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
@@ -198,10 +202,7 @@ function TestEditor() {
     previousInvalid.current = out;
     return out;
   }, [steps, serverError]);
-  const suggestions = templateSuggestions(
-    detail.data?.test.vars ?? null,
-    detail.data?.test.parameters ?? null,
-  );
+  const suggestions = templateSuggestions(draft?.vars ?? null, draft?.parameters ?? null);
   const add = (actionName: string) => {
     const step: EditorStep = {
       key: newKey(),
@@ -267,7 +268,11 @@ function TestEditor() {
             ))}
           </select>
         </label>
-        <button type="button" disabled={!dirty || save.isPending} onClick={() => save.mutate('checked')}>
+        <button
+          type="button"
+          disabled={!dirty || !dataValid || save.isPending}
+          onClick={() => save.mutate('checked')}
+        >
           Save
         </button>
         <button
@@ -284,6 +289,14 @@ function TestEditor() {
         config={draft.config}
         onChange={(config) => {
           setDraft({ ...draft, config });
+          setDirty(true);
+        }}
+      />
+      <TestDataPanel
+        data={draft}
+        onValidity={(valid) => setDataValid(valid)}
+        onChange={(data) => {
+          setDraft({ ...draft, ...data });
           setDirty(true);
         }}
       />

@@ -52,12 +52,16 @@ export function MoveDialog(props: {
       >
         <fieldset className="move-targets">
           <legend>Target directory</legend>
-          <label>
+          <label className="authoring-choice">
             <input type="radio" name="target" value={topLevel} defaultChecked />
             (top level)
           </label>
           {directories.map(({ test, depth }) => (
-            <label key={test.id} style={{ paddingLeft: `${(depth + 1) * 1.25}rem` }}>
+            <label
+              key={test.id}
+              className="authoring-choice"
+              style={{ paddingLeft: `${(depth + 1) * 1.25}rem` }}
+            >
               <input type="radio" name="target" value={test.id} disabled={blocked.has(test.id)} />
               {test.name}/
             </label>

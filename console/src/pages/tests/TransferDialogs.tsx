@@ -55,7 +55,7 @@ export function ExportDialog(props: {
         <fieldset>
           <legend>What</legend>
           {options.map(([value, label, enabled]) => (
-            <label key={value} className="choice">
+            <label key={value} className="authoring-choice">
               <input
                 type="radio"
                 name="source"
@@ -94,11 +94,11 @@ export function ExportDialog(props: {
         ) : null}
         <fieldset>
           <legend>Format</legend>
-          <label className="choice">
+          <label className="authoring-choice">
             <input type="radio" name="format" value="json" defaultChecked />
             JSON (can be imported)
           </label>
-          <label className="choice">
+          <label className="authoring-choice">
             <input type="radio" name="format" value="pw" />
             Playwright scripts (pw)
           </label>
