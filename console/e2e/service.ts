@@ -121,6 +121,14 @@ export async function startSite(): Promise<{ url: string; stop(): Promise<void> 
       );
       return;
     }
+    // Authoring (issue 14): a file input whose chosen file's name and text the page shows.
+    if (target.pathname === '/upload') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(
+        '<!doctype html><title>Uploader</title><label for="file">File</label><input id="file" type="file"><p id="out"></p><script>document.getElementById("file").onchange=async(e)=>{const f=e.target.files[0];document.getElementById("out").textContent=f.name+": "+(await f.text())}</script>',
+      );
+      return;
+    }
     if (target.pathname === '/cross-site-form') {
       // A page of another origin that posts a form to the service with the user's cookie.
       const action = target.searchParams.get('action') ?? '';

@@ -33,6 +33,8 @@ test.describe('test editor', () => {
   const testId = (page: Page) => new URL(page.url()).pathname.split('/').pop() as string;
   const runAndExpect = async (page: Page, status: 'completed' | 'failed') => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // The run dialog (optional override, left empty here) starts it.
+    await page.getByRole('dialog', { name: 'Run this test' }).getByRole('button', { name: 'Run' }).click();
     await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
     await expect(page.locator('[data-status]').first()).toHaveText(status, { timeout: 150_000 });
   };

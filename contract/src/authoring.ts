@@ -43,3 +43,16 @@ export const stepTreeItem: z.ZodType<StepTreeItem> = z.lazy(() =>
   }),
 );
 export const stepTree = z.array(stepTreeItem);
+
+/**
+ * The 400 body of `DELETE /v1/steps/:stepId` while the step is still used: the tests (on any
+ * branch) and shared groups that reference it, so the console can list them.
+ */
+export const stepStillUsedBody = z.object({
+  message: z.string(),
+  tests: z
+    .array(z.object({ id: z.string(), name: z.string(), branchId: z.string(), branchName: z.string() }))
+    .default([]),
+  branches: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
+  sharedGroups: z.array(z.string()).default([]),
+});

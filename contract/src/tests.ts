@@ -69,6 +69,11 @@ export const updateTestData = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
   status: testStatus.optional(),
   directory: z.boolean().optional(),
+  /**
+   * Extension of the spec: moves the test (with its descendants) into this directory, or to the
+   * top level when null. The spec's PUT offers no other way to move a test between directories.
+   */
+  parentTestId: uuid.nullable().optional(),
   config: runConfig.optional(),
   steps: stepInputList.optional(),
   tags: z.array(uuid).optional(),

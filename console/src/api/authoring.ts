@@ -9,7 +9,10 @@ import {
   consoleTagsResponse,
   createdTest,
   dataOf,
+  deletedStepResponse,
   duplicatedTestResponse,
+  type exportTestsBody,
+  importResponse,
   listTestsResponse,
   noPayloadResponse,
   remoteRunResponse,
@@ -20,10 +23,13 @@ import {
   stepChildrenResponse,
   stepUsageResponse,
   testDetailResponse,
+  testFilesResponse,
   type UpdateTestData,
+  updatedStepResponse,
 } from '@stepdeck/contract';
 import type { z } from 'zod';
 import { type ProjectScope, request } from './client.ts';
+import { deleteKeepingErrorBody, downloadFrom, sendForm } from './forms.ts';
 
 /** The authoring pages' calls (tests tree, test editor), typed by the contract's schemas. */
 export const authoringApi = {
@@ -62,6 +68,38 @@ export const authoringApi = {
     request(`/v1/steps/${stepId}/children`, stepChildrenResponse, { scope }),
   stepUsage: (scope: ProjectScope, stepId: string) =>
     request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
+  // Move, export and import (issue 14's tree, part 2).
+  move: (scope: ProjectScope, testId: string, parentTestId: string | null) =>
+    request(`/v1/tests/${testId}`, noPayloadResponse, {
+      scope,
+      method: 'PUT',
+      body: { testData: { parentTestId } },
+    }),
+  files: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}/files`, testFilesResponse, { scope }),
+  /** The save with uploads for `setInputFiles` steps (the PUT's `files` form field). */
+  updateTestWithFiles: (scope: ProjectScope, testId: string, testData: UpdateTestData, files: File[]) => {
+    const form = new FormData();
+    form.append('testData', JSON.stringify(testData));
+    for (const file of files) form.append('files', file, file.name);
+    return sendForm(`/v1/tests/${testId}`, noPayloadResponse, { scope, method: 'PUT', form });
+  },
+  exportTests: (scope: ProjectScope, body: z.input<typeof exportTestsBody>) =>
+    downloadFrom('/v1/tests/export', { scope, body }),
+  importTests: (scope: ProjectScope, file: File) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return sendForm('/v1/tests/import', importResponse, { scope, method: 'POST', form });
+  },
+  // Shared steps: rename (copy-on-write across branches is the service's) and delete when unused.
+  renameSharedStep: (scope: ProjectScope, stepId: string, name: string) => {
+    const form = new FormData();
+    form.append('stepData', JSON.stringify({ name }));
+    return sendForm(`/v1/steps/${stepId}/update`, updatedStepResponse, { scope, method: 'PUT', form });
+  },
+  /** A refusal while used throws `ApiErrorWithBody`; read its body with `stepStillUsedBody`. */
+  deleteSharedStep: (scope: ProjectScope, stepId: string) =>
+    deleteKeepingErrorBody(`/v1/steps/${stepId}`, deletedStepResponse, scope),
   createBranch: (projectId: string, body: CreateBranchBody) =>
     request(`/console/v1/projects/${projectId}/branches`, consoleBranchResponse, {
       method: 'POST',

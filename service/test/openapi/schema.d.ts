@@ -428,7 +428,10 @@ export interface paths {
         };
         /** Read a test */
         get: operations["getTestsByTestId"];
-        /** Update a test */
+        /**
+         * Update a test
+         * @description Only the `testData` fields present change. Extension of the spec: `testData.parentTestId` (UUID, or null for the top level) moves the test with its descendants into that directory; 404 when the directory is not on the branch, 400 when the target is not a directory or is the test itself or one of its descendants.
+         */
         put: operations["putTestsByTestId"];
         post?: never;
         /** Delete a test */

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { paletteGroups } from '../../lib/action-fields.ts';
+import { SharedStepDialog } from './SharedStepDialog.tsx';
 
 /** Adds a step: any action of the vocabulary, grouped by kind, or a shared step by reference. */
 export function Palette(props: {
@@ -12,6 +13,7 @@ export function Palette(props: {
 }) {
   const id = useId();
   const [sharedId, setSharedId] = useState('');
+  const [managing, setManaging] = useState<{ id: string; name: string }>();
   const shared = useQuery({
     queryKey: ['shared-steps', props.scope.projectId, props.scope.branchId],
     queryFn: () => authoringApi.sharedSteps(props.scope, ''),
@@ -55,8 +57,26 @@ export function Palette(props: {
           }}
         >
           Insert shared step
+        </button>{' '}
+        <button
+          type="button"
+          disabled={!sharedId}
+          onClick={() => {
+            const step = options.find((option) => option.id === sharedId);
+            if (step) setManaging({ id: step.id, name: step.name ?? '' });
+          }}
+        >
+          Manage shared step…
         </button>
       </fieldset>
+      {managing ? (
+        <SharedStepDialog
+          scope={props.scope}
+          step={managing}
+          onClose={() => setManaging(undefined)}
+          onDeleted={() => setSharedId('')}
+        />
+      ) : null}
     </section>
   );
 }

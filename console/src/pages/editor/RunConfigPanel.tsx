@@ -55,6 +55,8 @@ function write(config: Record<string, unknown>, path: string[], value: unknown):
 export function RunConfigPanel(props: {
   config: Record<string, unknown>;
   onChange(config: Record<string, unknown>): void;
+  /** The fold's title: the test's own configuration, or a run's override. */
+  summary?: string;
 }) {
   const id = useId();
   const result = runConfig.safeParse(props.config);
@@ -65,7 +67,7 @@ export function RunConfigPanel(props: {
   const errorOf = (path: string[]) => errors.get(path.join('.'));
   return (
     <details className="run-config">
-      <summary>Run configuration</summary>
+      <summary>{props.summary ?? 'Run configuration'}</summary>
       <div className="field">
         <label htmlFor={`${id}-baseURL`}>Base URL</label>
         <input

@@ -1,9 +1,11 @@
 import { stepTree } from '@stepdeck/contract';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { fromWire } from '../../lib/step-tree-edit.ts';
+import { SharedStepDialog } from './SharedStepDialog.tsx';
 import { StepsTree } from './StepsTree.tsx';
 
 /**
@@ -22,6 +24,7 @@ export function SharedStepPanel(props: { scope: ProjectScope; stepId: string; te
     queryFn: () => authoringApi.stepChildren(scope, stepId),
   });
   const users = usage.data?.data ?? [];
+  const [managing, setManaging] = useState(false);
   return (
     <div className="shared-panel">
       <h3>Shared step</h3>
@@ -34,6 +37,16 @@ export function SharedStepPanel(props: { scope: ProjectScope; stepId: string; te
         Editing a shared step changes it for every test on this branch that uses it; tests on other branches
         keep their copy (copy-on-write).
       </p>
+      <button type="button" onClick={() => setManaging(true)}>
+        Manage shared step…
+      </button>
+      {managing ? (
+        <SharedStepDialog
+          scope={scope}
+          step={{ id: stepId, name: children.data?.data.step.name ?? '' }}
+          onClose={() => setManaging(false)}
+        />
+      ) : null}
       {children.data ? (
         <StepsTree
           steps={fromWire(stepTree.parse(children.data.data.children))}

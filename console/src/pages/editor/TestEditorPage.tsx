@@ -1,10 +1,10 @@
-import { runConfig, stepTree, testStatus } from '@stepdeck/contract';
+import { runConfig, stepTree, type testDetailResponse, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useBlocker, useNavigate, useParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useBlocker, useParams } from 'react-router';
+import type { z } from 'zod';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
-import { api } from '../../api/endpoints.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
@@ -29,15 +29,42 @@ import {
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
+import { RunDialog } from './RunDialog.tsx';
 import { SharedStepPanel } from './SharedStepPanel.tsx';
+import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
+import { type TestData, TestDataPanel } from './TestDataPanel.tsx';
 
-interface Draft {
+/** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
+const errorsByAction = new WeakMap<object, boolean>();
+function hasErrors(action: Record<string, unknown>): boolean {
+  let known = errorsByAction.get(action);
+  if (known === undefined) {
+    known = Object.keys(actionErrors(action)).length > 0;
+    errorsByAction.set(action, known);
+  }
+  return known;
+}
+
+interface Draft extends TestData {
   steps: EditorStep[];
   status: string;
   config: Record<string, unknown>;
   editVersion: number;
+}
+
+/** The editable state of a test, as the server has it. */
+function draftOf(detail: z.infer<typeof testDetailResponse>): Draft {
+  return {
+    steps: fromWire(stepTree.parse(detail.steps)),
+    status: detail.test.status,
+    config: detail.test.config,
+    editVersion: detail.test.editVersion,
+    vars: detail.test.vars,
+    parameters: detail.test.parameters,
+    tagIds: detail.test.tags.map((tag) => tag.id),
+  };
 }
 
 /** One editor per test and branch: switching branch opens that branch's working state afresh. */
@@ -51,7 +78,6 @@ export function TestEditorPage() {
 function TestEditor() {
   const scope = useProjectScope();
   const { testId = '' } = useParams();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const detailKey = ['tests', scope.projectId, scope.branchId, 'detail', testId];
   const detail = useQuery({ queryKey: detailKey, queryFn: () => authoringApi.test(scope, testId) });
@@ -61,16 +87,17 @@ function TestEditor() {
   const [serverError, setServerError] = useState<{ key: string; field: string; text: string }>();
   const [conflict, setConflict] = useState(false);
   const [notice, setNotice] = useState('');
+  // Files picked for `setInputFiles` steps, sent with the next save (the PUT's `files` field).
+  const [uploads, setUploads] = useState<ReadonlyMap<string, File>>(new Map());
+  const storedFiles = useQuery({
+    queryKey: ['tests', scope.projectId, scope.branchId, 'files', testId],
+    queryFn: () => authoringApi.files(scope, testId),
+  });
 
   // The working state is taken from the server once per load (and again on "reload").
   useEffect(() => {
     if (!detail.data || draft) return;
-    setDraft({
-      steps: fromWire(stepTree.parse(detail.data.steps)),
-      status: detail.data.test.status,
-      config: detail.data.test.config,
-      editVersion: detail.data.test.editVersion,
-    });
+    setDraft(draftOf(detail.data));
   }, [detail.data, draft]);
 
   const blocker = useBlocker(
@@ -87,6 +114,8 @@ function TestEditor() {
     setDraft((current) => (current ? { ...current, steps } : current));
     setDirty(true);
   };
+  const changeRef = useRef(change);
+  changeRef.current = change;
   const save = useMutation({
     mutationFn: async (mode: 'checked' | 'overwrite') => {
       if (!draft) return;
@@ -96,14 +125,22 @@ function TestEditor() {
         const latest = await authoringApi.test(scope, testId);
         editVersion = latest.test.editVersion;
       }
-      await authoringApi.updateTest(scope, testId, {
+      const testData = {
         steps: toWire(draft.steps) as Array<Record<string, unknown>>,
         status: testStatus.parse(draft.status),
         config: checkedConfig(draft.config),
+        vars: draft.vars,
+        parameters: draft.parameters,
+        tags: draft.tagIds,
         editVersion,
-      });
+      };
+      if (uploads.size > 0)
+        await authoringApi.updateTestWithFiles(scope, testId, testData, [...uploads.values()]);
+      else await authoringApi.updateTest(scope, testId, testData);
     },
     onSuccess: async () => {
+      setUploads(new Map());
+      await storedFiles.refetch();
       setServerError(undefined);
       setConflict(false);
       setDirty(false);
@@ -114,13 +151,9 @@ function TestEditor() {
         queryKey: detailKey,
         queryFn: () => authoringApi.test(scope, testId),
       });
-      const freshSteps = fromWire(stepTree.parse(fresh.steps));
-      setDraft({
-        steps: freshSteps,
-        status: fresh.test.status,
-        config: fresh.test.config,
-        editVersion: fresh.test.editVersion,
-      });
+      const freshDraft = draftOf(fresh);
+      const freshSteps = freshDraft.steps;
+      setDraft(freshDraft);
       setSelectedKey(path ? stepAtPath(freshSteps, path)?.key : undefined);
       await queryClient.invalidateQueries({ queryKey: ['tests', scope.projectId] });
       await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
@@ -143,39 +176,33 @@ function TestEditor() {
     });
     setConflict(false);
     setDirty(false);
+    setUploads(new Map());
     setSelectedKey(undefined);
-    setDraft({
-      steps: fromWire(stepTree.parse(fresh.steps)),
-      status: fresh.test.status,
-      config: fresh.test.config,
-      editVersion: fresh.test.editVersion,
-    });
+    setDraft(draftOf(fresh));
   };
-  const run = useMutation({
-    mutationFn: () => api.runTest(scope, testId, undefined),
-    onSuccess: (result) =>
-      void navigate(`/projects/${scope.projectId}/runs/${result.data.runId}${scope.branchQuery}`),
-  });
+  const [running, setRunning] = useState(false);
+  const [dataValid, setDataValid] = useState(true);
 
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
+  const previousInvalid = useRef<ReadonlySet<string>>(new Set());
   const invalidKeys = useMemo(() => {
     const out = new Set<string>();
     const walk = (list: EditorStep[]) => {
       for (const step of list) {
-        if (!(step.shared && step.stepId) && Object.keys(actionErrors(step.action)).length > 0)
-          out.add(step.key);
+        if (!(step.shared && step.stepId) && hasErrors(step.action)) out.add(step.key);
         walk(step.children);
       }
     };
     walk(steps);
     if (serverError) out.add(serverError.key);
+    // The same set as before keeps its identity, so the memoized steps tree skips unchanged steps.
+    const before = previousInvalid.current;
+    if (out.size === before.size && [...out].every((key) => before.has(key))) return before;
+    previousInvalid.current = out;
     return out;
   }, [steps, serverError]);
-  const suggestions = templateSuggestions(
-    detail.data?.test.vars ?? null,
-    detail.data?.test.parameters ?? null,
-  );
+  const suggestions = templateSuggestions(draft?.vars ?? null, draft?.parameters ?? null);
   const add = (actionName: string) => {
     const step: EditorStep = {
       key: newKey(),
@@ -208,6 +235,17 @@ function TestEditor() {
       document.querySelector<HTMLButtonElement>(`[data-step-key="${key}"]`)?.focus(),
     );
   };
+  // Stable callbacks for the memoized steps tree, calling the latest closures.
+  const latest = useRef({ keyMove, steps });
+  latest.current = { keyMove, steps };
+  const onKeyMove = useCallback(
+    (key: string, direction: 'up' | 'down' | 'in' | 'out') => latest.current.keyMove(key, direction),
+    [],
+  );
+  const onDropStep = useCallback(
+    (key: string, before: string) => changeRef.current(moveBefore(latest.current.steps, key, before)),
+    [],
+  );
 
   if (detail.error) return <ErrorMessage error={detail.error} title="Could not open the test" />;
   if (!detail.data || !draft) return <p role="status">Loading test…</p>;
@@ -230,13 +268,17 @@ function TestEditor() {
             ))}
           </select>
         </label>
-        <button type="button" disabled={!dirty || save.isPending} onClick={() => save.mutate('checked')}>
+        <button
+          type="button"
+          disabled={!dirty || !dataValid || save.isPending}
+          onClick={() => save.mutate('checked')}
+        >
           Save
         </button>
         <button
           type="button"
-          disabled={dirty || run.isPending}
-          onClick={() => run.mutate()}
+          disabled={dirty}
+          onClick={() => setRunning(true)}
           title={dirty ? 'Save first' : undefined}
         >
           Run
@@ -250,13 +292,20 @@ function TestEditor() {
           setDirty(true);
         }}
       />
+      <TestDataPanel
+        data={draft}
+        onValidity={(valid) => setDataValid(valid)}
+        onChange={(data) => {
+          setDraft({ ...draft, ...data });
+          setDirty(true);
+        }}
+      />
       <p role="status" className="notice">
         {notice}
       </p>
       {save.error && !(save.error instanceof ApiError && save.error.status === 409) ? (
         <ErrorMessage error={save.error} title="Could not save" />
       ) : null}
-      {run.error ? <ErrorMessage error={run.error} title="Could not run" /> : null}
       <div className="editor-columns">
         <div>
           <h2>Steps</h2>
@@ -266,8 +315,8 @@ function TestEditor() {
             selectedKey={selectedKey}
             invalidKeys={invalidKeys}
             onSelect={setSelectedKey}
-            onKeyMove={keyMove}
-            onDrop={(key, before) => change(moveBefore(steps, key, before))}
+            onKeyMove={onKeyMove}
+            onDrop={onDropStep}
           />
           <Palette
             scope={scope}
@@ -330,6 +379,23 @@ function TestEditor() {
                   }}
                 />
               )}
+              {selected.action.name === 'setInputFiles' && !selected.shared ? (
+                <StepFiles
+                  names={Array.isArray(selected.action.files) ? selected.action.files.map(String) : []}
+                  stored={new Set((storedFiles.data?.data ?? []).map((file) => file.filename))}
+                  pending={uploads}
+                  onAdd={(files) => {
+                    const next = new Map(uploads);
+                    for (const file of files) next.set(file.name, file);
+                    setUploads(next);
+                    const listed = Array.isArray(selected.action.files)
+                      ? selected.action.files.map(String)
+                      : [];
+                    const names = [...new Set([...listed, ...files.map((file) => file.name)])];
+                    change(updateStep(steps, selected.key, { action: { ...selected.action, files: names } }));
+                  }}
+                />
+              ) : null}
             </section>
           ) : (
             <p className="muted">Choose a step to edit it.</p>
@@ -337,6 +403,7 @@ function TestEditor() {
           <RevisionsPanel scope={scope} testId={testId} dirty={dirty} onRestored={() => void reload()} />
         </div>
       </div>
+      {running ? <RunDialog scope={scope} testId={testId} onClose={() => setRunning(false)} /> : null}
       {conflict ? (
         <Dialog title="This test changed since you opened it" onClose={() => setConflict(false)}>
           <p>Someone saved this test after you opened it. Keep which version?</p>

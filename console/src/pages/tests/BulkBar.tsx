@@ -14,6 +14,7 @@ export function BulkBar(props: {
   tags: Array<z.infer<typeof consoleTag>>;
   onDone(message: string): void;
   onDelete(): void;
+  onMove(): void;
   onClear(): void;
 }) {
   const { scope, selection } = props;
@@ -81,6 +82,9 @@ export function BulkBar(props: {
           Replace tags
         </button>
       </div>
+      <button type="button" onClick={props.onMove}>
+        Move selected
+      </button>
       <button type="button" className="danger" onClick={props.onDelete}>
         Delete selected
       </button>

@@ -1,5 +1,5 @@
 import { testStatus } from '@stepdeck/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
@@ -8,8 +8,10 @@ import { useProjectScope } from '../../lib/scope.ts';
 import { descendantsOf, type TestItem } from '../../lib/test-tree.ts';
 import { CreateBranchDialog } from './BranchDialog.tsx';
 import { BulkBar } from './BulkBar.tsx';
+import { MoveDialog, moveAll } from './MoveDialog.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
+import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
 
 /** Filters narrow the list (shown flat, with each test's directory); no filter shows the tree. */
 const filterNames = ['name', 'status', 'tagIds', 'type'] as const;
@@ -21,7 +23,10 @@ type OpenDialog =
   | { kind: 'create'; directory: boolean }
   | { kind: 'rename'; test: TestItem }
   | { kind: 'delete'; tests: TestItem[] }
-  | { kind: 'branch' };
+  | { kind: 'branch' }
+  | { kind: 'move'; tests: TestItem[] }
+  | { kind: 'export' }
+  | { kind: 'import' };
 
 export function TestsPage() {
   const scope = useProjectScope();
@@ -29,6 +34,7 @@ export function TestsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<OpenDialog>();
   const [notice, setNotice] = useState('');
+  const queryClient = useQueryClient();
   const query: Record<string, string | number | undefined> = { limit: treeLimit, type: 'all' };
   for (const name of [...filterNames, ...sortNames]) query[name] = search.get(name) ?? query[name];
   const filtered = filterNames.some(
@@ -141,6 +147,12 @@ export function TestsPage() {
         <button type="button" onClick={() => setDialog({ kind: 'branch' })}>
           New branch
         </button>
+        <button type="button" onClick={() => setDialog({ kind: 'export' })}>
+          Export…
+        </button>
+        <button type="button" onClick={() => setDialog({ kind: 'import' })}>
+          Import…
+        </button>
       </div>
       <BulkBar
         scope={scope}
@@ -148,6 +160,7 @@ export function TestsPage() {
         tags={tags.data?.data ?? []}
         onDone={setNotice}
         onDelete={() => setDialog({ kind: 'delete', tests: selection })}
+        onMove={() => setDialog({ kind: 'move', tests: selection })}
         onClear={() => setSelected(new Set())}
       />
       <p role="status" className="notice">
@@ -169,6 +182,19 @@ export function TestsPage() {
           onToggle={toggle}
           onRename={(test) => setDialog({ kind: 'rename', test })}
           onDelete={(test) => setDialog({ kind: 'delete', tests: [test] })}
+          onMove={(test) => setDialog({ kind: 'move', tests: [test] })}
+          onDropInto={(testId, directoryId) => {
+            const test = byId.get(testId);
+            const inside = descendantsOf(everything, testId).some((below) => below.id === directoryId);
+            if (!test || testId === directoryId || inside) return;
+            moveAll(scope, [test], directoryId).then(
+              () => {
+                void queryClient.invalidateQueries({ queryKey: ['tests'] });
+                setNotice(`Moved ${test.name} to ${byId.get(directoryId)?.name ?? 'a directory'}`);
+              },
+              (error: Error) => setNotice(`Not moved: ${error.message}`),
+            );
+          }}
           onNotice={setNotice}
         />
       ) : tests.isPending ? (
@@ -192,6 +218,26 @@ export function TestsPage() {
       {dialog?.kind === 'rename' ? (
         <RenameTestDialog scope={scope} test={dialog.test} onClose={() => setDialog(undefined)} />
       ) : null}
+      {dialog?.kind === 'move' ? (
+        <MoveDialog
+          scope={scope}
+          tests={dialog.tests}
+          everything={everything}
+          onClose={() => setDialog(undefined)}
+          onMoved={setNotice}
+        />
+      ) : null}
+      {dialog?.kind === 'export' ? (
+        <ExportDialog
+          scope={scope}
+          selection={selection}
+          directories={directories}
+          tags={tags.data?.data ?? []}
+          onClose={() => setDialog(undefined)}
+          onDone={setNotice}
+        />
+      ) : null}
+      {dialog?.kind === 'import' ? <ImportDialog scope={scope} onClose={() => setDialog(undefined)} /> : null}
       {dialog?.kind === 'delete' ? (
         <DeleteTestsDialog
           scope={scope}

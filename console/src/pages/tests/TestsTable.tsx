@@ -1,11 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { type DragEvent, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { pathOf, type TestItem, visibleRows } from '../../lib/test-tree.ts';
+
+/** The drag payload of a row (a test id), so drops of anything else are ignored. */
+const dragType = 'application/x-stepdeck-test';
+
+/**
+ * Past this many rows only those near the viewport are in the DOM (10000 tests must render in
+ * 500 ms); below it every row is, so the browser's find-in-page sees them all.
+ */
+const virtualizeAbove = 300;
+/** A row's height before it is measured (one line of text and buttons). */
+const estimatedRowHeight = 41;
 
 /** The tests as a table: a tree (indented, directories fold) or, when filtered, flat with paths. */
 export function TestsTable(props: {
@@ -18,15 +30,42 @@ export function TestsTable(props: {
   onToggle(id: string, on: boolean): void;
   onRename(test: TestItem): void;
   onDelete(test: TestItem): void;
+  onMove(test: TestItem): void;
+  /** A row dragged onto a directory's row (the tree only). */
+  onDropInto(testId: string, directoryId: string): void;
   onNotice(message: string): void;
 }) {
   const { scope } = props;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [dropTarget, setDropTarget] = useState<string>();
   const rows = props.flat
     ? props.tests.map((test) => ({ test, depth: 0 }))
     : visibleRows(props.tests, collapsed);
+  const virtual = rows.length > virtualizeAbove;
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [bodyTop, setBodyTop] = useState(0);
+  useLayoutEffect(() => {
+    if (virtual && body.current) setBodyTop(body.current.getBoundingClientRect().top + window.scrollY);
+  }, [virtual]);
+  const virtualizer = useWindowVirtualizer({
+    count: virtual ? rows.length : 0,
+    estimateSize: () => estimatedRowHeight,
+    overscan: 15,
+    scrollMargin: bodyTop,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : undefined;
+  const shown = items
+    ? items.flatMap((item) => {
+        const row = rows[item.index];
+        return row ? [{ ...row, index: item.index }] : [];
+      })
+    : rows.map((row, index) => ({ ...row, index }));
+  const first = items?.[0];
+  const last = items?.at(-1);
+  const spaceAbove = first ? first.start - bodyTop : 0;
+  const spaceBelow = last ? virtualizer.getTotalSize() - (last.end - bodyTop) : 0;
   const duplicate = useMutation({
     mutationFn: (test: TestItem) => authoringApi.duplicate(scope, test.id),
     onSuccess: async (result) => {
@@ -48,7 +87,8 @@ export function TestsTable(props: {
     setCollapsed(next);
   };
   return (
-    <table className="tests">
+    // Virtualized, the table tells assistive technology how many rows it has in all (+ the header).
+    <table className="tests" aria-rowcount={virtual ? rows.length + 1 : undefined}>
       <caption className="muted">{props.caption}</caption>
       <thead>
         <tr>
@@ -63,9 +103,39 @@ export function TestsTable(props: {
           <th scope="col">Actions</th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map(({ test, depth }) => (
-          <tr key={test.id} data-testid={`test-row-${test.id}`}>
+      <tbody ref={body}>
+        {spaceAbove > 0 ? (
+          <tr className="virtual-space">
+            <td colSpan={7} style={{ height: spaceAbove }} />
+          </tr>
+        ) : null}
+        {shown.map(({ test, depth, index }) => (
+          <tr
+            key={test.id}
+            data-index={index}
+            aria-rowindex={virtual ? index + 2 : undefined}
+            ref={virtual ? virtualizer.measureElement : undefined}
+            data-testid={`test-row-${test.id}`}
+            className={dropTarget === test.id ? 'drop-target' : undefined}
+            draggable={!props.flat}
+            onDragStart={(event) => event.dataTransfer.setData(dragType, test.id)}
+            {...(test.directory && !props.flat
+              ? {
+                  onDragOver: (event: DragEvent) => {
+                    if (!event.dataTransfer.types.includes(dragType)) return;
+                    event.preventDefault();
+                    setDropTarget(test.id);
+                  },
+                  onDragLeave: () => setDropTarget(undefined),
+                  onDrop: (event: DragEvent) => {
+                    event.preventDefault();
+                    setDropTarget(undefined);
+                    const dragged = event.dataTransfer.getData(dragType);
+                    if (dragged) props.onDropInto(dragged, test.id);
+                  },
+                }
+              : {})}
+          >
             <td>
               <input
                 type="checkbox"
@@ -113,6 +183,9 @@ export function TestsTable(props: {
               <button type="button" aria-label={`Rename ${test.name}`} onClick={() => props.onRename(test)}>
                 Rename
               </button>
+              <button type="button" aria-label={`Move ${test.name}`} onClick={() => props.onMove(test)}>
+                Move
+              </button>
               <button
                 type="button"
                 aria-label={`Duplicate ${test.name}`}
@@ -126,6 +199,11 @@ export function TestsTable(props: {
             </td>
           </tr>
         ))}
+        {spaceBelow > 0 ? (
+          <tr className="virtual-space">
+            <td colSpan={7} style={{ height: spaceBelow }} />
+          </tr>
+        ) : null}
       </tbody>
     </table>
   );

@@ -287,6 +287,11 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         summary: 'Update a test',
+        description:
+          'Only the `testData` fields present change. Extension of the spec: `testData.parentTestId` ' +
+          '(UUID, or null for the top level) moves the test with its descendants into that directory; ' +
+          '404 when the directory is not on the branch, 400 when the target is not a directory or is ' +
+          'the test itself or one of its descendants.',
         params: testParams,
         consumes: ['multipart/form-data'],
         'x-multipart': testForm,

@@ -116,6 +116,21 @@ export class TestWrites {
     return parent;
   }
 
+  /**
+   * The directory a test moves into: on this branch, a directory, and neither the test itself
+   * nor one of its descendants. Read without a row lock: the caller's exclusive tree lock keeps
+   * the tree still, and a second revision lock here would break the one-statement order.
+   */
+  private async requireMoveTarget(trx: Tx, scope: Scope, testId: string, targetId: string) {
+    if (targetId === testId) throw badRequest('parentTestId: a test cannot be moved into itself');
+    const [target] = await findWorkingMany(trx, scope.projectId, scope.branchId, [targetId]);
+    if (!target) throw notFound('Parent test not found');
+    if (!target.directory) throw badRequest('parentTestId: the parent test is not a directory');
+    const tree = await branchTree(trx, scope.projectId, scope.branchId);
+    if (subtreeIds(tree, [testId]).includes(targetId))
+      throw badRequest('parentTestId: a directory cannot be moved into one of its own descendants');
+  }
+
   async saveRevision(scope: Scope, testId: string, message: string) {
     const now = isoNow(this.clock);
     return transaction(this.db, async (trx) => {
@@ -153,6 +168,9 @@ export class TestWrites {
     const data: UpdateTestData = parsed.data;
     const now = isoNow(this.clock);
     await transaction(this.db, async (trx) => {
+      // A move holds the tree lock exclusively (level 1, first): no concurrent move can build a
+      // cycle with it and no delete can remove the target directory before it commits.
+      if (data.parentTestId !== undefined) await lockTestTree(trx, scope.branchId, 'exclusive');
       // Shared steps first, then the working revision (docs/concurrency.md): the revision is
       // read under its row lock, so the edit check below compares against the committed state.
       const steps: NormalizedStep[] | undefined = data.steps
@@ -163,6 +181,7 @@ export class TestWrites {
         throw conflict(
           `Edit conflict: the test changed since editVersion ${data.editVersion} (current editVersion ${current.editVersion})`,
         );
+      if (data.parentTestId) await this.requireMoveTarget(trx, scope, testId, data.parentTestId);
       if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
       const directory = data.directory ?? current.directory;
       if (directory && steps && steps.length > 0)
@@ -204,13 +223,15 @@ export class TestWrites {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0)
         throw conflict('Edit conflict: the test changed during the update');
-      if (data.directory !== undefined)
-        await trx
-          .updateTable('tests')
-          .set({ directory: toFlag(data.directory), updatedAt: now })
-          .where('id', '=', testId)
-          .execute();
-      else await trx.updateTable('tests').set({ updatedAt: now }).where('id', '=', testId).execute();
+      await trx
+        .updateTable('tests')
+        .set({
+          ...(data.directory !== undefined ? { directory: toFlag(data.directory) } : {}),
+          ...(data.parentTestId !== undefined ? { parentTestId: data.parentTestId } : {}),
+          updatedAt: now,
+        })
+        .where('id', '=', testId)
+        .execute();
       if (data.tags) await setTags(trx, [testId], data.tags);
       await storeAttachments(trx, this.blobs, { projectId: scope.projectId, testId }, files, now);
     });
