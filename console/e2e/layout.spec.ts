@@ -78,7 +78,17 @@ test('every page with long names, at 1280 px', async ({ page }) => {
   await check(page, 'tests-tree');
   await page.goto(`${project}/tests/${testId}`);
   await check(page, 'editor');
-  for (const name of ['API keys', 'Webhooks', 'Schedules', 'Presets', 'Users', 'Audit log', 'Secrets', 'Tags', 'Organization']) {
+  for (const name of [
+    'API keys',
+    'Webhooks',
+    'Schedules',
+    'Presets',
+    'Users',
+    'Audit log',
+    'Secrets',
+    'Tags',
+    'Organization',
+  ]) {
     await openAdminPage(page, name);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await check(page, `admin-${name.toLowerCase().replace(' ', '-')}`);
@@ -94,14 +104,17 @@ test('every page with long names, at 1280 px', async ({ page }) => {
 
 test('an empty project with a long name', async ({ page }) => {
   const errors = await prepare(page);
-  const projectId = await page.evaluate(async (name) => {
-    const response = await fetch('/console/v1/projects', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
-      body: JSON.stringify({ name }),
-    });
-    return ((await response.json()) as { data: { id: string } }).data.id;
-  }, `Empty project ${suffix} `.padEnd(64, 'y'));
+  const projectId = await page.evaluate(
+    async (name) => {
+      const response = await fetch('/console/v1/projects', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
+        body: JSON.stringify({ name }),
+      });
+      return ((await response.json()) as { data: { id: string } }).data.id;
+    },
+    `Empty project ${suffix} `.padEnd(64, 'y'),
+  );
   for (const [path, name] of [
     ['runs', 'empty-runs-list'],
     ['dashboard', 'empty-dashboard'],
