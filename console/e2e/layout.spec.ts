@@ -26,7 +26,8 @@ const longTest = `checkout ${suffix} `.padEnd(64, 'x');
 let runId = '';
 let testId = '';
 
-test.describe.configure({ mode: 'serial' });
+// Seventeen pages, each loaded, measured and photographed: room for a loaded CI machine.
+test.describe.configure({ mode: 'serial', timeout: 600_000 });
 
 test.beforeAll(async () => {
   testId = await createTest(failingUiTest(longTest));

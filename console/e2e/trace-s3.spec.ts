@@ -10,6 +10,8 @@ import { type RunningService, startService } from './service.ts';
  */
 let s3: FakeS3;
 let service: RunningService;
+// A service and s3rver of its own plus a real run: room for a loaded CI machine.
+test.describe.configure({ timeout: 300_000 });
 
 test.beforeAll(async () => {
   s3 = await startFakeS3();
