@@ -62,6 +62,24 @@ async function check(page: Page, name: string) {
     const signOut = await banner.getByRole('button', { name: 'Sign out' }).boundingBox();
     expect(Math.abs((signOut?.y ?? 0) - (brand?.y ?? 0)), `${name}: header on one line`).toBeLessThan(20);
   }
+  // Nothing in the header overlaps or spills out of its box (names shrink with an ellipsis).
+  const clashes = await page.evaluate(() => {
+    const items = [...document.querySelectorAll('.topbar > *')] as HTMLElement[];
+    const found: string[] = [];
+    items.forEach((item, index) => {
+      const box = item.getBoundingClientRect();
+      const spills = getComputedStyle(item).overflow === 'visible' && item.scrollWidth > item.clientWidth + 1;
+      if (spills) found.push(`${item.className || item.tagName} spills`);
+      for (const other of items.slice(index + 1)) {
+        const next = other.getBoundingClientRect();
+        const sameRow = box.top < next.bottom - 2 && next.top < box.bottom - 2;
+        if (sameRow && box.left < next.right - 1 && next.left < box.right - 1)
+          found.push(`${item.className || item.tagName} overlaps ${other.className || other.tagName}`);
+      }
+    });
+    return found;
+  });
+  expect(clashes, `${name}: header`).toEqual([]);
 }
 
 test('every page with long names, at 1280 px', async ({ page }) => {

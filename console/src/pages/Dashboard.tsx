@@ -81,7 +81,7 @@ export default function DashboardPage() {
           </div>
           <div>
             <dt>Success rate</dt>
-            <dd>{percent(totals.successRate)}</dd>
+            <dd>{totals.totalRuns === 0 ? '—' : percent(totals.successRate)}</dd>
           </div>
           <div>
             {/* The API's mean is over completed runs (0 when there is none): say so, not "0 ms". */}
