@@ -49,6 +49,8 @@ test.describe('header, recorded video and the dashboard time axis', () => {
     await page.keyboard.press('Enter');
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
     for (const name of [
+      'Email inboxes',
+      'Projects',
       'API keys',
       'Webhooks',
       'Schedules',
