@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import nodemailer from 'nodemailer';
-import { expectAccessible, signIn, waitingTest } from './fixtures.ts';
+import { expectAccessible, openAdminPage, signIn, waitingTest } from './fixtures.ts';
 import { freePort, type RunningService, startService } from './service.ts';
 
 /**
@@ -94,7 +94,7 @@ test('an email arrives live in the viewer over SMTP; HTML sandboxed, remote cont
   page,
 }) => {
   await signInAs(page);
-  await page.getByRole('link', { name: 'Email inboxes' }).click();
+  await openAdminPage(page, 'Email inboxes');
   await expect(page.getByRole('heading', { name: 'Email inboxes', level: 1 })).toBeVisible();
   await expect(page.getByTestId('inbox-usage')).toContainText('0 of 5 inboxes used');
   await page.getByLabel('Inbox name (optional)').fill('signup');
@@ -244,7 +244,7 @@ test('an owner creates a project and a branch; a member is refused in the page a
     const added = await consoleFetch(page, 'POST', '/console/v1/users', { email, password, role });
     expect(added.status).toBe(201);
   }
-  await page.getByRole('link', { name: 'Projects' }).click();
+  await openAdminPage(page, 'Projects');
   await expect(page.getByRole('heading', { name: 'Projects and branches' })).toBeVisible();
   await page.getByRole('form', { name: 'Create a project' }).getByLabel('Project name').fill('E2E second');
   await page.getByRole('button', { name: 'Create project' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bootstrap, expectAccessible, serviceUrl, signInFresh } from './fixtures.ts';
+import { bootstrap, expectAccessible, openAdminPage, serviceUrl, signInFresh } from './fixtures.ts';
 
 /** Administration pages (console part 3), as an owner and as a member, against the real service. */
 const adminPath = (page: string) => `/console/projects/${bootstrap().projectId}/admin/${page}`;
@@ -10,7 +10,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('an owner creates an API key, sees it once, and it works against the API', async ({ page }) => {
   await signInFresh(page);
-  await page.getByRole('link', { name: 'API keys' }).click();
+  await openAdminPage(page, 'API keys');
   await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
   await expectAccessible(page);
 
@@ -167,14 +167,14 @@ test('secrets are write-only, tags and the organization limits are kept by an ow
   expect(await page.content()).not.toContain(value);
   await expectAccessible(page);
 
-  await page.getByRole('link', { name: 'Tags' }).click();
+  await openAdminPage(page, 'Tags');
   await expect(page.getByRole('heading', { name: 'Tags' })).toBeVisible();
   await page.getByLabel('Tag name').fill('e2e-smoke');
   await page.getByRole('button', { name: 'Create tag' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'e2e-smoke' })).toBeVisible();
   await expectAccessible(page);
 
-  await page.getByRole('link', { name: 'Organization' }).click();
+  await openAdminPage(page, 'Organization');
   await expect(page.getByRole('heading', { name: 'Organization', level: 1 })).toBeVisible();
   await expect(page.getByText('subscription active')).toBeVisible();
   await page.getByLabel('Concurrent runs (1–64)').fill('3');

@@ -96,6 +96,14 @@ export async function signInFresh(page: Page, email?: string, password?: string)
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
 }
 
+/** Opens an administration page from the header's "Administration" menu. */
+export async function openAdminPage(page: Page, name: string) {
+  const banner = page.getByRole('banner');
+  const menu = banner.getByRole('button', { name: 'Administration' });
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await banner.getByRole('link', { name, exact: true }).click();
+}
+
 /** No serious or critical accessibility violation on the page (Playwright's own viewer excluded). */
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).exclude('iframe').analyze();

@@ -28,6 +28,60 @@ test.describe('header, recorded video and the dashboard time axis', () => {
     await expect(banner.getByText('…', { exact: true })).toHaveCount(0);
   });
 
+  test('fits the header on one line at 1280 px, administration behind one keyboard-operable menu', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signInFresh(page);
+    const banner = page.getByRole('banner');
+    const brand = await banner.getByText('Stepdeck', { exact: true }).boundingBox();
+    const signOut = await banner.getByRole('button', { name: 'Sign out' }).boundingBox();
+    // One line: "Sign out" sits on the brand's row, and the header is one control high.
+    expect(
+      Math.abs((signOut?.y ?? 0) + (signOut?.height ?? 0) / 2 - ((brand?.y ?? 0) + (brand?.height ?? 0) / 2)),
+    ).toBeLessThan(4);
+    expect((await banner.boundingBox())?.height).toBeLessThan(60);
+    const menu = banner.getByRole('button', { name: 'Administration' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(banner.getByRole('link', { name: 'API keys' })).toBeHidden();
+    // Keyboard: focus the button, open with Enter, Escape closes and gives focus back.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    for (const name of [
+      'Email inboxes',
+      'Projects',
+      'API keys',
+      'Webhooks',
+      'Schedules',
+      'Presets',
+      'Users',
+      'Audit log',
+      'Secrets',
+      'Tags',
+      'Organization',
+    ])
+      await expect(banner.getByRole('link', { name, exact: true })).toBeVisible();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu).toBeFocused();
+    // Tab into the open list and follow a link with the keyboard: the page opens, the menu closes.
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await expect(banner.getByRole('link', { name: 'API keys' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    // 800 px: the header wraps into rows, but nothing overflows the window.
+    await page.setViewportSize({ width: 800, height: 800 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await menu.click();
+    const list = await banner.getByRole('link', { name: 'Organization' }).boundingBox();
+    expect((list?.x ?? 0) + (list?.width ?? 0)).toBeLessThanOrEqual(800);
+  });
+
   test('plays the video of a run that recorded one', async ({ page }) => {
     await signInFresh(page);
     await page.goto(runPath(videoRun));

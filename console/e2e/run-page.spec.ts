@@ -45,12 +45,30 @@ test.describe('the run page', () => {
 
   test("shows a failed run's error, failing step and screenshot, failed tests first", async ({ page }) => {
     await waitForRun(failedRunId, ['completed', 'failed']);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+    });
     await page.goto(runPath(failedRunId));
     await expect(page.getByRole('status', { name: 'Run status' })).toHaveText('failed');
+    // index.html's start-up script ran (its CSP hash holds) and its early requests were used.
+    const early = await page.evaluate(() => {
+      const left = (window as unknown as { __stepdeckEarly?: Record<string, unknown> }).__stepdeckEarly;
+      return left ? Object.keys(left) : 'no early requests';
+    });
+    expect(early).toEqual([]);
+    expect(violations).toEqual([]);
     const card = page.getByTestId('test-result').first();
     await expect(card.getByRole('heading', { name: 'checkout title' })).toBeVisible();
     await expect(card.locator('.error-message').first()).toContainText('Something else');
     await expect(card.getByText('Failing step:')).toBeVisible();
+    // The error is shown once (where Playwright's HTML report shows it), not again in the steps.
+    await expect(
+      card.getByText('Expected substring: "Something else"').filter({ visible: true }),
+    ).toHaveCount(1);
+    await expect(card.getByText('Received string:').filter({ visible: true })).toHaveCount(1);
+    await expect(card.locator('.steps li[data-status="failed"]')).toContainText('check title');
+    await expect(card.getByRole('button', { name: 'Open trace' })).toBeVisible();
     const screenshot = card.getByRole('img', { name: /Screenshot of checkout title/ });
     await expect(screenshot).toBeVisible();
     await expect
@@ -100,6 +118,33 @@ test.describe('the run page', () => {
     expect(again.config.use.baseURL).toBe(before.config.use.baseURL);
     expect(again.metadata.trigger).toEqual({ type: 'manual', name: 'admin@localhost' });
     await expect(page.getByRole('status', { name: 'Run status' })).toHaveText('failed', { timeout: 90_000 });
+  });
+
+  test("shows a split run's batches: tests, runner slot, status, duration, attempts", async ({ page }) => {
+    // Two tests of 9 s each: enough work for two batches (docs/orchestrated-runs.md: ≥ 4 start-ups each).
+    const suffix = Date.now().toString(36);
+    const ids = [
+      await createTest(waitingTest(`shard one ${suffix}`, 9000)),
+      await createTest(waitingTest(`shard two ${suffix}`, 9000)),
+    ];
+    const started = await apiCall('POST', '/v1/tests/remote-run', { testIds: ids });
+    expect(started.status).toBe(200);
+    const runId = started.json.data.runId as string;
+    const run = await waitForRun(runId, ['completed', 'failed'], 120_000);
+    expect(run.shards?.length).toBeGreaterThan(0);
+    await page.goto(runPath(runId));
+    await expect(page.getByRole('heading', { name: 'Shards' })).toBeVisible();
+    const rows = page.getByTestId('run-batch');
+    await expect(rows).toHaveCount(2);
+    for (const name of [`shard one ${suffix}`, `shard two ${suffix}`])
+      await expect(rows.filter({ hasText: name })).toHaveCount(1);
+    for (const row of await rows.all()) {
+      await expect(row.getByRole('cell').nth(0)).toContainText('done');
+      await expect(row.getByRole('cell').nth(2)).toHaveText(/#\d+$/);
+      await expect(row.getByRole('cell').nth(3)).toContainText(/\d+(\.\d)? s/);
+      await expect(row.getByRole('cell').last()).toHaveText('1');
+    }
+    await expectAccessible(page);
   });
 
   test('answers an unknown run and a run of another project with a not-found page', async ({ page }) => {

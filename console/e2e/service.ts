@@ -74,7 +74,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
     output += chunk;
     process.stderr.write(chunk);
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${output}`);
     const ok = await fetch(`${url}/healthz`).then(
@@ -83,7 +83,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
     );
     // The credentials are written once every listener is up, just after /healthz answers.
     if (ok && fs.existsSync(path.join(dataDir, 'bootstrap.json'))) break;
-    if (Date.now() > deadline) throw new Error(`service did not answer /healthz within 60 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`service did not answer /healthz within 120 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const bootstrap = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8')) as Bootstrap;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectAccessible, signIn, waitingTest } from './fixtures.ts';
+import { expectAccessible, openAdminPage, signIn, waitingTest } from './fixtures.ts';
 import { type RunningService, startService } from './service.ts';
 
 /**
@@ -72,7 +72,7 @@ test('a rotated webhook secret signs the next delivery, shown with its exact bod
   await page.goto(`${service.url}/console/sign-in`);
   await signIn(page, service.bootstrap.adminEmail, service.bootstrap.adminPassword);
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
-  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await openAdminPage(page, 'Webhooks');
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   await expectAccessible(page);
 

@@ -156,6 +156,25 @@ export const runShard = z.object({
 });
 export type RunShard = z.infer<typeof runShard>;
 
+/**
+ * One batch of an orchestrated run's live queue: the tests it holds (ids of the report's
+ * `testResults`), where and how it ran. Additive, split runs only: the console shows it.
+ */
+export const runBatch = z.object({
+  position: z.number().int(),
+  status: z.enum(['pending', 'claimed', 'done', 'cancelled']),
+  testIds: z.array(z.string()),
+  /** The slot that took it last (`host:pid:nonce#slot`), null while pending. */
+  worker: z.string().nullable(),
+  /** Times it was claimed: 2 when its first runner died and another slot ran it again. */
+  attempts: z.number().int(),
+  expectedMs: z.number().int(),
+  startedAt: isoTimestamp.nullable(),
+  completedAt: isoTimestamp.nullable(),
+  durationMs: z.number().int().nullable(),
+});
+export type RunBatch = z.infer<typeof runBatch>;
+
 /** `GET /v1/test-runs/:runId`. */
 export const testRunDetail = testRun.extend({
   projectId: z.string(),
@@ -168,6 +187,7 @@ export const testRunDetail = testRun.extend({
   cancelledAt: isoTimestamp.nullable(),
   report: runReport.nullable(),
   shards: z.array(runShard).optional(),
+  batches: z.array(runBatch).optional(),
 });
 export type TestRunDetail = z.infer<typeof testRunDetail>;
 export const testRunDetailResponse = dataOf(testRunDetail);

@@ -94,6 +94,17 @@ const browser = await chromium.launch({
 });
 const context = await browser.newContext({ baseURL: url });
 const page = await context.newPage();
+// The moment the failed test is in the DOM, by the page's own clock: Playwright's waitFor polls
+// at growing intervals, which adds up to its last interval to the wall-clock figure.
+await page.addInitScript(() => {
+  const observer = new MutationObserver(() => {
+    const heading = document.querySelector('.test-failed h3');
+    if (!heading?.textContent?.includes('bench failing test')) return;
+    (window as unknown as { failedTestShownAt?: number }).failedTestShownAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+});
 await page.goto('/console/sign-in');
 await page.getByLabel('Email').fill(bootstrap.adminEmail);
 await page.getByLabel('Password').fill(bootstrap.adminPassword);
@@ -125,7 +136,9 @@ for (let round = 0; round < rounds + 2; round += 1) {
       'session answered': session?.responseEnd ?? Number.NaN,
       'run request sent': run?.startTime ?? Number.NaN,
       'run answered': run?.responseEnd ?? Number.NaN,
-      'failed test visible': performance.now(),
+      'failed test in the DOM':
+        (window as unknown as { failedTestShownAt?: number }).failedTestShownAt ?? Number.NaN,
+      'failed test seen by Playwright': performance.now(),
     };
   });
   for (const [name, value] of Object.entries(marks)) {
@@ -149,6 +162,7 @@ process.stdout.write(
   [
     `first-paint JS of the run page: ${firstPaintKb.toFixed(1)} KB gzip (${scripts.join(', ')}); target ≤ 200 KB: ${firstPaintKb <= 200 ? 'met' : 'NOT met'}`,
     `run page, navigation → failed test visible, ${storedRuns} runs stored, ${rounds} rounds: median ${median.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms; target ≤ 500 ms median: ${median <= 500 ? 'met' : 'NOT met'}`,
+    `run page, navigation → failed test in the DOM (page clock, no polling delay): median ${medianOf(phases['failed test in the DOM'] ?? []).toFixed(0)} ms`,
     `  medians in the page (ms after navigation start): ${Object.entries(phases)
       .map(([name, values]) => `${name} ${medianOf(values).toFixed(0)}`)
       .join(', ')}`,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { earlyKey, takeEarlyResponse } from './early.ts';
 
 /** An API answer other than 2xx, with the service's own message. */
 export class ApiError extends Error {
@@ -54,13 +55,20 @@ export async function request<T extends z.ZodType>(
     headers['x-project-id'] = options.scope.projectId;
     if (options.scope.branchId) headers['x-branch-id'] = options.scope.branchId;
   }
-  const response = await fetch(buildUrl(path, options.query), {
-    method: options.method ?? 'GET',
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? null : JSON.stringify(options.body),
-    signal: options.signal ?? null,
-  });
+  const url = buildUrl(path, options.query);
+  const method = options.method ?? 'GET';
+  const early =
+    method === 'GET'
+      ? takeEarlyResponse(earlyKey(method, url, options.scope?.projectId, options.scope?.branchId))
+      : undefined;
+  const response = await (early ??
+    fetch(url, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    }));
   const text = await response.text();
   const json = text ? safeJson(text) : undefined;
   if (!response.ok) {

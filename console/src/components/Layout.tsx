@@ -2,7 +2,25 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import { type AdminLink, AdminMenu } from './AdminMenu.tsx';
 import { sessionKey } from './RequireSession.tsx';
+
+/** The administration pages, grouped under one menu (add a page: one line here). */
+const adminLinks: readonly AdminLink[] = [
+  // Administration (console part 3)
+  { path: 'api-keys', label: 'API keys' },
+  { path: 'webhooks', label: 'Webhooks' },
+  { path: 'schedules', label: 'Schedules' },
+  { path: 'presets', label: 'Presets' },
+  { path: 'users', label: 'Users' },
+  { path: 'audit-log', label: 'Audit log' },
+  { path: 'secrets', label: 'Secrets' },
+  { path: 'tags', label: 'Tags' },
+  { path: 'organization', label: 'Organization' },
+  // Administration, second pass
+  { path: 'email-inboxes', label: 'Email inboxes' },
+  { path: 'projects', label: 'Projects' },
+];
 
 /** Header with the organization, project and branch switchers, navigation and sign-out. */
 export function Layout() {
@@ -41,7 +59,10 @@ export function Layout() {
     <>
       <header className="topbar">
         <span className="brand">Stepdeck</span>
-        <span className="org" title="Organization">
+        <span
+          className="org"
+          title={organization.data ? `Organization: ${organization.data.data.name}` : 'Organization'}
+        >
           {organization.data?.data.name ?? (organization.error ? 'Organization unavailable' : '…')}
         </span>
         <label>
@@ -76,22 +97,10 @@ export function Layout() {
           </NavLink>
           <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
           <NavLink to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</NavLink>
-          {/* Administration (console part 3) */}
-          <NavLink to={`/projects/${projectId}/admin/api-keys`}>API keys</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/webhooks`}>Webhooks</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/schedules`}>Schedules</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/presets`}>Presets</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/users`}>Users</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/audit-log`}>Audit log</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/secrets`}>Secrets</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/tags`}>Tags</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/organization`}>Organization</NavLink>
-          {/* Administration, second pass */}
-          <NavLink to={`/projects/${projectId}/admin/email-inboxes`}>Email inboxes</NavLink>
-          <NavLink to={`/projects/${projectId}/admin/projects`}>Projects</NavLink>
+          <AdminMenu projectId={projectId as string} links={adminLinks} />
         </nav>
-        <span className="user">
-          {session.data?.data.email} ({session.data?.data.role})
+        <span className="user" title={session.data?.data.email}>
+          <span className="user-email">{session.data?.data.email}</span> ({session.data?.data.role})
         </span>
         <button type="button" onClick={() => void signOut()}>
           Sign out

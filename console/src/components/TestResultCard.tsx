@@ -14,6 +14,10 @@ export function TestResultCard(props: {
   const { runId, result } = props;
   const own = artifactsOfTest(props.artifacts, result.name);
   const failed = isFailure(result);
+  // The test's error is shown once, at the top of the card (where Playwright's HTML report shows
+  // it); the step that raised it is only marked failed in the step tree.
+  const shownAbove = (error: string) =>
+    Boolean(result.errorMessage?.includes(error.trim()) || result.errorDetail?.includes(error.trim()));
   const headingId = `test-${result.testId}-${result.name}`.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
     <section
@@ -85,7 +89,11 @@ export function TestResultCard(props: {
                 <StatusBadge status={step.status} /> {step.name}
                 {step.action ? <code> {step.action}</code> : null}{' '}
                 <span className="muted">{formatDuration(step.duration)}</span>
-                {step.error ? <pre className="error-message">{step.error}</pre> : null}
+                {step.error && shownAbove(step.error) ? (
+                  <span className="muted"> (the error above)</span>
+                ) : step.error ? (
+                  <pre className="error-message">{step.error}</pre>
+                ) : null}
               </li>
             ))}
           </ol>

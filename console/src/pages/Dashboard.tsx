@@ -81,11 +81,12 @@ export default function DashboardPage() {
           </div>
           <div>
             <dt>Success rate</dt>
-            <dd>{percent(totals.successRate)}</dd>
+            <dd>{totals.totalRuns === 0 ? '—' : percent(totals.successRate)}</dd>
           </div>
           <div>
-            <dt>Mean duration</dt>
-            <dd>{formatDuration(totals.avgDuration)}</dd>
+            {/* The API's mean is over completed runs (0 when there is none): say so, not "0 ms". */}
+            <dt>Mean duration (completed runs)</dt>
+            <dd>{totals.avgDuration === 0 ? '—' : formatDuration(totals.avgDuration)}</dd>
           </div>
           <div>
             <dt>Tests passed / failed</dt>

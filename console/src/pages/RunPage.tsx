@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { RunBatches } from '../components/RunBatches.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TestResultCard } from '../components/TestResultCard.tsx';
 import { TraceViewerDialog } from '../components/TraceViewerDialog.tsx';
@@ -144,6 +145,7 @@ export function RunPage() {
           ))
         )}
       </section>
+      {detail.batches?.length ? <RunBatches batches={detail.batches} results={results} /> : null}
       <section aria-labelledby="artifacts-heading">
         <h2 id="artifacts-heading">Artifacts</h2>
         {artifacts.error ? <ErrorMessage error={artifacts.error} title="Could not list artifacts" /> : null}

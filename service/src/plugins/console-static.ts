@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';
+import { contentSecurityPolicyHeader } from './security-headers.ts';
 
 /** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */
 export const consoleDistDir = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
@@ -62,6 +63,8 @@ export async function registerConsoleStatic(
     });
   }
 
+  // index.html's inline start-up script is allowed by its hash, written by the console's build.
+  const consolePolicy = contentSecurityPolicyHeader(built ? readInlineScriptHashes(distDir) : []);
   const sendIndex = async (request: { method: string; url: string }, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname.startsWith('/console/v1/')) throw notFound(`Route ${request.method} ${pathname} not found`);
@@ -73,10 +76,20 @@ export async function registerConsoleStatic(
     }
     return reply
       .header('cache-control', 'no-cache')
+      .header('content-security-policy', consolePolicy)
       .type('text/html; charset=utf-8')
       .send(await fs.promises.readFile(path.join(distDir, 'index.html')));
   };
   app.get('/console', hidden, async (_request, reply) => reply.redirect('/console/', 302));
   app.get('/console/', hidden, sendIndex);
   app.get('/console/*', hidden, sendIndex);
+}
+
+/** `dist/csp.json` (console/vite.config.ts): the `'sha256-…'` sources of index.html's inline scripts. */
+function readInlineScriptHashes(distDir: string): string[] {
+  const file = path.join(distDir, 'csp.json');
+  if (!fs.existsSync(file)) return [];
+  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { scriptSrc?: unknown };
+  const sources = Array.isArray(parsed.scriptSrc) ? parsed.scriptSrc : [];
+  return sources.filter((source): source is string => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(String(source)));
 }

@@ -28,6 +28,16 @@ export const contentSecurityPolicy: Record<string, string[]> = {
 };
 
 /**
+ * The policy as a header value, with extra `script-src` sources (the hashes of the console's
+ * inline start-up script, computed when the console is built).
+ */
+export function contentSecurityPolicyHeader(extraScriptSrc: readonly string[] = []): string {
+  return Object.entries(contentSecurityPolicy)
+    .map(([name, values]) => [name, ...values, ...(name === 'script-src' ? extraScriptSrc : [])].join(' '))
+    .join(';');
+}
+
+/**
  * Security headers on every response (API JSON included: inbox messages carry HTML as
  * received, so `X-Content-Type-Options: nosniff` keeps a browser from rendering it).
  */

@@ -7002,6 +7002,18 @@ export interface operations {
                                 batches: number;
                                 durationMs: number;
                             }[];
+                            batches?: {
+                                position: number;
+                                /** @enum {string} */
+                                status: "pending" | "claimed" | "done" | "cancelled";
+                                testIds: string[];
+                                worker: string | null;
+                                attempts: number;
+                                expectedMs: number;
+                                startedAt: string | null;
+                                completedAt: string | null;
+                                durationMs: number | null;
+                            }[];
                         };
                     };
                 };

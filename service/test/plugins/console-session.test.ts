@@ -215,6 +215,10 @@ describe('serving the built console', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(
+      path.join(dist, 'csp.json'),
+      JSON.stringify({ scriptSrc: ["'sha256-AbC+/9=='", "'unsafe-inline'"] }),
+    );
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     registerErrorHandling(app);
@@ -239,6 +243,15 @@ describe('serving the built console', () => {
     const index = await app.inject({ method: 'GET', url: '/console/' });
     expect(index.headers['cache-control']).toBe('no-cache');
     expect(index.body).toContain('id="root"');
+  });
+
+  it("allows index.html's inline start-up script by the hash its build wrote, and nothing else inline", async () => {
+    const index = await app.inject({ method: 'GET', url: '/console/projects/p/runs/r' });
+    const csp = String(index.headers['content-security-policy']);
+    const scriptSrc = csp.split(';').find((directive) => directive.startsWith('script-src '));
+    // Only well-formed hashes from csp.json: its stray 'unsafe-inline' is dropped.
+    expect(scriptSrc).toBe("script-src 'self' 'sha256-AbC+/9=='");
+    expect(csp).toContain("frame-ancestors 'self'");
   });
 
   it('answers every console path with index.html except the console API', async () => {

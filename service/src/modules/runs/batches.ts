@@ -1,4 +1,4 @@
-import type { RunShard } from '@stepdeck/contract';
+import type { RunBatch, RunShard } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromJson, toJson } from '../../adapters/db/index.ts';
 import type { PlannedBatch } from './planner.ts';
@@ -225,4 +225,29 @@ export async function shardsOf(db: Db | Tx, runId: string): Promise<RunShard[]> 
     bySlot.set(worker, shard);
   }
   return [...bySlot.values()];
+}
+
+/** The test batches of a split run, in claim order, for the run detail (none for an unsplit run). */
+export async function batchesOf(db: Db | Tx, runId: string): Promise<RunBatch[]> {
+  const rows = await db
+    .selectFrom('runBatches')
+    .select(['position', 'status', 'testIds', 'slot', 'attempts', 'expectedMs', 'startedAt', 'completedAt'])
+    .where('runId', '=', runId)
+    .where('kind', '=', 'tests')
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    position: Number(row.position),
+    status: row.status as RunBatch['status'],
+    testIds: fromJson<string[]>(row.testIds, []),
+    worker: row.slot,
+    attempts: Number(row.attempts),
+    expectedMs: Number(row.expectedMs),
+    startedAt: row.startedAt,
+    completedAt: row.completedAt,
+    durationMs:
+      row.startedAt && row.completedAt
+        ? Math.max(0, Date.parse(row.completedAt) - Date.parse(row.startedAt))
+        : null,
+  }));
 }

@@ -23,7 +23,7 @@ import { badRequest } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import { layerOverPreset, presetOfProject } from '../presets/public.ts';
-import { shardsOf } from './batches.ts';
+import { batchesOf, shardsOf } from './batches.ts';
 import {
   cancelRun,
   getRun,
@@ -192,7 +192,14 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     async (request) => {
       const run = await getRun(ctx, scopeOf(request), request.params.runId);
       const shards = await shardsOf(ctx.db, run.id);
-      return { data: { ...toDetail(run), ...(shards.length > 0 ? { shards } : {}) } };
+      const batches = shards.length > 0 ? await batchesOf(ctx.db, run.id) : [];
+      return {
+        data: {
+          ...toDetail(run),
+          ...(shards.length > 0 ? { shards } : {}),
+          ...(batches.length > 0 ? { batches } : {}),
+        },
+      };
     },
   );
   app.get(

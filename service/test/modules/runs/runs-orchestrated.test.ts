@@ -66,6 +66,15 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     }>;
     expect(shards.length).toBe(testBatches.length);
     expect(shards.reduce((sum, shard) => sum + shard.tests, 0)).toBe(6);
+    // The batches, for the console: which tests each ran, where, how long, how many claims.
+    const runBatches = run.batches as Array<Record<string, unknown>>;
+    expect(runBatches.map((batch) => batch.position)).toEqual(testBatches.map((batch) => batch.position));
+    expect(runBatches.flatMap((batch) => batch.testIds as string[]).sort()).toEqual([...ids].sort());
+    for (const batch of runBatches) {
+      expect(batch).toMatchObject({ status: 'done', attempts: 1 });
+      expect(shards.map((shard) => shard.worker)).toContain(batch.worker);
+      expect(batch.durationMs).toBeGreaterThan(0);
+    }
     // Every test ran once; the slots worked side by side.
     for (const n of [1, 2, 3, 4, 5]) expect(site.hits.get(`/slow?ms=300&t=orch%20short%20${n}`)).toBe(1);
     expect(site.hits.get('/slow?ms=10000&t=orch%20long')).toBe(1);
