@@ -1,7 +1,7 @@
 /**
  * Orchestrated runs benchmark (issue 21; embedded SQLite and runner, real Chromium).
  *
- *   node bench/orchestrated.ts [--slots 1,2,4]
+ *   node bench/orchestrated.ts [--slots 1,2,4] [--parts startup,uniform,skewed,merge]
  *
  * Tests wait on the page (a `wait` step after opening it: I/O-bound, so two cores do not
  * limit them). For each slot count (RUNNER_SLOTS = the organization's cap = slots):
@@ -36,8 +36,15 @@ import { linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
 import { mergeBlobReports, stopMergeServer } from '../src/runner/merge.ts';
 import { CpuMeter } from './support/cpu-meter.ts';
 
-const { values } = parseArgs({ options: { slots: { type: 'string', default: '1,2,4' } } });
+const { values } = parseArgs({
+  options: {
+    slots: { type: 'string', default: '1,2,4' },
+    // Any of startup,uniform,skewed,merge (all by default).
+    parts: { type: 'string', default: 'startup,uniform,skewed,merge' },
+  },
+});
 const slotCounts = values.slots.split(',').map(Number);
+const parts = new Set(values.parts.split(','));
 
 const server = http.createServer((_request, response) => {
   response.setHeader('content-type', 'text/html');
@@ -51,7 +58,6 @@ const cli = path.join(
 );
 const browsersPath = path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright');
 await prepareBrowsersPath(browsersPath, '/usr/bin/ffmpeg');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const meter = new CpuMeter(200);
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)}`;
@@ -101,22 +107,27 @@ async function install(slots: number) {
     const response = await api({ method: 'POST', url: '/v1/tests/remote-run', payload: { testIds } });
     if (response.statusCode !== 200) throw new Error(response.body);
     const runId = response.json().data.runId as string;
-    for (;;) {
-      const detail = (await api({ method: 'GET', url: `/v1/test-runs/${runId}` })).json().data;
-      if (['completed', 'failed', 'cancelled'].includes(detail.status)) {
-        if (detail.status !== 'completed')
-          throw new Error(`bench run ${detail.status}: ${detail.report?.runTypeInfo?.runnerError}`);
-        return {
-          ms: performance.now() - started,
-          runId,
-          shards: detail.shards?.length ?? 1,
-          batches: (
-            await ctx.db.selectFrom('runBatches').select('kind').where('runId', '=', runId).execute()
-          ).filter((row) => row.kind === 'tests').length,
-        };
-      }
-      await sleep(50);
-    }
+    // Awaited through the domain event, not by polling the API: polling would add CPU time in
+    // proportion to the wall time, which the load stretches.
+    await new Promise<void>((resolve) => {
+      const onFinished = (event: { runId: string }) => {
+        if (event.runId !== runId) return;
+        ctx.events.off('run.finished', onFinished);
+        resolve();
+      };
+      ctx.events.on('run.finished', onFinished);
+    });
+    const ms = performance.now() - started;
+    const detail = (await api({ method: 'GET', url: `/v1/test-runs/${runId}` })).json().data;
+    if (detail.status !== 'completed')
+      throw new Error(`bench run ${detail.status}: ${detail.report?.runTypeInfo?.runnerError}`);
+    const batches = await ctx.db.selectFrom('runBatches').select('kind').where('runId', '=', runId).execute();
+    return {
+      ms,
+      runId,
+      shards: detail.shards?.length ?? 1,
+      batches: batches.filter((row) => row.kind === 'tests').length,
+    };
   };
   const bundle = async (runId: string, dir: string) => {
     const blob = await ctx.blobs.get(`runs/${runId}/bundle.tgz`);
@@ -197,7 +208,7 @@ for (const slots of slotCounts) {
   const skewedIds: string[] = [];
   for (const [index, ms] of skewed.entries()) skewedIds.push(await service.createTest(`skewed ${index}`, ms));
 
-  if (slots === 1) {
+  if (slots === 1 && parts.has('startup')) {
     // The start-up CPU of one `playwright test` (process, config, browser launch, reports): a
     // run of 1 trivial test against a run of 8, both unsplit (after one run to warm the caches).
     const trivial: string[] = [];
@@ -213,71 +224,79 @@ for (const slots of slotCounts) {
     );
   }
 
-  await service.run(uniformIds); // history
-  const uni = await service.run(uniformIds);
-  uniformWall.set(slots, uni);
-  const base = uniformWall.get(1);
-  const speedup = base ? base.ms / uni.ms : undefined;
-  const extraBatchCpu =
-    base && uni.batches > 1
-      ? ` (${((uni.cpuMs - base.cpuMs) / (uni.batches - 1)).toFixed(0)} ms per extra batch)`
-      : '';
-  say(
-    `uniform 16 × 1.5 s, ${slots} slot(s): ${seconds(uni.ms)} over ${uni.shards} slot(s), ${uni.batches || 1} batch(es), ` +
-      `CPU ${seconds(uni.cpuMs)}${extraBatchCpu}` +
-      (speedup && slots > 1
-        ? `; speedup ${speedup.toFixed(2)}× (target ≥ ${(0.8 * slots).toFixed(1)}×: ${verdict(speedup >= 0.8 * slots)})`
-        : '') +
-      `; ${load()}`,
-  );
+  if (parts.has('uniform')) {
+    await service.run(uniformIds); // history
+    const uni = await service.run(uniformIds);
+    uniformWall.set(slots, uni);
+    const base = uniformWall.get(1);
+    const speedup = base ? base.ms / uni.ms : undefined;
+    const extraBatchCpu =
+      base && uni.batches > 1
+        ? ` (${((uni.cpuMs - base.cpuMs) / (uni.batches - 1)).toFixed(0)} ms per extra batch)`
+        : '';
+    say(
+      `uniform 16 × 1.5 s, ${slots} slot(s): ${seconds(uni.ms)} over ${uni.shards} slot(s), ${uni.batches || 1} batch(es), ` +
+        `CPU ${seconds(uni.cpuMs)}${extraBatchCpu}` +
+        (speedup && slots > 1
+          ? `; speedup ${speedup.toFixed(2)}× (target ≥ ${(0.8 * slots).toFixed(1)}×: ${verdict(speedup >= 0.8 * slots)})`
+          : '') +
+        `; ${load()}`,
+    );
+  }
 
-  await service.run(skewedIds); // history
-  const skew = await service.run(skewedIds);
-  const bound = 1.15 * Math.max(8000, 42000 / slots) + batchStartupMs;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-shard-'));
-  await service.bundle(skew.runId, dir);
-  const sharded = await staticShards(dir, slots);
-  fs.rmSync(dir, { recursive: true, force: true });
-  const staticMs = sharded.shardsMs + sharded.mergeMs;
-  say(
-    `skewed 42 s of work, ${slots} slot(s), second run: ${seconds(skew.ms)}, CPU ${seconds(skew.cpuMs)} ` +
-      `(target ≤ ${seconds(bound)}: ${verdict(skew.ms <= bound)}); ` +
-      `static --shard over ${slots}: ${seconds(sharded.shardsMs)} + merge ${seconds(sharded.mergeMs)} = ${seconds(staticMs)}; ` +
-      `orchestrated ÷ static ${(skew.ms / staticMs).toFixed(2)} (target < 1: ${verdict(skew.ms < staticMs)}); ${load()}`,
-  );
+  if (parts.has('skewed')) {
+    await service.run(skewedIds); // history
+    const skew = await service.run(skewedIds);
+    const bound = 1.15 * Math.max(8000, 42000 / slots) + batchStartupMs;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-shard-'));
+    await service.bundle(skew.runId, dir);
+    const sharded = await staticShards(dir, slots);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const staticMs = sharded.shardsMs + sharded.mergeMs;
+    say(
+      `skewed 42 s of work, ${slots} slot(s), second run: ${seconds(skew.ms)}, CPU ${seconds(skew.cpuMs)} ` +
+        `(target ≤ ${seconds(bound)}: ${verdict(skew.ms <= bound)}); ` +
+        `static --shard over ${slots}: ${seconds(sharded.shardsMs)} + merge ${seconds(sharded.mergeMs)} = ${seconds(staticMs)}; ` +
+        `orchestrated ÷ static ${(skew.ms / staticMs).toFixed(2)} (target < 1: ${verdict(skew.ms < staticMs)}); ${load()}`,
+    );
+  }
   await service.close();
 }
 
 // merge-reports over 100 tests in 4 blob reports (trivial tests: the merge alone is timed).
-const mergeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-merge-'));
-fs.mkdirSync(path.join(mergeDir, 'tests'));
-for (let index = 0; index < 100; index += 1)
+if (parts.has('merge')) {
+  const mergeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-merge-'));
+  fs.mkdirSync(path.join(mergeDir, 'tests'));
+  for (let index = 0; index < 100; index += 1)
+    fs.writeFileSync(
+      path.join(mergeDir, 'tests', `t${index}.spec.ts`),
+      `import { test, expect } from '@playwright/test';\ntest('t${index}', () => { expect(${index}).toBe(${index}); });\n`,
+    );
   fs.writeFileSync(
-    path.join(mergeDir, 'tests', `t${index}.spec.ts`),
-    `import { test, expect } from '@playwright/test';\ntest('t${index}', () => { expect(${index}).toBe(${index}); });\n`,
+    path.join(mergeDir, 'playwright.config.ts'),
+    `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1 });\n`,
   );
-fs.writeFileSync(
-  path.join(mergeDir, 'playwright.config.ts'),
-  `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1 });\n`,
-);
-await linkPlaywright(mergeDir);
-await staticShards(mergeDir, 4);
-const mergeOnce = async (out: string) => {
-  const { value, cpuMs } = await meter.measure(() => mergeBlobReports(path.join(mergeDir, 'blobs'), out));
-  const report = JSON.parse(fs.readFileSync(value.jsonReportPath, 'utf8')) as { stats: { expected: number } };
-  if (report.stats.expected !== 100) throw new Error(`merged ${report.stats.expected} tests, not 100`);
-  return { ms: value.durationMs, cpuMs };
-};
-stopMergeServer();
-const cold = await mergeOnce(path.join(mergeDir, 'merged-cold'));
-const warm = await mergeOnce(path.join(mergeDir, 'merged-warm'));
-say(
-  `merge-reports, 100 tests in 4 blob reports: ${warm.ms.toFixed(0)} ms, CPU ${warm.cpuMs.toFixed(0)} ms, in the loaded merge process ` +
-    `(target ≤ 1000 ms: ${verdict(warm.ms <= 1000)}); with Playwright loading first (a one-off merge): ` +
-    `${cold.ms.toFixed(0)} ms, CPU ${cold.cpuMs.toFixed(0)} ms; ${load()}`,
-);
-fs.rmSync(mergeDir, { recursive: true, force: true });
-stopMergeServer();
+  await linkPlaywright(mergeDir);
+  await staticShards(mergeDir, 4);
+  const mergeOnce = async (out: string) => {
+    const { value, cpuMs } = await meter.measure(() => mergeBlobReports(path.join(mergeDir, 'blobs'), out));
+    const report = JSON.parse(fs.readFileSync(value.jsonReportPath, 'utf8')) as {
+      stats: { expected: number };
+    };
+    if (report.stats.expected !== 100) throw new Error(`merged ${report.stats.expected} tests, not 100`);
+    return { ms: value.durationMs, cpuMs };
+  };
+  stopMergeServer();
+  const cold = await mergeOnce(path.join(mergeDir, 'merged-cold'));
+  const warm = await mergeOnce(path.join(mergeDir, 'merged-warm'));
+  say(
+    `merge-reports, 100 tests in 4 blob reports: ${warm.ms.toFixed(0)} ms, CPU ${warm.cpuMs.toFixed(0)} ms, in the loaded merge process ` +
+      `(target ≤ 1000 ms: ${verdict(warm.ms <= 1000)}); with Playwright loading first (a one-off merge): ` +
+      `${cold.ms.toFixed(0)} ms, CPU ${cold.cpuMs.toFixed(0)} ms; ${load()}`,
+  );
+  fs.rmSync(mergeDir, { recursive: true, force: true });
+  stopMergeServer();
+}
 meter.stop();
 
 server.close();
