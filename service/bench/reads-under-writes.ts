@@ -2,7 +2,7 @@
  * Reads under write load (issue 25), on SQLite and PostgreSQL, the real app on a loopback port.
  *
  *   node bench/reads-under-writes.ts [--tests 500] [--reads 300] [--seconds 5] [--writers 50]
- *                                    [--database sqlite|postgres|both]
+ *                                    [--database sqlite|postgres|both] [--pg-at-once 4,6]
  *
  * The service listens in the main thread; the clients run in a worker thread of this file, so
  * their work (encoding bodies, parsing answers) does not run on the service's event loop, and
@@ -18,14 +18,17 @@
  * alone on the grown table (the one before is printed too). Target: p99 ratio ≤ 3. Each line
  * carries the load average, as the figures depend on what else the machine runs.
  *
- * Each database runs twice in the same run, on fresh databases: without write turns (as before
- * issue 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md).
+ * Each database runs on fresh databases in the same run: without write turns (as before issue
+ * 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md); PostgreSQL also
+ * with each cap of `--pg-at-once` on concurrent write transactions. About 40 s per measure
+ * (six measures by default: 4–5 minutes on the 2-core VM). Prints each ratio with its verdict.
  * PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
  */
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { WriteTurnRules } from '../src/adapters/db/write-turns.ts';
 
 interface ClientPlan {
   baseUrl: string;
@@ -60,6 +63,8 @@ async function main() {
       seconds: { type: 'string', default: '5' },
       writers: { type: 'string', default: '50' },
       database: { type: 'string', default: 'both' },
+      // PostgreSQL write-transaction caps to compare in the same run (the product's is writeTurnRules).
+      'pg-at-once': { type: 'string', default: '4,6' },
     },
   });
   const plan = {
@@ -84,11 +89,16 @@ async function main() {
   const percentile = (sorted: number[], p: number) =>
     sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
-  /** With the product's write turns (`writeTurnRules`), or without any (`turns: false`, as before). */
-  async function measure(database: 'sqlite' | 'postgres', turns: boolean) {
+  /**
+   * With the product's write turns (`writeTurnRules`), other rules (`turns`: a PostgreSQL cap
+   * to compare), or without any (`turns: false`, as before).
+   */
+  async function measure(database: 'sqlite' | 'postgres', turns: boolean | WriteTurnRules) {
     const t = await createTestApp({ database, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
     if (!turns) limitWriteTransactions(t.ctx.db, undefined);
-    const label = `${database}, ${turns ? `write turns ${JSON.stringify(writeTurnRules[database])}` : 'no write turns'}`;
+    else if (turns !== true) limitWriteTransactions(t.ctx.db, turns);
+    const rules = turns === true ? writeTurnRules[database] : turns;
+    const label = `${database}, ${rules ? `write turns ${JSON.stringify(rules)}` : 'no write turns'}`;
     try {
       const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
       const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -116,7 +126,7 @@ async function main() {
           `with ${plan.writerCount} writers (${loaded.length} reads in ${seconds.toFixed(1)} s; ${createdLoaded} created meanwhile, ${(createdLoaded / seconds).toFixed(0)}/s) p50 ${p(loaded, 50)}, p99 ${p(loaded, 99)}; ` +
           `alone after (${plan.seedCount + createdTotal} tests) p50 ${p(after, 50)}, p99 ${p(after, 99)}\n` +
           `${label}: the service's event-loop delay under the writers p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms\n` +
-          `${label}: p99 ratio ${ratio.toFixed(2)} (target ≤ 3; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)}); ` +
+          `${label}: p99 ratio ${ratio.toFixed(2)} (target ≤ 3: ${ratio <= 3 ? 'met' : 'NOT met'}; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)}); ` +
           `load average ${loadAtStart} at the start of the loaded reads, ${loadAverage()} at the end\n`,
       );
       return ratio;
@@ -131,9 +141,15 @@ async function main() {
       if (values.database !== 'both' && values.database !== database) continue;
       const before = await measure(database, false);
       const after = await measure(database, true);
-      summary.push(
-        `${database}: p99 ratio without write turns ${before.toFixed(2)}, with ${after.toFixed(2)}`,
-      );
+      const verdict = (ratio: number) => `${ratio.toFixed(2)} (${ratio <= 3 ? 'met' : 'NOT met'})`;
+      const line = [`${database}: p99 ratio (target ≤ 3) without write turns ${before.toFixed(2)}`];
+      line.push(`with the product's ${JSON.stringify(writeTurnRules[database])} ${verdict(after)}`);
+      if (database === 'postgres')
+        for (const atOnce of values['pg-at-once'].split(',').map(Number)) {
+          if (!(atOnce > 0) || atOnce === writeTurnRules.postgres.atOnce) continue;
+          line.push(`with ${atOnce} at once ${verdict(await measure(database, { atOnce }))}`);
+        }
+      summary.push(`${line.join(', ')}; load average ${loadAverage()}`);
     }
     process.stdout.write(`${summary.join('\n')}\n`);
   } finally {

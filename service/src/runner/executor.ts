@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { JSONReport } from '@playwright/test/reporter';
@@ -84,6 +85,32 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
 }
 
 export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
+
+/**
+ * Caches every Playwright process of this host shares, so that each run or batch does not
+ * redo what the previous one did (a large share of a batch's start-up, see
+ * docs/orchestrated-runs.md): Playwright's Babel transform of the generated files
+ * (`PLAYWRIGHT_TRANSFORM_CACHE_DIR`, keyed by file path and content: hits need the same
+ * folder, see modules/runs/work-dirs.ts) and Node's compiled code of Playwright itself
+ * (`NODE_COMPILE_CACHE`). Both hold generated code only, never a secret (secrets reach the
+ * run through its environment).
+ */
+export function runnerCacheEnv(root = defaultRunnerCacheDir()): Record<string, string> {
+  return {
+    PLAYWRIGHT_TRANSFORM_CACHE_DIR: path.join(root, 'transform'),
+    NODE_COMPILE_CACHE: path.join(root, 'node'),
+  };
+}
+
+function defaultRunnerCacheDir(): string {
+  return path.join(os.tmpdir(), `stepdeck-runner-cache-${process.getuid?.() ?? 'user'}`);
+}
+
+/** Creates the cache folders (owner only) so that the processes writing into them never race to. */
+export async function prepareRunnerCache(env: Record<string, string>): Promise<void> {
+  for (const dir of [env.PLAYWRIGHT_TRANSFORM_CACHE_DIR, env.NODE_COMPILE_CACHE])
+    if (dir) await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+}
 
 /** The values the executor hides: project secrets and the Stepdeck API key it was given. */
 function secretValues(env: Record<string, string>): string[] {
@@ -224,6 +251,12 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     childEnv.CHROMIUM_PATH = chromium.browser.executablePath;
   }
 
+  const caches = runnerCacheEnv();
+  // A cache that cannot be created only costs speed: Playwright and Node then compile as before.
+  await prepareRunnerCache(caches).then(
+    () => Object.assign(childEnv, caches),
+    () => {},
+  );
   Object.assign(childEnv, {
     PLAYWRIGHT_BROWSERS_PATH: browsersPath,
     PLAYWRIGHT_JSON_OUTPUT_FILE: jsonReportPath,

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
+import { warmMergeServer } from '../../runner/merge.ts';
 import { uploadTestArtifacts } from './artifacts.ts';
 import { type BatchResult, batchWorkKey, type ClaimedUnit, endBatch, findBatch } from './batches.ts';
 import { RunCancelledError } from './errors.ts';
@@ -13,6 +13,7 @@ import { executeLoaded, loadRunProject } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes.ts';
 import { claimedStatuses, findRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
+import { acquireWorkDir } from './work-dirs.ts';
 
 const heartbeatMs = 500;
 
@@ -112,7 +113,11 @@ async function executeBatch(
   const batch = await findBatch(ctx.db, unit.runId, unit.position);
   if (!run || !batch) return undefined;
   const testIds = fromJson<string[]>(batch.testIds, []);
-  const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stepdeck-batch-'));
+  // Whichever slot ends the last batch merges: each process working on batches has the merge
+  // process loaded by then (it loads while the tests run, off the run's critical path).
+  warmMergeServer();
+  const work = await acquireWorkDir('stepdeck-batch');
+  const workDir = work.path;
   const key = unitKey(unit);
   try {
     await recordRunProcess(ctx, key, runnerId, workDir);
@@ -148,6 +153,7 @@ async function executeBatch(
     return rest.find((row) => row.kind === 'merge')?.position;
   } finally {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+    work.release();
     await releaseRunProcess(ctx.db, key).catch(() => {});
   }
 }

@@ -1,6 +1,4 @@
 import fsp from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { uploadArtifacts } from './artifacts.ts';
 import { insertBatches } from './batches.ts';
@@ -12,6 +10,7 @@ import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from '
 import { recordRunProcess, releaseRunProcess } from './processes.ts';
 import { findRun, type RunRow } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
+import { acquireWorkDir, type WorkDir } from './work-dirs.ts';
 
 const heartbeatMs = 500;
 
@@ -68,7 +67,7 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
     if (controller.signal.reason instanceof RunCancelledError) cancelled = true;
   });
 
-  let workDir: string | undefined;
+  let work: WorkDir | undefined;
   let split = false;
   try {
     const started = await ctx.db
@@ -80,11 +79,11 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
     if (Number(started.numUpdatedRows) !== 1) return;
     const run = await findRun(ctx.db, runId);
     if (!run) return;
-    workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stepdeck-run-'));
-    await recordRunProcess(ctx, runId, runnerId, workDir);
+    work = await acquireWorkDir('stepdeck-run');
+    await recordRunProcess(ctx, runId, runnerId, work.path);
     const loaded = await loadRunProject(ctx, run);
-    split = await splitRun(ctx, run, loaded, holder, workDir);
-    if (!split) await executeUnsplit(ctx, run, loaded, workDir, controller.signal);
+    split = await splitRun(ctx, run, loaded, holder, work.path);
+    if (!split) await executeUnsplit(ctx, run, loaded, work.path, controller.signal);
   } catch (error) {
     if (cancelled) return;
     const message = error instanceof Error ? error.message : String(error);
@@ -93,8 +92,9 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
     clearInterval(beat);
     await beating;
     runtime.aborts.delete(runId);
-    if (workDir) {
-      await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+    if (work) {
+      await fsp.rm(work.path, { recursive: true, force: true }).catch(() => {});
+      work.release();
       await releaseRunProcess(ctx.db, runId).catch((error: unknown) =>
         ctx.log.warn({ err: error, runId }, 'could not release the run process record'),
       );

@@ -33,7 +33,7 @@ async function open(kind: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
 }
 
 describe('write turns', () => {
-  it('PostgreSQL: at most 6 write transactions at once; a single statement on the same pool is answered while they hold theirs', async () => {
+  it('PostgreSQL: at most 4 write transactions at once; a single statement on the same pool is answered while they hold theirs', async () => {
     const database = await open('postgres');
     const release = Promise.withResolvers<void>();
     let running = 0;
