@@ -121,7 +121,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(651), __webpack_require__.e(775)]).then(__webpack_require__.bind(__webpack_require__, 84775));
+    const { runConfig } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(508)]).then(__webpack_require__.bind(__webpack_require__, 57508));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -289,7 +289,7 @@ async function run(env = process.env) {
         (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(651), __webpack_require__.e(242), __webpack_require__.e(775), __webpack_require__.e(18)]).then(__webpack_require__.bind(__webpack_require__, 23018));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(820), __webpack_require__.e(106)]).then(__webpack_require__.bind(__webpack_require__, 98106));
     await execute(inputs, env);
 }
 
@@ -303,7 +303,7 @@ async function run(env = process.env) {
 /* harmony export */   run: () => (/* binding */ run)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91659);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(23018);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98106);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(24473);
 
 

@@ -73583,211 +73583,36 @@ module.exports = {
 
 /***/ }),
 
-/***/ 28003:
+/***/ 34908:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  fs: () => (/* reexport */ cancelRunResponse),
-  X6: () => (/* reexport */ createdTest),
-  qu: () => (/* reexport */ dataOf),
-  QF: () => (/* reexport */ latestRunResponse),
-  X$: () => (/* reexport */ pagination),
-  tz: () => (/* reexport */ remoteRunResponse),
-  c_: () => (/* reexport */ runArtifactsResponse),
-  runConfig: () => (/* reexport */ runConfig),
-  s$: () => (/* reexport */ terminalRunStatuses),
-  zq: () => (/* reexport */ testDetailResponse),
-  up: () => (/* reexport */ testListItem),
-  uE: () => (/* reexport */ testRunDetailResponse)
-});
-
-// UNUSED EXPORTS: allScopes, auditEntry, auditLogQuery, auditLogResponse, bulkDeleteBody, bulkRemoteRunBody, bulkUpdateStatusBody, bulkUpdateTagsBody, cancelRun, concurrencyCapResponse, consoleApiKey, consoleApiKeysResponse, consoleBranch, consoleBranchResponse, consoleBranchesResponse, consoleMember, consoleMemberResponse, consoleMembersResponse, consoleOrganization, consoleOrganizationResponse, consoleProject, consoleProjectResponse, consoleProjectsResponse, consoleRole, consoleSchedule, consoleScheduleListResponse, consoleScheduleSummary, consoleSchedulesResponse, consoleTag, consoleTagResponse, consoleTagsResponse, consoleUser, consoleUserRecord, consoleUserResponse, consoleUsersResponse, createBranchBody, createRevisionBody, createTestData, createdApiKeyResponse, createdOrganizationResponse, createdUserResponse, createdWebhookResponse, cronPreviewQuery, cronPreviewResponse, definiteUrlScheme, deletedStepResponse, describeActionError, duplicateTestBody, duplicatedTestResponse, emailInbox, emailInboxLimitsResponse, emailInboxListResponse, emailInboxResponse, emailMessageListResponse, emailMessageResponse, errorBody, exportManifest, exportTestsBody, exportedSharedStep, exportedSharedSteps, exportedTest, failedStep, fileAttachment, importResponse, isoTimestamp, jsonObject, listSharedStepsQuery, listTestsQuery, listTestsResponse, noPayloadResponse, preset, presetCreateBody, presetListResponse, presetName, presetResponse, presetUpdateBody, projectSecret, projectSecretListResponse, projectSecretName, projectSecretResponse, projectSecretsResponse, rateLimitBody, refusedUrlReason, remoteRunMany, remoteRunManyResponse, remoteRunResult, remoteRunSingle, remoteRunSingleResponse, replacedChildrenResponse, resolveRunConfig, revision, revisionDetailResponse, revisionResponse, revisionsResponse, roleChangeBody, rotatedSecretResponse, runArtifact, runMetadata, runReport, runShard, runStatistics, runStatisticsResponse, runStats, runStatus, runStepResult, runSummary, runTestResult, runTestsResponse, schedule, scheduleListResponse, scheduleResponse, scheduleTriggerResponse, scope, sharedStep, sharedStepChild, sharedStepListResponse, sharedStepResponse, signInBody, signInResponse, stepAction, stepActionNames, stepActionSchemas, stepChildrenResponse, stepCondition, stepInputList, stepOutcome, stepTree, stepTreeItem, stepUsageResponse, stepView, subscriptionResponse, testExportFormatVersion, testFilesResponse, testMetadataInput, testRun, testRunDetail, testRunLatestQuery, testRunListQuery, testRunListResponse, testStatus, testStepResponse, testStepsResponse, testType, testTypeFilter, updateStepData, updateTestData, updatedStepResponse, uuid, webhook, webhookBody, webhookDelivery, webhookDeliveryListResponse, webhookDeliveryResponse, webhookDeliveryView, webhookDeliveryViewsResponse, webhookEvent, webhookListResponse, webhookResponse, webhookSamplePayloadResponse
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var classic_schemas = __nccwpck_require__(92857);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(43759);
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function datetime(params) {
-    return api/* _isoDateTime */.G1(classic_schemas/* ZodISODateTime */.You, params);
-}
-function date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
-
-
-function string(params) {
-    return core._coercedString(schemas.ZodString, params);
-}
-function number(params) {
-    return api/* _coercedNumber */.qG(classic_schemas/* ZodNumber */.rSt, params);
-}
-function coerce_boolean(params) {
-    return core._coercedBoolean(schemas.ZodBoolean, params);
-}
-function bigint(params) {
-    return core._coercedBigint(schemas.ZodBigInt, params);
-}
-function coerce_date(params) {
-    return core._coercedDate(schemas.ZodDate, params);
-}
-
-;// CONCATENATED MODULE: ./contract/src/common.ts
-
-const errorBody = classic_schemas/* object */.Ikc({ message: classic_schemas/* string */.YjP() });
-const rateLimitBody = classic_schemas/* object */.Ikc({ error: classic_schemas/* literal */.euz('Too many requests') });
-const pagination = classic_schemas/* object */.Ikc({
-    page: classic_schemas/* number */.aig().int(),
-    limit: classic_schemas/* number */.aig().int(),
-    total: classic_schemas/* number */.aig().int(),
-    totalPages: classic_schemas/* number */.aig().int(),
-    hasMore: classic_schemas/* boolean */.zMY(),
-});
-/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
-const jsonObject = classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J());
-/** `{ data: T }`, the wrapper of almost every response. */
-const dataOf = (payload) => classic_schemas/* object */.Ikc({ data: payload });
-const uuid = classic_schemas/* uuid */.uRe({ error: 'must be a UUID' });
-const isoTimestamp = classic_schemas/* string */.YjP();
-const runStatus = classic_schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
-const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
-const testStatus = classic_schemas/* enum */.k5n(['draft', 'active', 'archived']);
-/** `{ data: null }`: an operation with no payload. */
-const noPayloadResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* null */.chJ() });
-
-;// CONCATENATED MODULE: ./contract/src/console.ts
-
-
-/**
- * Shapes of the `/console/v1` routes the web console reads (session, projects, branches,
- * organization, schedules). The service's handlers return these; the console parses them.
- */
-const consoleRole = classic_schemas/* enum */.k5n(['owner', 'admin', 'member']);
-/** `POST` / `GET /console/v1/session`. */
-const consoleUser = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    email: classic_schemas/* string */.YjP(),
-    role: consoleRole,
-    organizationId: classic_schemas/* string */.YjP(),
-});
-const consoleUserResponse = dataOf(consoleUser);
-/** Body of `POST /console/v1/session`. */
-const signInBody = classic_schemas/* object */.Ikc({ email: classic_schemas/* string */.YjP().min(1), password: classic_schemas/* string */.YjP().min(1) });
-/** Item of `GET /console/v1/projects`. */
-const consoleProject = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    defaultBranchId: classic_schemas/* string */.YjP(),
-    createdAt: isoTimestamp,
-});
-const consoleProjectsResponse = dataOf(classic_schemas/* array */.YOg(consoleProject));
-/** Item of `GET /console/v1/projects/:projectId/branches`. */
-const consoleBranch = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    sourceBranchId: classic_schemas/* string */.YjP().nullable(),
-    createdAt: isoTimestamp,
-    isDefault: classic_schemas/* boolean */.zMY(),
-});
-const consoleBranchesResponse = dataOf(classic_schemas/* array */.YOg(consoleBranch));
-/** `GET /console/v1/organization`. */
-const consoleOrganization = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    subscriptionActive: classic_schemas/* boolean */.zMY(),
-    /** null: the install's default cap applies. */
-    concurrencyCap: classic_schemas/* number */.aig().int().nullable(),
-    createdAt: isoTimestamp,
-});
-const consoleOrganizationResponse = dataOf(consoleOrganization);
-/** The fields of `GET /console/v1/schedules` items that the runs list's filter needs. */
-const consoleScheduleSummary = classic_schemas/* looseObject */._H3({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
-const consoleSchedulesResponse = dataOf(classic_schemas/* array */.YOg(consoleScheduleSummary));
-/**
- * `metadata` of a run as the service records it at trigger time: what was run and who
- * started it (an API key's name, a schedule's name or a console user's email).
- */
-const runMetadata = classic_schemas/* looseObject */._H3({
-    target: classic_schemas/* looseObject */._H3({ type: classic_schemas/* string */.YjP(), id: classic_schemas/* string */.YjP().optional(), name: classic_schemas/* string */.YjP().optional() })
-        .optional(),
-    trigger: classic_schemas/* looseObject */._H3({ type: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP().optional() }).optional(),
-});
-/** `POST /console/v1/session`: the signed-in user (the session itself travels in the cookie). */
-const signInResponse = (/* unused pure expression or super */ null && (consoleUserResponse));
-const consoleProjectResponse = dataOf(consoleProject);
-const consoleBranchResponse = dataOf(consoleBranch);
-/** Item of `GET /console/v1/api-keys`: never the key itself, only its prefix. */
-const consoleApiKey = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    prefix: classic_schemas/* string */.YjP(),
-    scopes: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    revoked: classic_schemas/* boolean */.zMY(),
-    revokedAt: isoTimestamp.nullable(),
-    createdAt: isoTimestamp,
-});
-const consoleApiKeysResponse = dataOf(classic_schemas/* array */.YOg(consoleApiKey));
-/** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */
-const createdApiKeyResponse = dataOf(classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    prefix: classic_schemas/* string */.YjP(),
-    scopes: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    key: classic_schemas/* string */.YjP(),
-}));
-const consoleTag = classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() });
-const consoleTagResponse = dataOf(consoleTag);
-const consoleTagsResponse = dataOf(classic_schemas/* array */.YOg(consoleTag));
-/** Item of `GET /console/v1/users`. */
-const consoleUserRecord = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    email: classic_schemas/* string */.YjP(),
-    role: consoleRole,
-    createdAt: isoTimestamp,
-});
-const consoleUsersResponse = dataOf(classic_schemas/* array */.YOg(consoleUserRecord));
-const createdUserResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), email: classic_schemas/* string */.YjP(), role: consoleRole }));
-const subscriptionResponse = dataOf(classic_schemas/* object */.Ikc({ active: classic_schemas/* boolean */.zMY() }));
-const concurrencyCapResponse = dataOf(classic_schemas/* object */.Ikc({ concurrencyCap: classic_schemas/* number */.aig().int() }));
-/** `POST /console/v1/organizations`: the new organization with its default project and branch. */
-const createdOrganizationResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), projectId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }));
-
-;// CONCATENATED MODULE: ./contract/src/run-config.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ runConfig)
+/* harmony export */ });
+/* unused harmony export resolveRunConfig */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(92857);
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
-const runConfig = classic_schemas/* object */.Ikc({
-    use: classic_schemas/* object */.Ikc({
-        browserName: classic_schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
-        baseURL: classic_schemas/* string */.YjP().optional(),
-        trace: classic_schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        video: classic_schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        screenshot: classic_schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
-        actionTimeout: classic_schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
-        navigationTimeout: classic_schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
-        headless: classic_schemas/* boolean */.zMY().optional(),
+const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    use: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        browserName: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+        trace: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        headless: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     })
         .loose()
         .optional(),
-    retries: classic_schemas/* number */.aig().int().min(0).max(10).optional(),
-    timeout: classic_schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
-    workers: classic_schemas/* number */.aig().int().min(1).max(64).optional(),
-    repeatEach: classic_schemas/* number */.aig().int().min(1).max(100).optional(),
-    viewport: classic_schemas/* object */.Ikc({
-        width: classic_schemas/* number */.aig().int().min(1).max(10_000).optional(),
-        height: classic_schemas/* number */.aig().int().min(1).max(10_000).optional(),
+    retries: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(10).optional(),
+    timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
+    workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
+    repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+        height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
     })
         .optional(),
 })
@@ -73823,879 +73648,10 @@ function resolveRunConfig(...layers) {
     };
 }
 
-;// CONCATENATED MODULE: ./contract/src/admin.ts
-
-
-
-
-/**
- * Shapes of the console's administration resources (config presets, audit log, users and
- * roles): the service's routes validate and serialise with these; the console parses them.
- */
-const presetName = classic_schemas/* string */.YjP()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(128, 'must be at most 128 characters');
-/** Item of `GET /console/v1/projects/:projectId/presets`. */
-const preset = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    projectId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    /** The run configuration as stored (validated with `runConfig` on the way in). */
-    config: jsonObject,
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
-});
-const presetResponse = dataOf(preset);
-const presetListResponse = dataOf(classic_schemas/* array */.YOg(preset));
-const presetCreateBody = classic_schemas/* object */.Ikc({ name: presetName, config: runConfig });
-const presetUpdateBody = classic_schemas/* object */.Ikc({ name: presetName.optional(), config: runConfig.optional() });
-/** One entry of `GET /console/v1/audit-log`: who changed what, when, and how it ended. */
-const auditEntry = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    createdAt: isoTimestamp,
-    actor: classic_schemas/* object */.Ikc({
-        type: classic_schemas/* enum */.k5n(['user', 'apiKey']),
-        id: classic_schemas/* string */.YjP(),
-        /** A user's email, or an API key's name and its 8-character prefix. */
-        label: classic_schemas/* string */.YjP(),
-    }),
-    /** `METHOD route`. */
-    action: classic_schemas/* string */.YjP(),
-    resourceType: classic_schemas/* string */.YjP(),
-    resourceId: classic_schemas/* string */.YjP().nullable(),
-    organizationId: classic_schemas/* string */.YjP(),
-    projectId: classic_schemas/* string */.YjP().nullable(),
-    /** The response status; null when the outcome is unknown (the process stopped mid-request). */
-    status: classic_schemas/* number */.aig().int().nullable(),
-    ip: classic_schemas/* string */.YjP(),
-    userAgent: classic_schemas/* string */.YjP(),
-});
-const auditLogResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(auditEntry), pagination: pagination });
-/** Filters of `GET /console/v1/audit-log` (and of its export). */
-const auditLogQuery = classic_schemas/* object */.Ikc({
-    actor: classic_schemas/* string */.YjP().trim().max(256).optional(),
-    action: classic_schemas/* string */.YjP().trim().max(256).optional(),
-    resource: classic_schemas/* string */.YjP().trim().max(256).optional(),
-    from: datetime({ offset: true, error: 'from must be an ISO 8601 date-time' }).optional(),
-    to: datetime({ offset: true, error: 'to must be an ISO 8601 date-time' }).optional(),
-    page: number().int().min(1, 'page must be at least 1').default(1),
-    limit: number().int().min(1).max(100, 'limit must be at most 100').default(50),
-});
-/** Item of `GET /console/v1/users`. */
-const consoleMember = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    email: classic_schemas/* string */.YjP(),
-    role: consoleRole,
-    createdAt: isoTimestamp,
-});
-const consoleMemberResponse = dataOf(consoleMember);
-const consoleMembersResponse = dataOf(classic_schemas/* array */.YOg(consoleMember));
-const roleChangeBody = classic_schemas/* object */.Ikc({ role: consoleRole });
-/** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
-const projectSecretName = classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() });
-const projectSecretsResponse = dataOf(classic_schemas/* array */.YOg(projectSecretName));
-/** Item of `GET /console/v1/webhooks/:id/deliveries`, with the exact body sent. */
-const webhookDeliveryView = classic_schemas/* looseObject */._H3({
-    id: classic_schemas/* string */.YjP(),
-    event: classic_schemas/* string */.YjP(),
-    runId: classic_schemas/* string */.YjP(),
-    status: classic_schemas/* string */.YjP(),
-    attempts: classic_schemas/* number */.aig().int(),
-    lastResponseCode: classic_schemas/* number */.aig().int().nullable(),
-    lastError: classic_schemas/* string */.YjP().nullable(),
-    body: classic_schemas/* string */.YjP(),
-    createdAt: isoTimestamp,
-});
-const webhookDeliveryViewsResponse = dataOf(classic_schemas/* array */.YOg(webhookDeliveryView));
-/** `GET /console/v1/schedules/preview`: when a cron expression fires next, in its time zone. */
-const cronPreviewQuery = classic_schemas/* object */.Ikc({
-    cron: classic_schemas/* string */.YjP().trim().min(1, 'cron must not be empty').max(256),
-    timezone: classic_schemas/* string */.YjP().trim().min(1).max(64).default('UTC'),
-});
-const cronPreviewResponse = dataOf(classic_schemas/* object */.Ikc({ nextRuns: classic_schemas/* array */.YOg(isoTimestamp) }));
-/** Item of `GET /console/v1/schedules` as the schedules page shows it. */
-const consoleSchedule = classic_schemas/* looseObject */._H3({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    cron: classic_schemas/* string */.YjP(),
-    timezone: classic_schemas/* string */.YjP(),
-    enabled: classic_schemas/* boolean */.zMY(),
-    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).nullable(),
-    tagId: classic_schemas/* string */.YjP().nullable(),
-    presetId: classic_schemas/* string */.YjP().nullable().optional(),
-    nextRunAt: classic_schemas/* string */.YjP().nullable(),
-    lastRunAt: classic_schemas/* string */.YjP().nullable(),
-    lastRunId: classic_schemas/* string */.YjP().nullable(),
-});
-const consoleScheduleListResponse = dataOf(classic_schemas/* array */.YOg(consoleSchedule));
-
-;// CONCATENATED MODULE: ./contract/src/authoring.ts
-
-/**
- * Shapes the console's authoring pages (tests tree, editor) use: the body of creating a
- * branch, and a test's step tree as the API shows it.
- */
-/** Body of `POST /console/v1/projects/:projectId/branches`. */
-const createBranchBody = classic_schemas/* object */.Ikc({ name: classic_schemas/* string */.YjP().min(1), sourceBranchId: classic_schemas/* string */.YjP().optional() });
-const stepTreeItem = classic_schemas/* lazy */.RZV(() => classic_schemas/* looseObject */._H3({
-    id: classic_schemas/* string */.YjP(),
-    revisionStepId: classic_schemas/* string */.YjP().optional(),
-    stepId: classic_schemas/* string */.YjP().optional(),
-    name: classic_schemas/* string */.YjP().nullable().optional(),
-    action: classic_schemas/* looseObject */._H3({ name: classic_schemas/* string */.YjP() }),
-    condition: classic_schemas/* unknown */.L5J().optional(),
-    metadata: classic_schemas/* unknown */.L5J().optional(),
-    order: classic_schemas/* number */.aig().optional(),
-    group: classic_schemas/* boolean */.zMY().optional(),
-    shared: classic_schemas/* boolean */.zMY().optional(),
-    children: classic_schemas/* array */.YOg(stepTreeItem).optional(),
-}));
-const stepTree = classic_schemas/* array */.YOg(stepTreeItem);
-
-;// CONCATENATED MODULE: ./contract/src/resources.ts
-
-
-/**
- * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
- * the console. Objects are closed (`z.object`): the service serializes through these schemas,
- * so a field the service returns is listed here or never reaches the client. Only user-supplied
- * JSON (`config`, `customData`, `custom`) is an open map.
- */
-const emailInbox = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    address: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP().nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    messageCount: classic_schemas/* number */.aig().int(),
-});
-const emailInboxResponse = dataOf(emailInbox);
-const emailInboxListResponse = dataOf(classic_schemas/* array */.YOg(emailInbox));
-const emailInboxLimitsResponse = dataOf(classic_schemas/* object */.Ikc({
-    maxPerOrg: classic_schemas/* number */.aig().int(),
-    maxMessages: classic_schemas/* number */.aig().int(),
-    messageRetentionHours: classic_schemas/* number */.aig().int(),
-    bodyMaxBytes: classic_schemas/* number */.aig().int(),
-}));
-const emailMessageFields = {
-    id: classic_schemas/* string */.YjP(),
-    fromAddress: classic_schemas/* string */.YjP(),
-    subject: classic_schemas/* string */.YjP(),
-    bodyText: classic_schemas/* string */.YjP(),
-    bodyHtml: classic_schemas/* string */.YjP(),
-    receivedAt: classic_schemas/* string */.YjP(),
-};
-const emailMessageListResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ ...emailMessageFields, urls: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()) })));
-/** A single message: no `urls`, with its inbox, organization and SMTP message ids. */
-const emailMessageResponse = dataOf(classic_schemas/* object */.Ikc({
-    ...emailMessageFields,
-    inboxId: classic_schemas/* string */.YjP(),
-    organizationId: classic_schemas/* string */.YjP(),
-    sesMessageId: classic_schemas/* string */.YjP(),
-    createdAt: classic_schemas/* string */.YjP(),
-}));
-/** A schedule (the spec leaves its fields open; these are the service's). */
-const schedule = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    organizationId: classic_schemas/* string */.YjP(),
-    projectId: classic_schemas/* string */.YjP(),
-    branchId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    /** Exactly one of `testIds` and `tagId` is set. */
-    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).nullable(),
-    tagId: classic_schemas/* string */.YjP().nullable(),
-    cron: classic_schemas/* string */.YjP(),
-    timezone: classic_schemas/* string */.YjP(),
-    /** Run configuration overrides (the `config` object of remote runs). */
-    config: jsonObject.nullable(),
-    /** The config preset the schedule names (console part 3); null for none. */
-    presetId: classic_schemas/* string */.YjP().nullable().optional(),
-    enabled: classic_schemas/* boolean */.zMY(),
-    scheduleType: classic_schemas/* string */.YjP(),
-    nextRunAt: classic_schemas/* string */.YjP().nullable(),
-    lastRunAt: classic_schemas/* string */.YjP().nullable(),
-    lastRunId: classic_schemas/* string */.YjP().nullable(),
-    lastSkippedAt: classic_schemas/* string */.YjP().nullable(),
-    skippedCount: classic_schemas/* number */.aig().int(),
-    lastError: classic_schemas/* string */.YjP().nullable(),
-    lastErrorAt: classic_schemas/* string */.YjP().nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
-});
-const scheduleResponse = dataOf(schedule);
-const scheduleListResponse = dataOf(classic_schemas/* array */.YOg(schedule));
-const scheduleTriggerResponse = dataOf(classic_schemas/* object */.Ikc({
-    runId: classic_schemas/* string */.YjP(),
-    status: classic_schemas/* string */.YjP(),
-    totalTests: classic_schemas/* number */.aig().int().optional(),
-    message: classic_schemas/* string */.YjP().optional(),
-}));
-const webhookEvent = classic_schemas/* enum */.k5n(['run.completed', 'run.failed']);
-/** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
-const webhookBody = classic_schemas/* object */.Ikc({
-    event: webhookEvent,
-    deliveryId: classic_schemas/* string */.YjP(),
-    timestamp: classic_schemas/* string */.YjP(),
-    run: classic_schemas/* object */.Ikc({
-        id: classic_schemas/* string */.YjP(),
-        name: classic_schemas/* string */.YjP(),
-        status: classic_schemas/* enum */.k5n(['completed', 'failed']),
-        url: classic_schemas/* string */.YjP(),
-        startedAt: classic_schemas/* string */.YjP().nullable(),
-        finishedAt: classic_schemas/* string */.YjP(),
-        durationMs: classic_schemas/* number */.aig().int(),
-        trigger: classic_schemas/* union */.KCZ([
-            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('schedule'), schedule: classic_schemas/* string */.YjP() }),
-            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('apiKey'), name: classic_schemas/* string */.YjP() }),
-            classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('manual'), email: classic_schemas/* string */.YjP() }),
-        ]),
-        project: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
-        branch: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
-        target: classic_schemas/* object */.Ikc({ type: classic_schemas/* enum */.k5n(['test', 'directory', 'tag']), id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
-        stats: classic_schemas/* object */.Ikc({
-            passed: classic_schemas/* number */.aig().int(),
-            failed: classic_schemas/* number */.aig().int(),
-            skipped: classic_schemas/* number */.aig().int(),
-            total: classic_schemas/* number */.aig().int(),
-        }),
-        tests: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({
-            name: classic_schemas/* string */.YjP(),
-            status: classic_schemas/* string */.YjP(),
-            durationMs: classic_schemas/* number */.aig().int(),
-            errorMessage: classic_schemas/* string */.YjP().nullable(),
-            errorLocation: classic_schemas/* string */.YjP().nullable(),
-        })),
-    }),
-    /** The webhook's custom data, sent unchanged; absent when it has none. */
-    custom: jsonObject.optional(),
-});
-const webhookSamplePayloadResponse = dataOf(webhookBody);
-const webhook = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    url: classic_schemas/* string */.YjP(),
-    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    enabled: classic_schemas/* boolean */.zMY(),
-    customData: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
-});
-const webhookResponse = dataOf(webhook);
-/** `POST /console/v1/webhooks`: the only answer that shows the signing secret, with the rotation's. */
-const createdWebhookResponse = dataOf(classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    url: classic_schemas/* string */.YjP(),
-    events: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    enabled: classic_schemas/* boolean */.zMY(),
-    secret: classic_schemas/* string */.YjP(),
-}));
-const rotatedSecretResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), secret: classic_schemas/* string */.YjP() }));
-const webhookListResponse = dataOf(classic_schemas/* array */.YOg(webhook));
-/** A delivery record: status, attempts, last response and the exact body sent. */
-const webhookDelivery = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    webhookId: classic_schemas/* string */.YjP(),
-    /** `run.completed` or `run.failed`. */
-    event: classic_schemas/* string */.YjP(),
-    runId: classic_schemas/* string */.YjP(),
-    /** `pending` (in progress), `succeeded` or `failed` (after three failed attempts). */
-    status: classic_schemas/* string */.YjP(),
-    attempts: classic_schemas/* number */.aig().int(),
-    lastResponseCode: classic_schemas/* number */.aig().int().nullable(),
-    lastError: classic_schemas/* string */.YjP().nullable(),
-    /** The exact bytes sent, as text (a JSON document of the `webhookBody` shape). */
-    body: classic_schemas/* string */.YjP(),
-    nextAttemptAt: classic_schemas/* string */.YjP().nullable(),
-    lastAttemptAt: classic_schemas/* string */.YjP().nullable(),
-    completedAt: classic_schemas/* string */.YjP().nullable(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
-});
-const webhookDeliveryListResponse = dataOf(classic_schemas/* array */.YOg(webhookDelivery));
-const webhookDeliveryResponse = dataOf(webhookDelivery);
-/** A project secret: its name and dates, never its value. */
-const projectSecret = classic_schemas/* object */.Ikc({ name: classic_schemas/* string */.YjP(), createdAt: classic_schemas/* string */.YjP(), updatedAt: classic_schemas/* string */.YjP() });
-const projectSecretResponse = dataOf(projectSecret);
-const projectSecretListResponse = dataOf(classic_schemas/* array */.YOg(projectSecret));
-
-;// CONCATENATED MODULE: ./contract/src/runs.ts
-
-
-
-/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
-const remoteRunSingle = classic_schemas/* object */.Ikc({ runId: classic_schemas/* string */.YjP(), status: runStatus });
-const remoteRunSingleResponse = dataOf(remoteRunSingle);
-/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
-const remoteRunMany = classic_schemas/* object */.Ikc({
-    runId: classic_schemas/* string */.YjP(),
-    status: runStatus,
-    totalTests: classic_schemas/* number */.aig().int(),
-    message: classic_schemas/* string */.YjP(),
-});
-const remoteRunManyResponse = dataOf(remoteRunMany);
-/** Either shape: `totalTests`/`message` are absent for a single leaf. */
-const remoteRunResult = classic_schemas/* object */.Ikc({
-    runId: classic_schemas/* string */.YjP(),
-    status: runStatus,
-    totalTests: classic_schemas/* number */.aig().int().optional(),
-    message: classic_schemas/* string */.YjP().optional(),
-});
-const remoteRunResponse = dataOf(remoteRunResult);
-/** Body of `POST /v1/tests/remote-run`. */
-const bulkRemoteRunBody = classic_schemas/* object */.Ikc({
-    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).optional(),
-    tagId: classic_schemas/* string */.YjP().optional(),
-    config: runConfig.optional(),
-});
-const runStats = classic_schemas/* object */.Ikc({
-    passed: classic_schemas/* number */.aig().int(),
-    failed: classic_schemas/* number */.aig().int(),
-    skipped: classic_schemas/* number */.aig().int(),
-    total: classic_schemas/* number */.aig().int(),
-});
-/** Item of `GET /v1/test-runs`. */
-const testRun = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    status: runStatus,
-    testId: classic_schemas/* string */.YjP().nullable(),
-    testRevisionId: classic_schemas/* string */.YjP().nullable(),
-    branchId: classic_schemas/* string */.YjP(),
-    testName: classic_schemas/* string */.YjP().nullable(),
-    branchName: classic_schemas/* string */.YjP().nullable(),
-    scheduleType: classic_schemas/* string */.YjP().nullable(),
-    createdAt: isoTimestamp,
-    startedAt: isoTimestamp.nullable(),
-    completedAt: isoTimestamp.nullable(),
-    duration: classic_schemas/* number */.aig().int().nullable(),
-});
-const testRunListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(testRun), pagination: pagination });
-/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
-const stepOutcome = classic_schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
-/**
- * One step of a test's step tree, flattened in document order: `path` holds the names from the
- * top-level step down to this one (test › group › step), `depth` its nesting level.
- */
-const runStepResult = classic_schemas/* object */.Ikc({
-    stepId: classic_schemas/* string */.YjP().nullable(),
-    name: classic_schemas/* string */.YjP(),
-    /** The action in the user's words, e.g. `assertText #out` or `group`. */
-    action: classic_schemas/* string */.YjP().nullable(),
-    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-    depth: classic_schemas/* number */.aig().int(),
-    status: stepOutcome,
-    duration: classic_schemas/* number */.aig().int(),
-    error: classic_schemas/* string */.YjP().nullable(),
-});
-/** The step that failed a test, as the user wrote it. */
-const failedStep = classic_schemas/* object */.Ikc({
-    stepId: classic_schemas/* string */.YjP().nullable(),
-    name: classic_schemas/* string */.YjP(),
-    action: classic_schemas/* string */.YjP().nullable(),
-    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
-});
-/**
- * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
- * what was received, the failing step; no generated code, no server paths) and `errorLocation`
- * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
- * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
- */
-const runTestResult = classic_schemas/* object */.Ikc({
-    testId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    status: classic_schemas/* string */.YjP(),
-    duration: classic_schemas/* number */.aig().int(),
-    errorMessage: classic_schemas/* string */.YjP().nullable(),
-    errorLocation: classic_schemas/* string */.YjP().nullable(),
-    attempts: classic_schemas/* number */.aig().int().optional(),
-    failedStep: failedStep.nullable().optional(),
-    expected: classic_schemas/* string */.YjP().nullable().optional(),
-    received: classic_schemas/* string */.YjP().nullable().optional(),
-    errorDetail: classic_schemas/* string */.YjP().nullable().optional(),
-    /** Failed at least once, then passed on a retry. */
-    flaky: classic_schemas/* boolean */.zMY().optional(),
-    steps: classic_schemas/* array */.YOg(runStepResult).optional(),
-});
-/** `report` of a `completed` or `failed` run (null otherwise). */
-const runReport = classic_schemas/* object */.Ikc({
-    status: runStatus,
-    testName: classic_schemas/* string */.YjP().nullable(),
-    runName: classic_schemas/* string */.YjP(),
-    runId: classic_schemas/* string */.YjP(),
-    duration: classic_schemas/* number */.aig().int(),
-    completedAt: isoTimestamp.nullable(),
-    branchId: classic_schemas/* string */.YjP(),
-    branchName: classic_schemas/* string */.YjP().nullable(),
-    scheduleName: classic_schemas/* string */.YjP().nullable(),
-    runTypeInfo: classic_schemas/* object */.Ikc({
-        /** `test`, `directory` or `tag`. */
-        type: classic_schemas/* string */.YjP(),
-        name: classic_schemas/* string */.YjP(),
-        testResults: classic_schemas/* array */.YOg(runTestResult),
-        stats: runStats,
-        runnerError: classic_schemas/* string */.YjP().nullable().optional(),
-    }),
-});
-/**
- * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
- * ran (batches it took, summed) and its busy time. Additive: the console shows it.
- */
-const runShard = classic_schemas/* object */.Ikc({
-    worker: classic_schemas/* string */.YjP(),
-    tests: classic_schemas/* number */.aig().int(),
-    batches: classic_schemas/* number */.aig().int(),
-    durationMs: classic_schemas/* number */.aig().int(),
-});
-/** `GET /v1/test-runs/:runId`. */
-const testRunDetail = testRun.extend({
-    projectId: classic_schemas/* string */.YjP(),
-    scheduleId: classic_schemas/* string */.YjP().nullable(),
-    config: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    vars: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    parameters: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    metadata: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
-    stats: runStats.nullable(),
-    cancelledAt: isoTimestamp.nullable(),
-    report: runReport.nullable(),
-    shards: classic_schemas/* array */.YOg(runShard).optional(),
-});
-const testRunDetailResponse = dataOf(testRunDetail);
-/** `GET /v1/test-runs/latest`. */
-const runSummary = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    status: runStatus,
-    createdAt: isoTimestamp,
-});
-const latestRunResponse = dataOf(runSummary.nullable());
-/** `GET /v1/test-runs/stats`. */
-const runStatistics = classic_schemas/* object */.Ikc({
-    totalRuns: classic_schemas/* number */.aig().int(),
-    successRate: classic_schemas/* number */.aig().int(),
-    avgDuration: classic_schemas/* number */.aig().int(),
-    lastRun: isoTimestamp.nullable(),
-    passed: classic_schemas/* number */.aig().int(),
-    failed: classic_schemas/* number */.aig().int(),
-    skipped: classic_schemas/* number */.aig().int(),
-});
-const runStatisticsResponse = dataOf(runStatistics);
-/** `GET /v1/test-runs/:runId/artifacts` item. */
-const runArtifact = classic_schemas/* object */.Ikc({
-    key: classic_schemas/* string */.YjP(),
-    label: classic_schemas/* string */.YjP(),
-    type: classic_schemas/* string */.YjP(),
-    url: classic_schemas/* string */.YjP(),
-    testName: classic_schemas/* string */.YjP().optional(),
-});
-const runArtifactsResponse = dataOf(classic_schemas/* array */.YOg(runArtifact));
-/** `GET /v1/test-runs/:runId/tests`. */
-const runTestsResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ testId: classic_schemas/* string */.YjP(), testName: classic_schemas/* string */.YjP() })));
-/** `POST /v1/test-runs/:runId/cancel`. */
-const cancelRun = classic_schemas/* object */.Ikc({ success: classic_schemas/* boolean */.zMY(), message: classic_schemas/* string */.YjP() });
-const cancelRunResponse = dataOf(cancelRun);
-/** Query of `GET /v1/test-runs`. */
-const testRunListQuery = classic_schemas/* object */.Ikc({
-    limit: number().int().min(1).max(500).default(20),
-    page: number().int().min(0).default(0),
-    status: runStatus.optional(),
-    name: classic_schemas/* string */.YjP().optional(),
-    testId: classic_schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
-    scheduleId: classic_schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
-    branchId: classic_schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
-    startDate: classic_schemas/* string */.YjP().optional(),
-    endDate: classic_schemas/* string */.YjP().optional(),
-});
-/** Query of `GET /v1/test-runs/latest` and `/stats`. */
-const testRunLatestQuery = classic_schemas/* object */.Ikc({
-    testId: classic_schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
-    scheduleId: classic_schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
-    branchId: classic_schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
-});
-
-;// CONCATENATED MODULE: ./contract/src/scopes.ts
-
-/** Every scope an API key can hold, from the spec's "Scopes" table. */
-const allScopes = [
-    'emailInbox:read',
-    'emailInbox:delete',
-    'tests:read',
-    'tests:create',
-    'tests:update',
-    'tests:delete',
-    'tests:run',
-    'tests:cancel',
-    'testRuns:read',
-    'schedules:read',
-    'schedules:run',
-    'schedules:pause',
-    'schedules:resume',
-];
-const scope = classic_schemas/* enum */.k5n(allScopes, { error: `must be one of ${allScopes.join(', ')}` });
-
-;// CONCATENATED MODULE: ./contract/src/step-actions.ts
-
-/**
- * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
- * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
- */
-const step_actions_text = (field) => classic_schemas/* string */.YjP({ error: `${field} is required and must be a string` });
-const selector = step_actions_text('selector').min(1, 'selector must not be empty');
-const base = { description: classic_schemas/* string */.YjP().optional() };
-/**
- * The scheme a step's URL names for certain, lower-case without the colon, or null when it
- * names none yet: a path relative to `baseURL`, a `{{…}}` template in front, `localhost:3000`
- * (Playwright completes that to http). Tabs and newlines are dropped anywhere and controls and
- * spaces at the start, as the URL parser does, so `fi\tle:` is still `file`.
- */
-function definiteUrlScheme(url) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores these too
-    const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
-    if (cleaned.startsWith('localhost') || cleaned.startsWith('127.0.0.1'))
-        return 'http';
-    const match = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
-    return match?.[1] ? match[1].toLowerCase() : null;
-}
-/**
- * Why a navigation or request URL is refused, or null. Only http and https reach the browser
- * or the HTTP client (and `about:blank` for navigation): `file:` would read the server's own
- * files, `view-source:`, `chrome:`, `javascript:` and `data:` have no place in a test either.
- * The runtime checks again after `{{…}}` substitution and `baseURL` resolution.
- */
-function refusedUrlReason(url, kind) {
-    const scheme = definiteUrlScheme(url);
-    if (scheme === null || scheme === 'http' || scheme === 'https')
-        return null;
-    if (kind === 'navigation' && url.trim().toLowerCase() === 'about:blank')
-        return null;
-    return `url must be an http or https URL or a path relative to baseURL; "${scheme}:" is not allowed`;
-}
-const webUrl = (kind) => step_actions_text('url').superRefine((url, ctx) => {
-    const reason = refusedUrlReason(url, kind);
-    if (reason)
-        ctx.addIssue({ code: 'custom', message: reason });
-});
-const action = (name, shape) => classic_schemas/* object */.Ikc({ name: classic_schemas/* literal */.euz(name), ...base, ...shape }).loose();
-const stepActionSchemas = [
-    action('goto', { url: webUrl('navigation') }),
-    action('click', { selector }),
-    action('dblclick', { selector }),
-    action('hover', { selector }),
-    action('fill', { selector, value: step_actions_text('value') }),
-    action('press', { selector: classic_schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
-    action('check', { selector }),
-    action('uncheck', { selector }),
-    action('selectOption', { selector, value: step_actions_text('value') }),
-    action('setInputFiles', {
-        selector,
-        files: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
-    }),
-    action('wait', { ms: classic_schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
-    action('waitFor', { selector, state: classic_schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
-    action('assertVisible', { selector }),
-    action('assertHidden', { selector }),
-    action('assertText', { selector, value: step_actions_text('value'), exact: classic_schemas/* boolean */.zMY().optional() }),
-    action('assertValue', { selector, value: step_actions_text('value') }),
-    action('assertUrl', { value: step_actions_text('value') }),
-    action('assertTitle', { value: step_actions_text('value') }),
-    action('assertCount', { selector, value: classic_schemas/* number */.aig({ error: 'value must be a number' }).int().min(0) }),
-    action('extract', { selector, variable: step_actions_text('variable'), attribute: classic_schemas/* string */.YjP().optional() }),
-    // The action's own `name` is its type, so the screenshot's file name is `label`.
-    action('screenshot', { label: classic_schemas/* string */.YjP().optional() }),
-    action('request', {
-        method: classic_schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
-            error: 'method must be an HTTP method',
-        }),
-        url: webUrl('request'),
-        headers: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* string */.YjP()).optional(),
-        body: classic_schemas/* unknown */.L5J().optional(),
-        variable: classic_schemas/* string */.YjP().optional(),
-    }),
-    action('assertStatus', { value: classic_schemas/* number */.aig({ error: 'value must be a number' }).int() }),
-    action('assertJson', { path: step_actions_text('path'), value: classic_schemas/* unknown */.L5J() }),
-    action('waitForEmail', {
-        inbox: step_actions_text('inbox'),
-        subjectContains: classic_schemas/* string */.YjP().optional(),
-        from: classic_schemas/* string */.YjP().optional(),
-        timeoutMs: classic_schemas/* number */.aig().int().min(0).max(600_000).optional(),
-        variable: step_actions_text('variable'),
-    }),
-    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: classic_schemas/* string */.YjP().optional() }),
-    action('group', {}),
-];
-const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
-const stepAction = classic_schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
-    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
-});
-const stepCondition = classic_schemas/* discriminatedUnion */.gMt('type', [
-    classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('skip') }),
-    classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('alwaysRun') }),
-    classic_schemas/* object */.Ikc({ type: classic_schemas/* literal */.euz('if'), variable: classic_schemas/* string */.YjP(), equals: classic_schemas/* unknown */.L5J() }),
-]);
-/**
- * Validates one action and names the step and field on failure, e.g.
- * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
- */
-function describeActionError(stepLabel, error) {
-    const issue = error.issues[0];
-    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
-    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
-}
-
-;// CONCATENATED MODULE: ./contract/src/tests.ts
-
-
-
-/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
-const testType = classic_schemas/* enum */.k5n(['ui', 'api']);
-const testTypeFilter = classic_schemas/* enum */.k5n(['all', 'ui', 'api']);
-const oneOrMany = (item) => classic_schemas/* union */.KCZ([item, classic_schemas/* array */.YOg(item)])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
-const pageNumber = number({ error: 'page must be an integer' }).int().min(0).default(0);
-const pageLimit = number({ error: 'limit must be an integer' }).int().min(1).default(50);
-const listTestsQuery = classic_schemas/* object */.Ikc({
-    limit: pageLimit,
-    page: pageNumber,
-    name: classic_schemas/* string */.YjP().optional(),
-    status: oneOrMany(testStatus),
-    tagIds: oneOrMany(uuid),
-    type: testTypeFilter.default('all'),
-    testId: uuid.optional(),
-    branch: uuid.optional(),
-    sortBy: classic_schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
-    sortOrder: classic_schemas/* enum */.k5n(['asc', 'desc']).optional(),
-});
-const stepInputList = classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
-const testMetadataInput = classic_schemas/* looseObject */._H3({
-    type: testType.optional(),
-    description: classic_schemas/* string */.YjP().optional(),
-});
-const createTestData = classic_schemas/* object */.Ikc({
-    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
-    status: testStatus.default('draft'),
-    directory: classic_schemas/* boolean */.zMY().default(false),
-    parentTestId: uuid.nullable().optional(),
-    config: runConfig.optional(),
-    steps: stepInputList.optional(),
-    tags: classic_schemas/* array */.YOg(uuid).optional(),
-    vars: jsonObject.nullable().optional(),
-    parameters: jsonObject.nullable().optional(),
-    metadata: testMetadataInput.optional(),
-});
-const updateTestData = classic_schemas/* object */.Ikc({
-    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
-    status: testStatus.optional(),
-    directory: classic_schemas/* boolean */.zMY().optional(),
-    config: runConfig.optional(),
-    steps: stepInputList.optional(),
-    tags: classic_schemas/* array */.YOg(uuid).optional(),
-    vars: jsonObject.nullable().optional(),
-    parameters: jsonObject.nullable().optional(),
-    metadata: testMetadataInput.optional(),
-    editVersion: classic_schemas/* union */.KCZ([classic_schemas/* number */.aig().int(), classic_schemas/* string */.YjP()]).optional(),
-});
-const testIds = classic_schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
-const bulkUpdateStatusBody = classic_schemas/* object */.Ikc({ testIds, status: testStatus });
-const bulkUpdateTagsBody = classic_schemas/* object */.Ikc({
-    testIds,
-    tagIds: classic_schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
-});
-const bulkDeleteBody = classic_schemas/* object */.Ikc({ testIds });
-const duplicateTestBody = classic_schemas/* object */.Ikc({
-    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
-    status: testStatus.optional(),
-})
-    .optional();
-const createRevisionBody = classic_schemas/* object */.Ikc({
-    message: classic_schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
-});
-const exportTestsBody = classic_schemas/* object */.Ikc({
-    testIds: classic_schemas/* array */.YOg(uuid).optional(),
-    tagIds: classic_schemas/* array */.YOg(uuid).optional(),
-    directoryId: uuid.optional(),
-    format: classic_schemas/* enum */.k5n(['json', 'pw']).default('json'),
-});
-const listSharedStepsQuery = classic_schemas/* object */.Ikc({
-    limit: pageLimit,
-    page: pageNumber,
-    search: classic_schemas/* string */.YjP().optional(),
-    type: testTypeFilter.default('all'),
-});
-const updateStepData = classic_schemas/* object */.Ikc({
-    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
-    action: classic_schemas/* unknown */.L5J().optional(),
-    metadata: jsonObject.nullable().optional(),
-    condition: classic_schemas/* unknown */.L5J().optional(),
-});
-/** The test item of `GET /v1/tests`. */
-const testListItem = classic_schemas/* object */.Ikc({
-    id: uuid,
-    parentTestId: classic_schemas/* string */.YjP().nullable(),
-    projectId: classic_schemas/* string */.YjP(),
-    organizationId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    status: testStatus,
-    directory: classic_schemas/* boolean */.zMY(),
-    config: jsonObject,
-    vars: jsonObject.nullable(),
-    parameters: jsonObject.nullable(),
-    metadata: jsonObject,
-    tags: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() })),
-    childrenCount: classic_schemas/* number */.aig().int(),
-    stepsCount: classic_schemas/* number */.aig().int(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
-});
-const listTestsResponse = classic_schemas/* object */.Ikc({ children: classic_schemas/* array */.YOg(testListItem), pagination: pagination });
-/** Version of the JSON export format written into `manifest.json`. */
-const testExportFormatVersion = 1;
-/**
- * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
- * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
- * fills the defaults); each test's fields are then checked as a create would check them.
- */
-const exportManifest = classic_schemas/* object */.Ikc({ formatVersion: classic_schemas/* unknown */.L5J(), tests: classic_schemas/* unknown */.L5J() });
-const exportedTest = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    parentId: classic_schemas/* string */.YjP().nullable().default(null),
-    name: classic_schemas/* string */.YjP(),
-    status: testStatus.optional(),
-    directory: classic_schemas/* boolean */.zMY().optional(),
-    config: jsonObject.optional(),
-    vars: jsonObject.nullable().optional(),
-    parameters: jsonObject.nullable().optional(),
-    metadata: classic_schemas/* looseObject */._H3({ type: testType.optional(), description: classic_schemas/* string */.YjP().optional() }).optional(),
-    tags: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).optional(),
-    steps: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
-    files: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ filename: classic_schemas/* string */.YjP(), content: classic_schemas/* string */.YjP() })).optional(),
-});
-const exportedSharedStep = classic_schemas/* looseObject */._H3({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    action: jsonObject,
-    condition: classic_schemas/* unknown */.L5J(),
-    metadata: classic_schemas/* unknown */.L5J(),
-    group: classic_schemas/* boolean */.zMY().optional(),
-    children: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
-});
-const exportedSharedSteps = classic_schemas/* array */.YOg(exportedSharedStep);
-/**
- * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
- * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
- * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
- * Typed `unknown` for the service, whose step trees are built from JSON columns.
- */
-const stepView = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    revisionStepId: classic_schemas/* string */.YjP(),
-    stepId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    action: jsonObject,
-    condition: jsonObject.nullable(),
-    metadata: jsonObject.nullable(),
-    order: classic_schemas/* number */.aig().int(),
-    group: classic_schemas/* boolean */.zMY(),
-    shared: classic_schemas/* boolean */.zMY(),
-    children: classic_schemas/* array */.YOg(classic_schemas/* lazy */.RZV(() => stepView)),
-})
-    .meta({ id: 'Step' });
-/** `POST /v1/tests`: the bare test row. */
-const createdTest = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    parentTestId: classic_schemas/* string */.YjP().nullable(),
-    projectId: classic_schemas/* string */.YjP(),
-    organizationId: classic_schemas/* string */.YjP(),
-    createdAt: classic_schemas/* string */.YjP(),
-    updatedAt: classic_schemas/* string */.YjP(),
-});
-/** `GET /v1/tests/:testId`. */
-const testDetailResponse = classic_schemas/* object */.Ikc({
-    test: testListItem.extend({ editVersion: classic_schemas/* number */.aig().int(), revisionId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }),
-    children: classic_schemas/* array */.YOg(testListItem.extend({ editVersion: classic_schemas/* number */.aig().int() })),
-    steps: classic_schemas/* array */.YOg(stepView),
-    parentDirectory: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), parentTestId: classic_schemas/* string */.YjP().nullable() })
-        .nullable(),
-});
-const testStepsResponse = dataOf(classic_schemas/* object */.Ikc({ steps: classic_schemas/* array */.YOg(stepView) }));
-const testStepResponse = dataOf(classic_schemas/* object */.Ikc({ step: stepView, children: classic_schemas/* array */.YOg(stepView) }));
-const fileAttachment = classic_schemas/* object */.Ikc({
-    filename: classic_schemas/* string */.YjP(),
-    content: classic_schemas/* string */.YjP(),
-    stepId: classic_schemas/* string */.YjP(),
-});
-const testFilesResponse = dataOf(classic_schemas/* array */.YOg(fileAttachment));
-const revision = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    message: classic_schemas/* string */.YjP(),
-    revisionType: classic_schemas/* string */.YjP(),
-    createdAt: classic_schemas/* string */.YjP(),
-});
-const revisionResponse = dataOf(revision);
-const revisionsResponse = dataOf(classic_schemas/* array */.YOg(revision));
-const revisionDetailResponse = dataOf(classic_schemas/* object */.Ikc({
-    revision: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), message: classic_schemas/* string */.YjP(), createdAt: classic_schemas/* string */.YjP() }),
-    test: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
-    steps: classic_schemas/* array */.YOg(stepView),
-}));
-const duplicatedTestResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }));
-const importResponse = dataOf(classic_schemas/* object */.Ikc({
-    imported: classic_schemas/* object */.Ikc({
-        tests: classic_schemas/* number */.aig().int(),
-        sharedSteps: classic_schemas/* number */.aig().int(),
-        tags: classic_schemas/* number */.aig().int(),
-        steps: classic_schemas/* number */.aig().int(),
-    }),
-    errors: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ file: classic_schemas/* string */.YjP(), error: classic_schemas/* string */.YjP() })),
-}));
-/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
-const sharedStep = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    action: jsonObject,
-    shared: classic_schemas/* boolean */.zMY(),
-    group: classic_schemas/* boolean */.zMY(),
-});
-const sharedStepListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(sharedStep), pagination: pagination });
-const sharedStepResponse = dataOf(sharedStep);
-/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
-const sharedStepChild = classic_schemas/* object */.Ikc({
-    id: classic_schemas/* string */.YjP(),
-    stepId: classic_schemas/* string */.YjP(),
-    name: classic_schemas/* string */.YjP(),
-    action: jsonObject,
-    order: classic_schemas/* number */.aig().int(),
-});
-const stepChildrenResponse = dataOf(classic_schemas/* object */.Ikc({ step: sharedStep, children: classic_schemas/* array */.YOg(sharedStepChild) }));
-const stepUsageResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() })));
-const updatedStepResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), action: jsonObject }));
-const replacedChildrenResponse = dataOf(classic_schemas/* object */.Ikc({
-    step: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
-    children: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), order: classic_schemas/* number */.aig().int() })),
-}));
-const deletedStepResponse = classic_schemas/* object */.Ikc({
-    message: classic_schemas/* string */.YjP(),
-    data: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), shared: classic_schemas/* boolean */.zMY(), group: classic_schemas/* boolean */.zMY() }),
-});
-
-;// CONCATENATED MODULE: ./contract/src/index.ts
-/**
- * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
- * the action's client, so both sides agree on every field by construction.
- */
-
-
-
-
-
-
-
-
-
-
-
 
 /***/ }),
 
-/***/ 54896:
+/***/ 30859:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -74900,10 +73856,515 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 12 modules
-var src = __nccwpck_require__(28003);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var schemas = __nccwpck_require__(92857);
+var classic_schemas = __nccwpck_require__(92857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(43759);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
+
+
+function string(params) {
+    return core._coercedString(schemas.ZodString, params);
+}
+function number(params) {
+    return api/* _coercedNumber */.qG(classic_schemas/* ZodNumber */.rSt, params);
+}
+function coerce_boolean(params) {
+    return core._coercedBoolean(schemas.ZodBoolean, params);
+}
+function bigint(params) {
+    return core._coercedBigint(schemas.ZodBigInt, params);
+}
+function date(params) {
+    return core._coercedDate(schemas.ZodDate, params);
+}
+
+;// CONCATENATED MODULE: ./contract/src/common.ts
+
+const errorBody = classic_schemas/* object */.Ikc({ message: classic_schemas/* string */.YjP() });
+const rateLimitBody = classic_schemas/* object */.Ikc({ error: classic_schemas/* literal */.euz('Too many requests') });
+const pagination = classic_schemas/* object */.Ikc({
+    page: classic_schemas/* number */.aig().int(),
+    limit: classic_schemas/* number */.aig().int(),
+    total: classic_schemas/* number */.aig().int(),
+    totalPages: classic_schemas/* number */.aig().int(),
+    hasMore: classic_schemas/* boolean */.zMY(),
+});
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+const jsonObject = classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J());
+/** `{ data: T }`, the wrapper of almost every response. */
+const dataOf = (payload) => classic_schemas/* object */.Ikc({ data: payload });
+const uuid = classic_schemas/* uuid */.uRe({ error: 'must be a UUID' });
+const isoTimestamp = classic_schemas/* string */.YjP();
+const runStatus = classic_schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
+const testStatus = classic_schemas/* enum */.k5n(['draft', 'active', 'archived']);
+/** `{ data: null }`: an operation with no payload. */
+const noPayloadResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* null */.chJ() });
+
+// EXTERNAL MODULE: ./contract/src/run-config.ts
+var run_config = __nccwpck_require__(34908);
+;// CONCATENATED MODULE: ./contract/src/tests.ts
+
+
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+const testType = classic_schemas/* enum */.k5n(['ui', 'api']);
+const testTypeFilter = classic_schemas/* enum */.k5n(['all', 'ui', 'api']);
+const oneOrMany = (item) => classic_schemas/* union */.KCZ([item, classic_schemas/* array */.YOg(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+const pageNumber = number({ error: 'page must be an integer' }).int().min(0).default(0);
+const pageLimit = number({ error: 'limit must be an integer' }).int().min(1).default(50);
+const listTestsQuery = classic_schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    name: classic_schemas/* string */.YjP().optional(),
+    status: oneOrMany(testStatus),
+    tagIds: oneOrMany(uuid),
+    type: testTypeFilter.default('all'),
+    testId: uuid.optional(),
+    branch: uuid.optional(),
+    sortBy: classic_schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
+    sortOrder: classic_schemas/* enum */.k5n(['asc', 'desc']).optional(),
+});
+const stepInputList = classic_schemas/* array */.YOg(classic_schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
+const testMetadataInput = classic_schemas/* looseObject */._H3({
+    type: testType.optional(),
+    description: classic_schemas/* string */.YjP().optional(),
+});
+const createTestData = classic_schemas/* object */.Ikc({
+    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    status: testStatus.default('draft'),
+    directory: classic_schemas/* boolean */.zMY().default(false),
+    parentTestId: uuid.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: classic_schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+});
+const updateTestData = classic_schemas/* object */.Ikc({
+    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    status: testStatus.optional(),
+    directory: classic_schemas/* boolean */.zMY().optional(),
+    /**
+     * Extension of the spec: moves the test (with its descendants) into this directory, or to the
+     * top level when null. The spec's PUT offers no other way to move a test between directories.
+     */
+    parentTestId: uuid.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: classic_schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+    editVersion: classic_schemas/* union */.KCZ([classic_schemas/* number */.aig().int(), classic_schemas/* string */.YjP()]).optional(),
+});
+const testIds = classic_schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+const bulkUpdateStatusBody = classic_schemas/* object */.Ikc({ testIds, status: testStatus });
+const bulkUpdateTagsBody = classic_schemas/* object */.Ikc({
+    testIds,
+    tagIds: classic_schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
+});
+const bulkDeleteBody = classic_schemas/* object */.Ikc({ testIds });
+const duplicateTestBody = classic_schemas/* object */.Ikc({
+    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: testStatus.optional(),
+})
+    .optional();
+const createRevisionBody = classic_schemas/* object */.Ikc({
+    message: classic_schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+const exportTestsBody = classic_schemas/* object */.Ikc({
+    testIds: classic_schemas/* array */.YOg(uuid).optional(),
+    tagIds: classic_schemas/* array */.YOg(uuid).optional(),
+    directoryId: uuid.optional(),
+    format: classic_schemas/* enum */.k5n(['json', 'pw']).default('json'),
+});
+const listSharedStepsQuery = classic_schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    search: classic_schemas/* string */.YjP().optional(),
+    type: testTypeFilter.default('all'),
+});
+const updateStepData = classic_schemas/* object */.Ikc({
+    name: classic_schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
+    action: classic_schemas/* unknown */.L5J().optional(),
+    metadata: jsonObject.nullable().optional(),
+    condition: classic_schemas/* unknown */.L5J().optional(),
+});
+/** The test item of `GET /v1/tests`. */
+const testListItem = classic_schemas/* object */.Ikc({
+    id: uuid,
+    parentTestId: classic_schemas/* string */.YjP().nullable(),
+    projectId: classic_schemas/* string */.YjP(),
+    organizationId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    status: testStatus,
+    directory: classic_schemas/* boolean */.zMY(),
+    config: jsonObject,
+    vars: jsonObject.nullable(),
+    parameters: jsonObject.nullable(),
+    metadata: jsonObject,
+    tags: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() })),
+    childrenCount: classic_schemas/* number */.aig().int(),
+    stepsCount: classic_schemas/* number */.aig().int(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+const listTestsResponse = classic_schemas/* object */.Ikc({ children: classic_schemas/* array */.YOg(testListItem), pagination: pagination });
+/** Version of the JSON export format written into `manifest.json`. */
+const testExportFormatVersion = 1;
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+const exportManifest = classic_schemas/* object */.Ikc({ formatVersion: classic_schemas/* unknown */.L5J(), tests: classic_schemas/* unknown */.L5J() });
+const exportedTest = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    parentId: classic_schemas/* string */.YjP().nullable().default(null),
+    name: classic_schemas/* string */.YjP(),
+    status: testStatus.optional(),
+    directory: classic_schemas/* boolean */.zMY().optional(),
+    config: jsonObject.optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: classic_schemas/* looseObject */._H3({ type: testType.optional(), description: classic_schemas/* string */.YjP().optional() }).optional(),
+    tags: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).optional(),
+    steps: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
+    files: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ filename: classic_schemas/* string */.YjP(), content: classic_schemas/* string */.YjP() })).optional(),
+});
+const exportedSharedStep = classic_schemas/* looseObject */._H3({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: classic_schemas/* unknown */.L5J(),
+    metadata: classic_schemas/* unknown */.L5J(),
+    group: classic_schemas/* boolean */.zMY().optional(),
+    children: classic_schemas/* array */.YOg(classic_schemas/* unknown */.L5J()).optional(),
+});
+const exportedSharedSteps = classic_schemas/* array */.YOg(exportedSharedStep);
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
+const stepView = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    revisionStepId: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: jsonObject.nullable(),
+    metadata: jsonObject.nullable(),
+    order: classic_schemas/* number */.aig().int(),
+    group: classic_schemas/* boolean */.zMY(),
+    shared: classic_schemas/* boolean */.zMY(),
+    children: classic_schemas/* array */.YOg(classic_schemas/* lazy */.RZV(() => stepView)),
+})
+    .meta({ id: 'Step' });
+/** `POST /v1/tests`: the bare test row. */
+const createdTest = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    parentTestId: classic_schemas/* string */.YjP().nullable(),
+    projectId: classic_schemas/* string */.YjP(),
+    organizationId: classic_schemas/* string */.YjP(),
+    createdAt: classic_schemas/* string */.YjP(),
+    updatedAt: classic_schemas/* string */.YjP(),
+});
+/** `GET /v1/tests/:testId`. */
+const testDetailResponse = classic_schemas/* object */.Ikc({
+    test: testListItem.extend({ editVersion: classic_schemas/* number */.aig().int(), revisionId: classic_schemas/* string */.YjP(), branchId: classic_schemas/* string */.YjP() }),
+    children: classic_schemas/* array */.YOg(testListItem.extend({ editVersion: classic_schemas/* number */.aig().int() })),
+    steps: classic_schemas/* array */.YOg(stepView),
+    parentDirectory: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), parentTestId: classic_schemas/* string */.YjP().nullable() })
+        .nullable(),
+});
+const testStepsResponse = dataOf(classic_schemas/* object */.Ikc({ steps: classic_schemas/* array */.YOg(stepView) }));
+const testStepResponse = dataOf(classic_schemas/* object */.Ikc({ step: stepView, children: classic_schemas/* array */.YOg(stepView) }));
+const fileAttachment = classic_schemas/* object */.Ikc({
+    filename: classic_schemas/* string */.YjP(),
+    content: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP(),
+});
+const testFilesResponse = dataOf(classic_schemas/* array */.YOg(fileAttachment));
+const revision = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    message: classic_schemas/* string */.YjP(),
+    revisionType: classic_schemas/* string */.YjP(),
+    createdAt: classic_schemas/* string */.YjP(),
+});
+const revisionResponse = dataOf(revision);
+const revisionsResponse = dataOf(classic_schemas/* array */.YOg(revision));
+const revisionDetailResponse = dataOf(classic_schemas/* object */.Ikc({
+    revision: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), message: classic_schemas/* string */.YjP(), createdAt: classic_schemas/* string */.YjP() }),
+    test: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+    steps: classic_schemas/* array */.YOg(stepView),
+}));
+const duplicatedTestResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }));
+const importResponse = dataOf(classic_schemas/* object */.Ikc({
+    imported: classic_schemas/* object */.Ikc({
+        tests: classic_schemas/* number */.aig().int(),
+        sharedSteps: classic_schemas/* number */.aig().int(),
+        tags: classic_schemas/* number */.aig().int(),
+        steps: classic_schemas/* number */.aig().int(),
+    }),
+    errors: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ file: classic_schemas/* string */.YjP(), error: classic_schemas/* string */.YjP() })),
+}));
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+const sharedStep = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    shared: classic_schemas/* boolean */.zMY(),
+    group: classic_schemas/* boolean */.zMY(),
+});
+const sharedStepListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(sharedStep), pagination: pagination });
+const sharedStepResponse = dataOf(sharedStep);
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+const sharedStepChild = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    stepId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    action: jsonObject,
+    order: classic_schemas/* number */.aig().int(),
+});
+const stepChildrenResponse = dataOf(classic_schemas/* object */.Ikc({ step: sharedStep, children: classic_schemas/* array */.YOg(sharedStepChild) }));
+const stepUsageResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() })));
+const updatedStepResponse = dataOf(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), action: jsonObject }));
+const replacedChildrenResponse = dataOf(classic_schemas/* object */.Ikc({
+    step: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP() }),
+    children: classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), name: classic_schemas/* string */.YjP(), order: classic_schemas/* number */.aig().int() })),
+}));
+const deletedStepResponse = classic_schemas/* object */.Ikc({
+    message: classic_schemas/* string */.YjP(),
+    data: classic_schemas/* object */.Ikc({ id: classic_schemas/* string */.YjP(), shared: classic_schemas/* boolean */.zMY(), group: classic_schemas/* boolean */.zMY() }),
+});
+
+;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+const remoteRunSingle = classic_schemas/* object */.Ikc({ runId: classic_schemas/* string */.YjP(), status: runStatus });
+const remoteRunSingleResponse = dataOf(remoteRunSingle);
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+const remoteRunMany = classic_schemas/* object */.Ikc({
+    runId: classic_schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: classic_schemas/* number */.aig().int(),
+    message: classic_schemas/* string */.YjP(),
+});
+const remoteRunManyResponse = dataOf(remoteRunMany);
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+const remoteRunResult = classic_schemas/* object */.Ikc({
+    runId: classic_schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: classic_schemas/* number */.aig().int().optional(),
+    message: classic_schemas/* string */.YjP().optional(),
+});
+const remoteRunResponse = dataOf(remoteRunResult);
+/** Body of `POST /v1/tests/remote-run`. */
+const bulkRemoteRunBody = classic_schemas/* object */.Ikc({
+    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()).optional(),
+    tagId: classic_schemas/* string */.YjP().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    /** A config preset of the project (console sessions only): its config, with `config` over it. */
+    presetId: classic_schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+});
+/** Body of `POST /v1/tests/:testId/remote-run`. */
+const singleRemoteRunBody = classic_schemas/* object */.Ikc({
+    config: run_config/* runConfig */.a.optional(),
+    presetId: classic_schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+})
+    .loose();
+const runStats = classic_schemas/* object */.Ikc({
+    passed: classic_schemas/* number */.aig().int(),
+    failed: classic_schemas/* number */.aig().int(),
+    skipped: classic_schemas/* number */.aig().int(),
+    total: classic_schemas/* number */.aig().int(),
+});
+/** Item of `GET /v1/test-runs`. */
+const testRun = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    status: runStatus,
+    testId: classic_schemas/* string */.YjP().nullable(),
+    testRevisionId: classic_schemas/* string */.YjP().nullable(),
+    branchId: classic_schemas/* string */.YjP(),
+    testName: classic_schemas/* string */.YjP().nullable(),
+    branchName: classic_schemas/* string */.YjP().nullable(),
+    scheduleType: classic_schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    duration: classic_schemas/* number */.aig().int().nullable(),
+});
+const testRunListResponse = classic_schemas/* object */.Ikc({ data: classic_schemas/* array */.YOg(testRun), pagination: pagination });
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+const stepOutcome = classic_schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+const runStepResult = classic_schemas/* object */.Ikc({
+    stepId: classic_schemas/* string */.YjP().nullable(),
+    name: classic_schemas/* string */.YjP(),
+    /** The action in the user's words, e.g. `assertText #out` or `group`. */
+    action: classic_schemas/* string */.YjP().nullable(),
+    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    depth: classic_schemas/* number */.aig().int(),
+    status: stepOutcome,
+    duration: classic_schemas/* number */.aig().int(),
+    error: classic_schemas/* string */.YjP().nullable(),
+});
+/** The step that failed a test, as the user wrote it. */
+const failedStep = classic_schemas/* object */.Ikc({
+    stepId: classic_schemas/* string */.YjP().nullable(),
+    name: classic_schemas/* string */.YjP(),
+    action: classic_schemas/* string */.YjP().nullable(),
+    path: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+});
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
+const runTestResult = classic_schemas/* object */.Ikc({
+    testId: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    status: classic_schemas/* string */.YjP(),
+    duration: classic_schemas/* number */.aig().int(),
+    errorMessage: classic_schemas/* string */.YjP().nullable(),
+    errorLocation: classic_schemas/* string */.YjP().nullable(),
+    attempts: classic_schemas/* number */.aig().int().optional(),
+    failedStep: failedStep.nullable().optional(),
+    expected: classic_schemas/* string */.YjP().nullable().optional(),
+    received: classic_schemas/* string */.YjP().nullable().optional(),
+    errorDetail: classic_schemas/* string */.YjP().nullable().optional(),
+    /** Failed at least once, then passed on a retry. */
+    flaky: classic_schemas/* boolean */.zMY().optional(),
+    steps: classic_schemas/* array */.YOg(runStepResult).optional(),
+});
+/** `report` of a `completed` or `failed` run (null otherwise). */
+const runReport = classic_schemas/* object */.Ikc({
+    status: runStatus,
+    testName: classic_schemas/* string */.YjP().nullable(),
+    runName: classic_schemas/* string */.YjP(),
+    runId: classic_schemas/* string */.YjP(),
+    duration: classic_schemas/* number */.aig().int(),
+    completedAt: isoTimestamp.nullable(),
+    branchId: classic_schemas/* string */.YjP(),
+    branchName: classic_schemas/* string */.YjP().nullable(),
+    scheduleName: classic_schemas/* string */.YjP().nullable(),
+    runTypeInfo: classic_schemas/* object */.Ikc({
+        /** `test`, `directory` or `tag`. */
+        type: classic_schemas/* string */.YjP(),
+        name: classic_schemas/* string */.YjP(),
+        testResults: classic_schemas/* array */.YOg(runTestResult),
+        stats: runStats,
+        runnerError: classic_schemas/* string */.YjP().nullable().optional(),
+    }),
+});
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+const runShard = classic_schemas/* object */.Ikc({
+    worker: classic_schemas/* string */.YjP(),
+    tests: classic_schemas/* number */.aig().int(),
+    batches: classic_schemas/* number */.aig().int(),
+    durationMs: classic_schemas/* number */.aig().int(),
+});
+/**
+ * One batch of an orchestrated run's live queue: the tests it holds (ids of the report's
+ * `testResults`), where and how it ran. Additive, split runs only: the console shows it.
+ */
+const runBatch = classic_schemas/* object */.Ikc({
+    position: classic_schemas/* number */.aig().int(),
+    status: classic_schemas/* enum */.k5n(['pending', 'claimed', 'done', 'cancelled']),
+    testIds: classic_schemas/* array */.YOg(classic_schemas/* string */.YjP()),
+    /** The slot that took it last (`host:pid:nonce#slot`), null while pending. */
+    worker: classic_schemas/* string */.YjP().nullable(),
+    /** Times it was claimed: 2 when its first runner died and another slot ran it again. */
+    attempts: classic_schemas/* number */.aig().int(),
+    expectedMs: classic_schemas/* number */.aig().int(),
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    durationMs: classic_schemas/* number */.aig().int().nullable(),
+});
+/** `GET /v1/test-runs/:runId`. */
+const testRunDetail = testRun.extend({
+    projectId: classic_schemas/* string */.YjP(),
+    scheduleId: classic_schemas/* string */.YjP().nullable(),
+    config: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    vars: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    parameters: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    metadata: classic_schemas/* record */.g1P(classic_schemas/* string */.YjP(), classic_schemas/* unknown */.L5J()).nullable(),
+    stats: runStats.nullable(),
+    cancelledAt: isoTimestamp.nullable(),
+    report: runReport.nullable(),
+    shards: classic_schemas/* array */.YOg(runShard).optional(),
+    batches: classic_schemas/* array */.YOg(runBatch).optional(),
+});
+const testRunDetailResponse = dataOf(testRunDetail);
+/** `GET /v1/test-runs/latest`. */
+const runSummary = classic_schemas/* object */.Ikc({
+    id: classic_schemas/* string */.YjP(),
+    name: classic_schemas/* string */.YjP(),
+    status: runStatus,
+    createdAt: isoTimestamp,
+});
+const latestRunResponse = dataOf(runSummary.nullable());
+/** `GET /v1/test-runs/stats`. */
+const runStatistics = classic_schemas/* object */.Ikc({
+    totalRuns: classic_schemas/* number */.aig().int(),
+    successRate: classic_schemas/* number */.aig().int(),
+    avgDuration: classic_schemas/* number */.aig().int(),
+    lastRun: isoTimestamp.nullable(),
+    passed: classic_schemas/* number */.aig().int(),
+    failed: classic_schemas/* number */.aig().int(),
+    skipped: classic_schemas/* number */.aig().int(),
+});
+const runStatisticsResponse = dataOf(runStatistics);
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+const runArtifact = classic_schemas/* object */.Ikc({
+    key: classic_schemas/* string */.YjP(),
+    label: classic_schemas/* string */.YjP(),
+    type: classic_schemas/* string */.YjP(),
+    url: classic_schemas/* string */.YjP(),
+    testName: classic_schemas/* string */.YjP().optional(),
+});
+const runArtifactsResponse = dataOf(classic_schemas/* array */.YOg(runArtifact));
+/** `GET /v1/test-runs/:runId/tests`. */
+const runTestsResponse = dataOf(classic_schemas/* array */.YOg(classic_schemas/* object */.Ikc({ testId: classic_schemas/* string */.YjP(), testName: classic_schemas/* string */.YjP() })));
+/** `POST /v1/test-runs/:runId/cancel`. */
+const cancelRun = classic_schemas/* object */.Ikc({ success: classic_schemas/* boolean */.zMY(), message: classic_schemas/* string */.YjP() });
+const cancelRunResponse = dataOf(cancelRun);
+/** Query of `GET /v1/test-runs`. */
+const testRunListQuery = classic_schemas/* object */.Ikc({
+    limit: number().int().min(1).max(500).default(20),
+    page: number().int().min(0).default(0),
+    status: runStatus.optional(),
+    name: classic_schemas/* string */.YjP().optional(),
+    testId: classic_schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: classic_schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: classic_schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+    startDate: classic_schemas/* string */.YjP().optional(),
+    endDate: classic_schemas/* string */.YjP().optional(),
+});
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+const testRunLatestQuery = classic_schemas/* object */.Ikc({
+    testId: classic_schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: classic_schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: classic_schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+});
+
 ;// CONCATENATED MODULE: ./src/client.ts
 
 
@@ -74912,9 +74373,9 @@ var schemas = __nccwpck_require__(92857);
  * The fields of `GET /v1/tests` items the trigger reads to expand tags and directories past
  * the 100-tests cap: the contract's item, narrowed (other fields pass through unchecked).
  */
-const testListBriefResponse = schemas/* object */.Ikc({
-    children: schemas/* array */.YOg(src/* testListItem */.up.pick({ id: true, directory: true, status: true }).loose()),
-    pagination: src/* pagination */.X$,
+const testListBriefResponse = classic_schemas/* object */.Ikc({
+    children: classic_schemas/* array */.YOg(testListItem.pick({ id: true, directory: true, status: true }).loose()),
+    pagination: pagination,
 });
 class ApiError extends Error {
     name = 'ApiError';
@@ -74947,30 +74408,30 @@ class StepdeckClient {
     }
     async triggerTest(testId, config) {
         const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
-        return src/* remoteRunResponse */.tz.parse(body).data;
+        return remoteRunResponse.parse(body).data;
     }
     async triggerBulk(target, config) {
         const body = await this.#call('POST', '/v1/tests/remote-run', {
             ...target,
             ...(config ? { config } : {}),
         });
-        return src/* remoteRunResponse */.tz.parse(body).data;
+        return remoteRunResponse.parse(body).data;
     }
     async latestRun(testId) {
         const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
-        return src/* latestRunResponse */.QF.parse(body).data;
+        return latestRunResponse.parse(body).data;
     }
     async getRun(runId) {
-        return src/* testRunDetailResponse */.uE.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+        return testRunDetailResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
     }
     async artifacts(runId) {
-        return src/* runArtifactsResponse */.c_.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+        return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
     }
     async report(runId) {
         return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
     }
     async cancel(runId) {
-        return src/* cancelRunResponse */.fs.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+        return cancelRunResponse.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
     }
     /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
     async activeLeafTests(filter) {
@@ -74999,7 +74460,7 @@ class StepdeckClient {
     /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
     async createTest(testData, files = []) {
         const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
-        return this.#parse((0,src/* dataOf */.qu)(src/* createdTest */.X6), body).data.id;
+        return this.#parse(dataOf(createdTest), body).data.id;
     }
     /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
     async updateTest(testId, testData, files = []) {
@@ -75010,7 +74471,7 @@ class StepdeckClient {
         await this.#call('GET', '/v1/tests?limit=1');
     }
     async getTest(testId) {
-        return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
+        return this.#parse(testDetailResponse, await this.#call('GET', `/v1/tests/${testId}`));
     }
     #parse(schema, body) {
         return schema.parse(body);
@@ -75149,7 +74610,7 @@ function bool(raw, name, fallback) {
         return false;
     return fail(name, `must be true or false, got "${value}"`);
 }
-function number(raw, name, fallback, min, max) {
+function inputs_number(raw, name, fallback, min, max) {
     const value = inputs_text(raw, name);
     if (value === undefined)
         return fallback;
@@ -75177,7 +74638,7 @@ function isHttpUrl(value) {
         return false;
     }
 }
-function uuid(name, value) {
+function inputs_uuid(name, value) {
     if (!uuidPattern.test(value))
         fail(name, `must contain UUIDs, got "${value}"`);
     return value.toLowerCase();
@@ -75229,7 +74690,7 @@ async function parseConfigJson(json) {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         fail('config', 'must be a JSON object');
-    const { runConfig } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 28003));
+    const { runConfig } = await __nccwpck_require__.e(/* import() */ 508).then(__nccwpck_require__.bind(__nccwpck_require__, 57508));
     const parsed = runConfig.safeParse(value);
     if (!parsed.success)
         fail('config', `is not a valid run config: ${parsed.error.issues
@@ -75281,12 +74742,12 @@ async function parseInputs(raw, defaults = {}) {
             fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
         return url.toString().replace(/\/+$/, '');
     });
-    const projectId = check(() => uuid('project-id', required(raw, 'project-id')));
+    const projectId = check(() => inputs_uuid('project-id', required(raw, 'project-id')));
     const branchText = inputs_text(raw, 'branch-id');
-    const branchId = check(() => (branchText ? uuid('branch-id', branchText) : undefined));
+    const branchId = check(() => (branchText ? inputs_uuid('branch-id', branchText) : undefined));
     const testIdTexts = splitList(inputs_text(raw, 'test-ids'));
     const testIds = [
-        ...new Set(testIdTexts.map((id) => check(() => uuid('test-ids', id))).filter((id) => id !== undefined)),
+        ...new Set(testIdTexts.map((id) => check(() => inputs_uuid('test-ids', id))).filter((id) => id !== undefined)),
     ];
     const tagText = inputs_text(raw, 'tag-id');
     check(() => {
@@ -75295,7 +74756,7 @@ async function parseInputs(raw, defaults = {}) {
         if (testIdTexts.length === 0 && !tagText)
             fail('test-ids', 'or "tag-id" is required: set exactly one of them');
     });
-    const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
+    const tagId = check(() => (tagText ? inputs_uuid('tag-id', tagText) : undefined));
     const config = await parseConfig(raw, problems);
     const browser = config?.use?.browserName;
     const retention = inputs_text(raw, 'artifact-retention-days');
@@ -75313,12 +74774,12 @@ async function parseInputs(raw, defaults = {}) {
         tagId,
         config,
         wait: check(() => bool(raw, 'wait', true)),
-        timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
-        pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
+        timeoutMs: check(() => Math.round(inputs_number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
+        pollIntervalMs: check(() => Math.round(inputs_number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
         failOn: check(() => parseFailOn(raw)),
         artifacts: check(() => choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all')),
         artifactName,
-        artifactRetentionDays: check(() => retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90)),
+        artifactRetentionDays: check(() => retention === undefined ? undefined : inputs_number(raw, 'artifact-retention-days', 0, 1, 90)),
         summary: check(() => bool(raw, 'summary', true)),
         prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update')),
         commentMode: check(() => {
@@ -76777,7 +76238,7 @@ async function triggerChunks(client, ids, config, log) {
 
 ;// CONCATENATED MODULE: ./src/wait.ts
 
-const isTerminal = (status) => src/* terminalRunStatuses */.s$.includes(status);
+const isTerminal = (status) => terminalRunStatuses.includes(status);
 const wait_sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Polls every unfinished run once per interval (one GET per run and poll) until all are
@@ -76985,7 +76446,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54896);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30859);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
@@ -80336,11 +79797,9 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  You: () => (/* binding */ ZodISODateTime),
   rSt: () => (/* binding */ ZodNumber),
   YOg: () => (/* binding */ array),
   zMY: () => (/* binding */ schemas_boolean),
-  gMt: () => (/* binding */ discriminatedUnion),
   k5n: () => (/* binding */ _enum),
   RZV: () => (/* binding */ lazy),
   euz: () => (/* binding */ literal),
@@ -80355,7 +79814,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   uRe: () => (/* binding */ uuid)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(88532);
@@ -82115,11 +81574,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-core_core/* $constructor */.xI("$ZodDiscriminatedUnion", (inst, def) => {
+(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => {
+    util.defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -82130,7 +81589,7 @@ core_core/* $constructor */.xI("$ZodDiscriminatedUnion", (inst, def) => {
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    core_util/* assignProp */.Vy(propValues, k, new Set());
+                    util.assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -82143,15 +81602,15 @@ core_core/* $constructor */.xI("$ZodDiscriminatedUnion", (inst, def) => {
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = core_util/* rawShape */.MO(option._zod.def);
+        const propShape = util.rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = core_util/* cached */.PO(() => discriminatorMap(def));
+    const disc = util.cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!core_util/* isObject */.Gv(input)) {
+        if (!util.isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -82185,7 +81644,7 @@ core_core/* $constructor */.xI("$ZodDiscriminatedUnion", (inst, def) => {
         });
         return payload;
     };
-});
+})));
 const $ZodIntersection = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -86471,17 +85930,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ core_core/* $constructor */.xI("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    $ZodDiscriminatedUnion.init(inst, def);
-});
+    core.$ZodDiscriminatedUnion.init(inst, def);
+})));
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...core_util/* normalizeParams */.A2(params),
+        ...util.normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ core_core/* $constructor */.xI("ZodIntersection", (inst, def) => {

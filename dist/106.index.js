@@ -1,8 +1,76 @@
-export const id = 18;
-export const ids = [18];
+export const id = 106;
+export const ids = [106];
 export const modules = {
 
-/***/ 23018:
+/***/ 34908:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ runConfig)
+/* harmony export */ });
+/* unused harmony export resolveRunConfig */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
+
+/** The spec's "Run configuration": accepted by create, update and remote-run. */
+const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    use: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        browserName: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+        trace: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        headless: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    })
+        .loose()
+        .optional(),
+    retries: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(10).optional(),
+    timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
+    workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
+    repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+        height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+    })
+        .optional(),
+})
+    .loose();
+/** Layers configs left to right (test config, then run overrides); runs are always headless. */
+function resolveRunConfig(...layers) {
+    const merged = {};
+    for (const layer of layers) {
+        if (!layer)
+            continue;
+        Object.assign(merged, layer, {
+            use: { ...merged.use, ...layer.use },
+            viewport: { ...merged.viewport, ...layer.viewport },
+        });
+    }
+    const use = merged.use ?? {};
+    return {
+        use: {
+            browserName: use.browserName ?? 'chromium',
+            baseURL: use.baseURL,
+            trace: use.trace ?? 'retain-on-failure',
+            video: use.video ?? 'off',
+            screenshot: use.screenshot ?? 'only-on-failure',
+            actionTimeout: use.actionTimeout ?? 0,
+            navigationTimeout: use.navigationTimeout ?? 0,
+            headless: true,
+        },
+        retries: merged.retries ?? 0,
+        timeout: merged.timeout ?? 30_000,
+        workers: merged.workers ?? 1,
+        repeatEach: merged.repeatEach ?? 1,
+        viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+    };
+}
+
+
+/***/ }),
+
+/***/ 98106:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -213,10 +281,496 @@ async function uploadArtifact(collected, options) {
     return { id: response.id, url };
 }
 
-// EXTERNAL MODULE: ./contract/src/index.ts + 10 modules
-var src = __webpack_require__(84775);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/coerce.js
+var coerce = __webpack_require__(49567);
+;// CONCATENATED MODULE: ./contract/src/common.ts
+
+const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
+const rateLimitBody = schemas/* object */.Ikc({ error: schemas/* literal */.euz('Too many requests') });
+const pagination = schemas/* object */.Ikc({
+    page: schemas/* number */.aig().int(),
+    limit: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+    totalPages: schemas/* number */.aig().int(),
+    hasMore: schemas/* boolean */.zMY(),
+});
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J());
+/** `{ data: T }`, the wrapper of almost every response. */
+const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
+const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
+const isoTimestamp = schemas/* string */.YjP();
+const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
+const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
+/** `{ data: null }`: an operation with no payload. */
+const noPayloadResponse = schemas/* object */.Ikc({ data: schemas/* null */.chJ() });
+
+// EXTERNAL MODULE: ./contract/src/run-config.ts
+var run_config = __webpack_require__(34908);
+;// CONCATENATED MODULE: ./contract/src/tests.ts
+
+
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+const testType = schemas/* enum */.k5n(['ui', 'api']);
+const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
+const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+const pageNumber = coerce/* number */.ai({ error: 'page must be an integer' }).int().min(0).default(0);
+const pageLimit = coerce/* number */.ai({ error: 'limit must be an integer' }).int().min(1).default(50);
+const listTestsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    name: schemas/* string */.YjP().optional(),
+    status: oneOrMany(testStatus),
+    tagIds: oneOrMany(uuid),
+    type: testTypeFilter.default('all'),
+    testId: uuid.optional(),
+    branch: uuid.optional(),
+    sortBy: schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
+    sortOrder: schemas/* enum */.k5n(['asc', 'desc']).optional(),
+});
+const stepInputList = schemas/* array */.YOg(schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
+const testMetadataInput = schemas/* looseObject */._H3({
+    type: testType.optional(),
+    description: schemas/* string */.YjP().optional(),
+});
+const createTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    status: testStatus.default('draft'),
+    directory: schemas/* boolean */.zMY().default(false),
+    parentTestId: uuid.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+});
+const updateTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    status: testStatus.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    /**
+     * Extension of the spec: moves the test (with its descendants) into this directory, or to the
+     * top level when null. The spec's PUT offers no other way to move a test between directories.
+     */
+    parentTestId: uuid.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(uuid).optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+    editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
+});
+const testIds = schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+const bulkUpdateStatusBody = schemas/* object */.Ikc({ testIds, status: testStatus });
+const bulkUpdateTagsBody = schemas/* object */.Ikc({
+    testIds,
+    tagIds: schemas/* array */.YOg(uuid, { error: 'tagIds must be an array of UUIDs' }),
+});
+const bulkDeleteBody = schemas/* object */.Ikc({ testIds });
+const duplicateTestBody = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: testStatus.optional(),
+})
+    .optional();
+const createRevisionBody = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+const exportTestsBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(uuid).optional(),
+    tagIds: schemas/* array */.YOg(uuid).optional(),
+    directoryId: uuid.optional(),
+    format: schemas/* enum */.k5n(['json', 'pw']).default('json'),
+});
+const listSharedStepsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    search: schemas/* string */.YjP().optional(),
+    type: testTypeFilter.default('all'),
+});
+const updateStepData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
+    action: schemas/* unknown */.L5J().optional(),
+    metadata: jsonObject.nullable().optional(),
+    condition: schemas/* unknown */.L5J().optional(),
+});
+/** The test item of `GET /v1/tests`. */
+const testListItem = schemas/* object */.Ikc({
+    id: uuid,
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: testStatus,
+    directory: schemas/* boolean */.zMY(),
+    config: jsonObject,
+    vars: jsonObject.nullable(),
+    parameters: jsonObject.nullable(),
+    metadata: jsonObject,
+    tags: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })),
+    childrenCount: schemas/* number */.aig().int(),
+    stepsCount: schemas/* number */.aig().int(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: pagination });
+/** Version of the JSON export format written into `manifest.json`. */
+const testExportFormatVersion = 1;
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+const exportManifest = schemas/* object */.Ikc({ formatVersion: schemas/* unknown */.L5J(), tests: schemas/* unknown */.L5J() });
+const exportedTest = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    parentId: schemas/* string */.YjP().nullable().default(null),
+    name: schemas/* string */.YjP(),
+    status: testStatus.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    config: jsonObject.optional(),
+    vars: jsonObject.nullable().optional(),
+    parameters: jsonObject.nullable().optional(),
+    metadata: schemas/* looseObject */._H3({ type: testType.optional(), description: schemas/* string */.YjP().optional() }).optional(),
+    tags: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    steps: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+    files: schemas/* array */.YOg(schemas/* object */.Ikc({ filename: schemas/* string */.YjP(), content: schemas/* string */.YjP() })).optional(),
+});
+const exportedSharedStep = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: schemas/* unknown */.L5J(),
+    metadata: schemas/* unknown */.L5J(),
+    group: schemas/* boolean */.zMY().optional(),
+    children: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+});
+const exportedSharedSteps = schemas/* array */.YOg(exportedSharedStep);
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
+const stepView = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    revisionStepId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    condition: jsonObject.nullable(),
+    metadata: jsonObject.nullable(),
+    order: schemas/* number */.aig().int(),
+    group: schemas/* boolean */.zMY(),
+    shared: schemas/* boolean */.zMY(),
+    children: schemas/* array */.YOg(schemas/* lazy */.RZV(() => stepView)),
+})
+    .meta({ id: 'Step' });
+/** `POST /v1/tests`: the bare test row. */
+const createdTest = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+/** `GET /v1/tests/:testId`. */
+const testDetailResponse = schemas/* object */.Ikc({
+    test: testListItem.extend({ editVersion: schemas/* number */.aig().int(), revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(testListItem.extend({ editVersion: schemas/* number */.aig().int() })),
+    steps: schemas/* array */.YOg(stepView),
+    parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
+        .nullable(),
+});
+const testStepsResponse = dataOf(schemas/* object */.Ikc({ steps: schemas/* array */.YOg(stepView) }));
+const testStepResponse = dataOf(schemas/* object */.Ikc({ step: stepView, children: schemas/* array */.YOg(stepView) }));
+const fileAttachment = schemas/* object */.Ikc({
+    filename: schemas/* string */.YjP(),
+    content: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+});
+const testFilesResponse = dataOf(schemas/* array */.YOg(fileAttachment));
+const revision = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    message: schemas/* string */.YjP(),
+    revisionType: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+});
+const revisionResponse = dataOf(revision);
+const revisionsResponse = dataOf(schemas/* array */.YOg(revision));
+const revisionDetailResponse = dataOf(schemas/* object */.Ikc({
+    revision: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), message: schemas/* string */.YjP(), createdAt: schemas/* string */.YjP() }),
+    test: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    steps: schemas/* array */.YOg(stepView),
+}));
+const duplicatedTestResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }));
+const importResponse = dataOf(schemas/* object */.Ikc({
+    imported: schemas/* object */.Ikc({
+        tests: schemas/* number */.aig().int(),
+        sharedSteps: schemas/* number */.aig().int(),
+        tags: schemas/* number */.aig().int(),
+        steps: schemas/* number */.aig().int(),
+    }),
+    errors: schemas/* array */.YOg(schemas/* object */.Ikc({ file: schemas/* string */.YjP(), error: schemas/* string */.YjP() })),
+}));
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+const sharedStep = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    shared: schemas/* boolean */.zMY(),
+    group: schemas/* boolean */.zMY(),
+});
+const sharedStepListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(sharedStep), pagination: pagination });
+const sharedStepResponse = dataOf(sharedStep);
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+const sharedStepChild = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: jsonObject,
+    order: schemas/* number */.aig().int(),
+});
+const stepChildrenResponse = dataOf(schemas/* object */.Ikc({ step: sharedStep, children: schemas/* array */.YOg(sharedStepChild) }));
+const stepUsageResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })));
+const updatedStepResponse = dataOf(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), action: jsonObject }));
+const replacedChildrenResponse = dataOf(schemas/* object */.Ikc({
+    step: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), order: schemas/* number */.aig().int() })),
+}));
+const deletedStepResponse = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP(),
+    data: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
+});
+
+;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
+const remoteRunSingleResponse = dataOf(remoteRunSingle);
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+const remoteRunMany = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int(),
+    message: schemas/* string */.YjP(),
+});
+const remoteRunManyResponse = dataOf(remoteRunMany);
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+const remoteRunResult = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: runStatus,
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+});
+const remoteRunResponse = dataOf(remoteRunResult);
+/** Body of `POST /v1/tests/remote-run`. */
+const bulkRemoteRunBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    tagId: schemas/* string */.YjP().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    /** A config preset of the project (console sessions only): its config, with `config` over it. */
+    presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+});
+/** Body of `POST /v1/tests/:testId/remote-run`. */
+const singleRemoteRunBody = schemas/* object */.Ikc({
+    config: run_config/* runConfig */.a.optional(),
+    presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+})
+    .loose();
+const runStats = schemas/* object */.Ikc({
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+});
+/** Item of `GET /v1/test-runs`. */
+const testRun = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    testId: schemas/* string */.YjP().nullable(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().nullable(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleType: schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    duration: schemas/* number */.aig().int().nullable(),
+});
+const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: pagination });
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+const stepOutcome = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+const runStepResult = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    /** The action in the user's words, e.g. `assertText #out` or `group`. */
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+    depth: schemas/* number */.aig().int(),
+    status: stepOutcome,
+    duration: schemas/* number */.aig().int(),
+    error: schemas/* string */.YjP().nullable(),
+});
+/** The step that failed a test, as the user wrote it. */
+const failedStep = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+});
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
+const runTestResult = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    errorLocation: schemas/* string */.YjP().nullable(),
+    attempts: schemas/* number */.aig().int().optional(),
+    failedStep: failedStep.nullable().optional(),
+    expected: schemas/* string */.YjP().nullable().optional(),
+    received: schemas/* string */.YjP().nullable().optional(),
+    errorDetail: schemas/* string */.YjP().nullable().optional(),
+    /** Failed at least once, then passed on a retry. */
+    flaky: schemas/* boolean */.zMY().optional(),
+    steps: schemas/* array */.YOg(runStepResult).optional(),
+});
+/** `report` of a `completed` or `failed` run (null otherwise). */
+const runReport = schemas/* object */.Ikc({
+    status: runStatus,
+    testName: schemas/* string */.YjP().nullable(),
+    runName: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    completedAt: isoTimestamp.nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleName: schemas/* string */.YjP().nullable(),
+    runTypeInfo: schemas/* object */.Ikc({
+        /** `test`, `directory` or `tag`. */
+        type: schemas/* string */.YjP(),
+        name: schemas/* string */.YjP(),
+        testResults: schemas/* array */.YOg(runTestResult),
+        stats: runStats,
+        runnerError: schemas/* string */.YjP().nullable().optional(),
+    }),
+});
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+const runShard = schemas/* object */.Ikc({
+    worker: schemas/* string */.YjP(),
+    tests: schemas/* number */.aig().int(),
+    batches: schemas/* number */.aig().int(),
+    durationMs: schemas/* number */.aig().int(),
+});
+/**
+ * One batch of an orchestrated run's live queue: the tests it holds (ids of the report's
+ * `testResults`), where and how it ran. Additive, split runs only: the console shows it.
+ */
+const runBatch = schemas/* object */.Ikc({
+    position: schemas/* number */.aig().int(),
+    status: schemas/* enum */.k5n(['pending', 'claimed', 'done', 'cancelled']),
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()),
+    /** The slot that took it last (`host:pid:nonce#slot`), null while pending. */
+    worker: schemas/* string */.YjP().nullable(),
+    /** Times it was claimed: 2 when its first runner died and another slot ran it again. */
+    attempts: schemas/* number */.aig().int(),
+    expectedMs: schemas/* number */.aig().int(),
+    startedAt: isoTimestamp.nullable(),
+    completedAt: isoTimestamp.nullable(),
+    durationMs: schemas/* number */.aig().int().nullable(),
+});
+/** `GET /v1/test-runs/:runId`. */
+const testRunDetail = testRun.extend({
+    projectId: schemas/* string */.YjP(),
+    scheduleId: schemas/* string */.YjP().nullable(),
+    config: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    parameters: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    stats: runStats.nullable(),
+    cancelledAt: isoTimestamp.nullable(),
+    report: runReport.nullable(),
+    shards: schemas/* array */.YOg(runShard).optional(),
+    batches: schemas/* array */.YOg(runBatch).optional(),
+});
+const testRunDetailResponse = dataOf(testRunDetail);
+/** `GET /v1/test-runs/latest`. */
+const runSummary = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: runStatus,
+    createdAt: isoTimestamp,
+});
+const latestRunResponse = dataOf(runSummary.nullable());
+/** `GET /v1/test-runs/stats`. */
+const runStatistics = schemas/* object */.Ikc({
+    totalRuns: schemas/* number */.aig().int(),
+    successRate: schemas/* number */.aig().int(),
+    avgDuration: schemas/* number */.aig().int(),
+    lastRun: isoTimestamp.nullable(),
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+});
+const runStatisticsResponse = dataOf(runStatistics);
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+const runArtifact = schemas/* object */.Ikc({
+    key: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP(),
+    type: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().optional(),
+});
+const runArtifactsResponse = dataOf(schemas/* array */.YOg(runArtifact));
+/** `GET /v1/test-runs/:runId/tests`. */
+const runTestsResponse = dataOf(schemas/* array */.YOg(schemas/* object */.Ikc({ testId: schemas/* string */.YjP(), testName: schemas/* string */.YjP() })));
+/** `POST /v1/test-runs/:runId/cancel`. */
+const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(), message: schemas/* string */.YjP() });
+const cancelRunResponse = dataOf(cancelRun);
+/** Query of `GET /v1/test-runs`. */
+const testRunListQuery = schemas/* object */.Ikc({
+    limit: coerce/* number */.ai().int().min(1).max(500).default(20),
+    page: coerce/* number */.ai().int().min(0).default(0),
+    status: runStatus.optional(),
+    name: schemas/* string */.YjP().optional(),
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+    startDate: schemas/* string */.YjP().optional(),
+    endDate: schemas/* string */.YjP().optional(),
+});
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+const testRunLatestQuery = schemas/* object */.Ikc({
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+});
+
 ;// CONCATENATED MODULE: ./src/client.ts
 
 
@@ -226,8 +780,8 @@ var schemas = __webpack_require__(92857);
  * the 100-tests cap: the contract's item, narrowed (other fields pass through unchecked).
  */
 const testListBriefResponse = schemas/* object */.Ikc({
-    children: schemas/* array */.YOg(src/* testListItem */.up.pick({ id: true, directory: true, status: true }).loose()),
-    pagination: src/* pagination */.X$,
+    children: schemas/* array */.YOg(testListItem.pick({ id: true, directory: true, status: true }).loose()),
+    pagination: pagination,
 });
 class ApiError extends Error {
     name = 'ApiError';
@@ -260,30 +814,30 @@ class StepdeckClient {
     }
     async triggerTest(testId, config) {
         const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
-        return src/* remoteRunResponse */.tz.parse(body).data;
+        return remoteRunResponse.parse(body).data;
     }
     async triggerBulk(target, config) {
         const body = await this.#call('POST', '/v1/tests/remote-run', {
             ...target,
             ...(config ? { config } : {}),
         });
-        return src/* remoteRunResponse */.tz.parse(body).data;
+        return remoteRunResponse.parse(body).data;
     }
     async latestRun(testId) {
         const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
-        return src/* latestRunResponse */.QF.parse(body).data;
+        return latestRunResponse.parse(body).data;
     }
     async getRun(runId) {
-        return src/* testRunDetailResponse */.uE.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+        return testRunDetailResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
     }
     async artifacts(runId) {
-        return src/* runArtifactsResponse */.c_.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+        return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
     }
     async report(runId) {
         return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
     }
     async cancel(runId) {
-        return src/* cancelRunResponse */.fs.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+        return cancelRunResponse.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
     }
     /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
     async activeLeafTests(filter) {
@@ -312,7 +866,7 @@ class StepdeckClient {
     /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
     async createTest(testData, files = []) {
         const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
-        return this.#parse((0,src/* dataOf */.qu)(src/* createdTest */.X6), body).data.id;
+        return this.#parse(dataOf(createdTest), body).data.id;
     }
     /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
     async updateTest(testId, testData, files = []) {
@@ -323,7 +877,7 @@ class StepdeckClient {
         await this.#call('GET', '/v1/tests?limit=1');
     }
     async getTest(testId) {
-        return this.#parse(src/* testDetailResponse */.zq, await this.#call('GET', `/v1/tests/${testId}`));
+        return this.#parse(testDetailResponse, await this.#call('GET', `/v1/tests/${testId}`));
     }
     #parse(schema, body) {
         return schema.parse(body);
@@ -1445,7 +1999,7 @@ async function triggerChunks(client, ids, config, log) {
 
 ;// CONCATENATED MODULE: ./src/wait.ts
 
-const isTerminal = (status) => src/* terminalRunStatuses */.s$.includes(status);
+const isTerminal = (status) => terminalRunStatuses.includes(status);
 const wait_sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Polls every unfinished run once per interval (one GET per run and poll) until all are
