@@ -1,11 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import { type Site, setCap, startSite, waitForStatus } from './helpers.ts';
 import { batchesOf, createTests, slowUiTest, triggerBulk } from './orchestrated.ts';
+import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
-const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
 // Generous: on a loaded 2-core VM heartbeats (every 500 ms) can lag several seconds.
 const staleMs = 8_000;
 
@@ -48,32 +47,11 @@ const alive = (pid: number) => {
 describe('an orchestrated batch whose runner dies twice (PostgreSQL, three workers)', () => {
   let t: TestApp;
   let site: Site;
-  const workers: ChildProcess[] = [];
-
-  const startWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [workerScript], {
-      env: {
-        ...process.env,
-        DATABASE_URL: t.databaseUrl as string,
-        DATA_DIR: t.dataDir,
-        LOG_LEVEL: 'error',
-        ADMIN_PASSWORD: 'admin-password',
-        RUNNER_SLOTS: '1',
-        RUNNER_STALE_HEARTBEAT_MS: String(staleMs),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    workers.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('worker ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
-    return child;
-  };
-  const workerOfSlot = (slot: string | null) =>
-    workers.find((child) => String(child.pid) === String(slot).split(':')[1]) as ChildProcess;
+  const workers = new WorkerProcesses(() =>
+    workerEnv(t, { RUNNER_SLOTS: '1', RUNNER_STALE_HEARTBEAT_MS: String(staleMs) }),
+  );
+  const startWorker = () => workers.start();
+  const workerOfSlot = (slot: string | null) => workers.ofSlot(slot) as ChildProcess;
   const kill = async (worker: ChildProcess) => {
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGKILL');
@@ -87,13 +65,7 @@ describe('an orchestrated batch whose runner dies twice (PostgreSQL, three worke
     // Three service processes starting at once on a loaded 2-core VM.
   }, 300_000);
   afterAll(async () => {
-    for (const child of workers) {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await workers.stop();
     await t?.close();
     await site?.close();
   });

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import { type Site, setCap, startSite, waitForStatus } from './helpers.ts';
 import { batchesOf, createTests, failingUiTest, keysOf, slowUiTest, triggerBulk } from './orchestrated.ts';
+import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
-const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
 // Generous: on a loaded 2-core VM heartbeats (every 500 ms) can lag several seconds.
 const staleMs = 10_000;
 
@@ -17,45 +16,18 @@ const resultsOf = (run: Record<string, unknown>) =>
 describe('orchestrated runs over three worker processes (PostgreSQL)', () => {
   let t: TestApp;
   let site: Site;
-  const workers: ChildProcess[] = [];
-
-  const startWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [workerScript], {
-      env: {
-        ...process.env,
-        DATABASE_URL: t.databaseUrl as string,
-        DATA_DIR: t.dataDir,
-        LOG_LEVEL: 'error',
-        ADMIN_PASSWORD: 'admin-password',
-        RUNNER_SLOTS: '1',
-        RUNNER_STALE_HEARTBEAT_MS: String(staleMs),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    workers.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('worker ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
-    return child;
-  };
+  const workers = new WorkerProcesses(() =>
+    workerEnv(t, { RUNNER_SLOTS: '1', RUNNER_STALE_HEARTBEAT_MS: String(staleMs) }),
+  );
   const pidOfSlot = (slot: string | null) => String(slot).split(':')[1];
 
   beforeAll(async () => {
     site = await startSite();
     t = await createTestApp({ database: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    for (let index = 0; index < 3; index += 1) await startWorker();
+    for (let index = 0; index < 3; index += 1) await workers.start();
   }, 120_000);
   afterAll(async () => {
-    for (const child of workers) {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await workers.stop();
     await t?.close();
     await site?.close();
   });
@@ -97,7 +69,7 @@ describe('orchestrated runs over three worker processes (PostgreSQL)', () => {
     expect(wholeBatches).toEqual([]);
     expect(batches).toHaveLength(3);
     const pids = new Set(batches.map((batch) => pidOfSlot(batch.slot)));
-    expect([...pids].sort()).toEqual(workers.map((child) => String(child.pid)).sort());
+    expect([...pids].sort()).toEqual(workers.pids().sort());
     expect((split.shards as unknown[]).length).toBe(3);
     const keys = await keysOf(t, splitId);
     for (const name of ['bundle.tgz', 'playwright-report.tar.gz', 'test-results.json', 'test-run.log'])
@@ -137,7 +109,7 @@ describe('orchestrated runs over three worker processes (PostgreSQL)', () => {
     expect(started()).toBe(true);
     const victim = batches.find((batch) => batch.kind === 'tests' && batch.position === 1);
     const victimPid = pidOfSlot(victim?.slot ?? null);
-    const worker = workers.find((child) => String(child.pid) === victimPid) as ChildProcess;
+    const worker = workers.ofSlot(victim?.slot ?? null) as ChildProcess;
     const killed = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGKILL');
     await killed;

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import {
   startSite,
   waitForStatus,
 } from './helpers.ts';
+import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
-const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
 const runsReadme = path.resolve(import.meta.dirname, '../../../../docs/runs.md');
 const staleMs = 3000;
 
@@ -31,30 +31,10 @@ function playwrightGroupOf(parent: number): number | undefined {
 describe('worker crash recovery (PostgreSQL)', () => {
   let t: TestApp;
   let site: Site;
-  const workers: ChildProcess[] = [];
+  const workers = new WorkerProcesses(() => workerEnv(t, { RUNNER_STALE_HEARTBEAT_MS: String(staleMs) }));
   const orphanGroups: number[] = [];
 
-  const startWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [workerScript], {
-      env: {
-        ...process.env,
-        DATABASE_URL: t.databaseUrl as string,
-        DATA_DIR: t.dataDir,
-        LOG_LEVEL: 'error',
-        ADMIN_PASSWORD: 'admin-password',
-        RUNNER_STALE_HEARTBEAT_MS: String(staleMs),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    workers.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('worker ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
-    return child;
-  };
+  const startWorker = () => workers.start();
 
   beforeAll(async () => {
     site = await startSite();
@@ -66,13 +46,7 @@ describe('worker crash recovery (PostgreSQL)', () => {
         process.kill(-group, 'SIGKILL');
       } catch {}
     }
-    for (const child of workers) {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await workers.stop();
     await t?.close();
     await site?.close();
   });

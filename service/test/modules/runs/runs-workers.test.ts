@@ -1,5 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import {
@@ -11,46 +10,21 @@ import {
   startSite,
   waitForStatus,
 } from './helpers.ts';
-
-const workerScript = path.resolve(import.meta.dirname, '../../../src/worker.ts');
+import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
 /** Scale-out: the API process only accepts runs; two `npm run worker` processes execute them. */
 describe('PostgreSQL with two worker processes', () => {
   let t: TestApp;
   let site: Site;
-  const workers: ChildProcess[] = [];
+  const workers = new WorkerProcesses(() => workerEnv(t));
 
   beforeAll(async () => {
     site = await startSite();
     t = await createTestApp({ database: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    for (let index = 0; index < 2; index += 1) {
-      const child = spawn(process.execPath, [workerScript], {
-        env: {
-          ...process.env,
-          DATABASE_URL: t.databaseUrl as string,
-          DATA_DIR: t.dataDir,
-          LOG_LEVEL: 'error',
-          ADMIN_PASSWORD: 'admin-password',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      workers.push(child);
-      await new Promise<void>((resolve, reject) => {
-        child.stdout?.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('worker ready')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-      });
-    }
+    for (let index = 0; index < 2; index += 1) await workers.start();
   });
   afterAll(async () => {
-    for (const child of workers) {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await workers.stop();
     await t?.close();
     await site?.close();
   });
@@ -74,7 +48,7 @@ describe('PostgreSQL with two worker processes', () => {
       .where('id', 'in', runIds)
       .execute();
     const pids = new Set(runners.map((row) => String(row.runnerId).split(':')[1]));
-    for (const pid of pids) expect(workers.map((child) => String(child.pid))).toContain(pid);
+    for (const pid of pids) expect(workers.pids()).toContain(pid);
     // Artifacts written by a worker are listed by the API process.
     const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runIds[0]}/artifacts` })).json()
       .data;
@@ -83,7 +57,7 @@ describe('PostgreSQL with two worker processes', () => {
 
   it('cancels from the API process a run executing in a worker', async () => {
     const runId = await startLongApiRun(t, site, 'cancel');
-    const group = playwrightGroupOf(workers.map((child) => child.pid as number));
+    const group = playwrightGroupOf(workers.all.map((child) => child.pid as number));
     expect(group).toBeDefined();
     const response = await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` });
     expect(response.statusCode).toBe(200);
