@@ -145,7 +145,9 @@ describe('executeProject with real Chromium', () => {
                 baseURL: site.url,
                 trace: 'retain-on-failure',
                 screenshot: 'only-on-failure',
-                actionTimeout: 1000,
+                // Also the evidence screenshot's limit (Playwright's screenshot honours the action
+                // timeout): 1 s was too short for it on a busy 2-core machine.
+                actionTimeout: 3000,
               },
               retries: 1,
             },
@@ -210,7 +212,7 @@ describe('executeProject with real Chromium', () => {
       expect(failing.status).toBe('failed');
       expect(failing.name).toBe('Fails on a missing button');
       expect(failing.attempts).toBe(2);
-      expect(failing.errorMessage).toContain('Timeout 1000ms exceeded');
+      expect(failing.errorMessage).toContain('Timeout 3000ms exceeded');
       expect(failing.errorMessage).toContain('#missing-button');
       // Issue 11: the location is the step the user wrote, not the generated spec file.
       expect(failing.errorLocation).toBe('Click missing');

@@ -4,6 +4,7 @@ import type { TestInfo } from '@playwright/test';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stepdeck, webTarget } from '../../src/runner/compiler/runtime/stepdeck-runtime.ts';
+import { runnerCacheEnv } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
 import { removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
 
@@ -83,7 +84,10 @@ describe('runner sandbox', () => {
       'HOME',
       'TMPDIR',
       'STEPDECK_API_URL',
+      // The host's runner caches (transform and compile output of the generated project only).
+      'NODE_COMPILE_CACHE',
     ]);
+    expect(seen.env.get('NODE_COMPILE_CACHE')).toBe(runnerCacheEnv().NODE_COMPILE_CACHE);
     const unexpected = [...seen.env.keys()].filter(
       (key) =>
         !allowed.has(key) && !key.startsWith('PLAYWRIGHT_') && !['FORCE_COLOR', 'NO_COLOR'].includes(key),
