@@ -25,7 +25,11 @@ export async function startRetentionSweep(
   ctx: Pick<AppContext, 'db' | 'clock' | 'log'>,
   service: InboxService,
   options: { intervalMs: number; onSweep?: (deleted: number) => void },
-): Promise<() => void> {
+): Promise<() => Promise<void>> {
+  // One sweep at a time: a tick that finds the previous sweep still running skips, and
+  // stopping waits for the running one, so nothing is swept (or reported) after stop.
+  let running: Promise<void> | undefined;
+  let stopped = false;
   const sweep = async () => {
     try {
       const deleted = await service.sweepExpired();
@@ -35,10 +39,20 @@ export async function startRetentionSweep(
       ctx.log.error({ err: error }, 'inbox retention sweep failed');
     }
   };
+  const tick = () => {
+    if (stopped || running) return;
+    running = sweep().finally(() => {
+      running = undefined;
+    });
+  };
   await sweep();
-  const timer = setInterval(() => void sweep(), options.intervalMs);
+  const timer = setInterval(tick, options.intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /** The inbox service plus its background work: the SMTP listener and the retention sweep. */
@@ -46,7 +60,7 @@ export class Inboxes {
   readonly service: InboxService;
   private readonly ctx: AppContext;
   private listener: SmtpListener | undefined;
-  private stopSweep: (() => void) | undefined;
+  private stopSweep: (() => Promise<void>) | undefined;
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
@@ -86,8 +100,9 @@ export class Inboxes {
 
   /** Stops taking mail (SMTP closes) and sweeping. */
   async stop(): Promise<void> {
-    this.stopSweep?.();
+    const stopSweep = this.stopSweep;
     this.stopSweep = undefined;
+    await stopSweep?.();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.close();

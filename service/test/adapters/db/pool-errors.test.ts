@@ -2,10 +2,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/adapters/db/index.ts';
 import { createPostgresDatabase } from '../../helper.ts';
 import { startProxy } from '../../tcp-proxy.ts';
+
+/** How many `pg_sleep` queries the server is running in that database (asked directly, not via the proxy). */
+async function sleepingOnServer(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      "select count(*) from pg_stat_activity where datname = current_database() and state = 'active' and query like 'select pg_sleep%'",
+    );
+    return Number(rows[0]?.count);
+  } finally {
+    await client.end();
+  }
+}
 
 describe('PostgreSQL connections lost under the service', () => {
   it('reports a connection lost mid-query and mid-transaction, idle or checked out, without an unhandled error', async () => {
@@ -30,6 +45,9 @@ describe('PostgreSQL connections lost under the service', () => {
         await sql`select 1`.execute(trx);
       });
       await inTransaction.promise;
+      // A connection still being opened when the server goes away fails its own connect (its
+      // caller gets the error; nothing was lost), so wait until both sleeps run on the server.
+      await expect.poll(() => sleepingOnServer(created.url), { timeout: 10_000, interval: 20 }).toBe(2);
       await proxy.down();
 
       const [queryOutcome, readOutcome, transactionOutcome] = await Promise.allSettled([

@@ -69,7 +69,7 @@ describe.each(databaseKinds)('retention sweep timer (%s)', (database) => {
       expect(sweeps.length).toBeGreaterThan(1);
       expect(sweeps.slice(1)).toContain(1);
     } finally {
-      stop();
+      await stop();
     }
     // Stopped: nothing more is swept.
     const count = sweeps.length;
@@ -133,7 +133,7 @@ describe.each(databaseKinds)('retention sweep timer (%s)', (database) => {
     expect(tests.statusCode).toBe(403);
 
     const stop = await startRetentionSweep(t.ctx, t.app.inboxes.service, { intervalMs: 60_000 });
-    stop();
+    await stop();
     expect((await runKeys()).map((row) => row.name)).toEqual(['stepdeck-run:live-run']);
     await live.release();
     await live.release();
