@@ -3,6 +3,7 @@ import { matchPath } from 'react-router';
 import type { ProjectScope } from '../api/client.ts';
 import { api } from '../api/endpoints.ts';
 import { sessionKey } from '../components/RequireSession.tsx';
+import { testsQueryKey, testsQueryOf } from '../pages/tests/tree-query.ts';
 
 /** The run page's query: one definition, so the start-up prefetch fills the page's own cache entry. */
 export const runQuery = (scope: ProjectScope, runId: string) => ({
@@ -24,5 +25,20 @@ export function prefetchForLocation(queryClient: QueryClient, location: Location
   if (run?.params.projectId && run.params.runId) {
     const branchId = new URLSearchParams(location.search).get('branch') ?? undefined;
     void queryClient.prefetchQuery(runQuery({ projectId: run.params.projectId, branchId }, run.params.runId));
+  }
+  const tests = matchPath('/projects/:projectId/tests', pathname);
+  if (tests?.params.projectId) {
+    const search = new URLSearchParams(location.search);
+    const scope = { projectId: tests.params.projectId, branchId: search.get('branch') ?? undefined };
+    const query = testsQueryOf(search);
+    // The page's code (loaded lazily) and its list load while the session is checked; the list's
+    // request itself was started by index.html and is taken over here.
+    void import('../pages/tests/TestsPage.tsx');
+    void import('../api/authoring.ts').then(({ authoringApi }) =>
+      queryClient.prefetchQuery({
+        queryKey: testsQueryKey(scope, query),
+        queryFn: () => authoringApi.tests(scope, query),
+      }),
+    );
   }
 }

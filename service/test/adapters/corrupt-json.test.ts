@@ -1,5 +1,6 @@
 import { runConfig } from '@stepdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CorruptDataError, readJson } from '../../src/adapters/db/index.ts';
 import { createTest, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
 import { createSchedule } from '../modules/schedules/fixtures.ts';
@@ -24,6 +25,42 @@ describe('readJson', () => {
       'Corrupt stored data in steps s1/action: not valid JSON',
     );
     expect(() => readJson(runConfig, '[]', {}, 'here')).toThrow(CorruptDataError);
+  });
+});
+
+describe('readJson reading the same text again', () => {
+  it('skips the schema only for a text the schema accepted unchanged, and still returns a fresh value', () => {
+    const counted = z.object({ retries: z.number() }).check((ctx) => {
+      checks.push(ctx.value);
+    });
+    const checks: unknown[] = [];
+    const first = readJson(counted, '{"retries":1}', { retries: 0 }, 'x');
+    const second = readJson(counted.nullable(), '{"retries":1}', null, 'x');
+    expect(first).toEqual({ retries: 1 });
+    expect(second).toEqual({ retries: 1 });
+    expect(second).not.toBe(first);
+    // Validated once: the wrapper built per call (nullable) shares what its inner schema accepted.
+    expect(checks).toHaveLength(1);
+    // A different text, even of the same meaning, is checked again; so is a corrupt one.
+    readJson(counted, '{ "retries": 1 }', { retries: 0 }, 'x');
+    expect(checks).toHaveLength(2);
+    expect(() => readJson(counted, '{"retries":"1"}', { retries: 0 }, 'x')).toThrow(CorruptDataError);
+    // "null" is checked by the full schema every time: valid for the nullable one, not the inner.
+    expect(readJson(counted.nullable(), 'null', null, 'x')).toBeNull();
+    expect(() => readJson(counted, 'null', { retries: 0 }, 'x')).toThrow(CorruptDataError);
+  });
+
+  it('never skips a schema whose output differs from the text (defaults, transforms, stripped keys)', () => {
+    const withDefault = z.object({ a: z.number().default(5) });
+    expect(readJson(withDefault, '{}', { a: 0 }, 'x')).toEqual({ a: 5 });
+    expect(readJson(withDefault, '{}', { a: 0 }, 'x')).toEqual({ a: 5 });
+    const dated = z.object({ at: z.coerce.date() });
+    const text = '{"at":"2026-11-24T00:00:00.000Z"}';
+    expect(readJson(dated, text, { at: new Date(0) }, 'x').at).toBeInstanceOf(Date);
+    expect(readJson(dated, text, { at: new Date(0) }, 'x').at).toBeInstanceOf(Date);
+    const stripping = z.object({ keep: z.number() });
+    expect(readJson(stripping, '{"keep":1,"drop":2}', { keep: 0 }, 'x')).toEqual({ keep: 1 });
+    expect(readJson(stripping, '{"keep":1,"drop":2}', { keep: 0 }, 'x')).toEqual({ keep: 1 });
   });
 });
 

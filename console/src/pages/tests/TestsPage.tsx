@@ -12,12 +12,7 @@ import { MoveDialog, moveAll } from './MoveDialog.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
 import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
-
-/** Filters narrow the list (shown flat, with each test's directory); no filter shows the tree. */
-const filterNames = ['name', 'status', 'tagIds', 'type'] as const;
-const sortNames = ['sortBy', 'sortOrder'] as const;
-/** The tree is read whole: a project's tests are listed in one answer up to this many. */
-const treeLimit = 10_000;
+import { filterNames, sortNames, testsQueryKey, testsQueryOf, treeLimit } from './tree-query.ts';
 
 type OpenDialog =
   | { kind: 'create'; directory: boolean }
@@ -35,19 +30,20 @@ export function TestsPage() {
   const [dialog, setDialog] = useState<OpenDialog>();
   const [notice, setNotice] = useState('');
   const queryClient = useQueryClient();
-  const query: Record<string, string | number | undefined> = { limit: treeLimit, type: 'all' };
-  for (const name of [...filterNames, ...sortNames]) query[name] = search.get(name) ?? query[name];
+  const query = testsQueryOf(search);
   const filtered = filterNames.some(
     (name) => search.get(name) && !(name === 'type' && search.get(name) === 'all'),
   );
   const tests = useQuery({
-    queryKey: ['tests', scope.projectId, scope.branchId, 'tree', query],
+    queryKey: testsQueryKey(scope, query),
     queryFn: () => authoringApi.tests(scope, query),
     placeholderData: keepPreviousData,
+    // Just fetched by the start-up prefetch (src/lib/prefetch.ts): not again when the page mounts.
+    staleTime: 2_000,
   });
   // Directory names for the flat list's paths and the create dialog, whatever the filters.
   const all = useQuery({
-    queryKey: ['tests', scope.projectId, scope.branchId, 'tree', { limit: treeLimit, type: 'all' }],
+    queryKey: testsQueryKey(scope, { limit: treeLimit, type: 'all' }),
     queryFn: () => authoringApi.tests(scope, { limit: treeLimit, type: 'all' }),
     enabled: filtered,
   });

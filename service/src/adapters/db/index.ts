@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
@@ -264,9 +265,37 @@ export function readJson<S extends ZodType>(
   } catch {
     throw corruptData(where, 'not valid JSON');
   }
+  const checked = parsed === null ? undefined : acceptedTexts(schema);
+  if (checked?.has(value)) return parsed as z.output<S>;
   const result = schema.safeParse(parsed);
   if (!result.success) throw corruptData(where, z.prettifyError(result.error).replaceAll('\n', '; '));
+  if (checked && value.length <= maxAcceptedLength && isDeepStrictEqual(result.data, parsed)) {
+    if (checked.size >= maxAcceptedTexts) checked.clear();
+    checked.add(value);
+  }
   return result.data;
+}
+
+/**
+ * Short JSON texts a schema already accepted unchanged (its output deep-equals the parsed text,
+ * so no default, transform or stripped key): reading the same text again, as a list of 10000
+ * tests with the same `{}` config does, needs only `JSON.parse`. Keyed by the schema without its
+ * nullable/optional wrappers (call sites build those per call; a non-null value is checked the
+ * same by the inner schema). Bounded: cleared when full.
+ */
+const accepted = new WeakMap<ZodType, Set<string>>();
+const maxAcceptedTexts = 1024;
+const maxAcceptedLength = 1024;
+
+function acceptedTexts(schema: ZodType): Set<string> {
+  let inner: ZodType = schema;
+  while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) inner = inner.unwrap() as ZodType;
+  let texts = accepted.get(inner);
+  if (!texts) {
+    texts = new Set();
+    accepted.set(inner, texts);
+  }
+  return texts;
 }
 
 /** Stored data the service cannot have written: a server fault, named so it can be repaired. */
