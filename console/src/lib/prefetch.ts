@@ -3,7 +3,7 @@ import { matchPath } from 'react-router';
 import type { ProjectScope } from '../api/client.ts';
 import { api } from '../api/endpoints.ts';
 import { sessionKey } from '../components/RequireSession.tsx';
-import { testsQueryKey, testsQueryOf } from '../pages/tests/tree-query.ts';
+import { markStartUpPrefetch, testsQueryKey, testsQueryOf } from '../pages/tests/tree-query.ts';
 
 /** The run page's query: one definition, so the start-up prefetch fills the page's own cache entry. */
 export const runQuery = (scope: ProjectScope, runId: string) => ({
@@ -34,11 +34,10 @@ export function prefetchForLocation(queryClient: QueryClient, location: Location
     // The page's code (loaded lazily) and its list load while the session is checked; the list's
     // request itself was started by index.html and is taken over here.
     void import('../pages/tests/TestsPage.tsx');
+    const queryKey = testsQueryKey(scope, query);
+    markStartUpPrefetch(queryKey);
     void import('../api/authoring.ts').then(({ authoringApi }) =>
-      queryClient.prefetchQuery({
-        queryKey: testsQueryKey(scope, query),
-        queryFn: () => authoringApi.tests(scope, query),
-      }),
+      queryClient.prefetchQuery({ queryKey, queryFn: () => authoringApi.tests(scope, query) }),
     );
   }
 }

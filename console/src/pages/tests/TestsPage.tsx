@@ -12,7 +12,14 @@ import { MoveDialog, moveAll } from './MoveDialog.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
 import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
-import { filterNames, sortNames, testsQueryKey, testsQueryOf, treeLimit } from './tree-query.ts';
+import {
+  filterNames,
+  sortNames,
+  testsQueryKey,
+  testsQueryOf,
+  treeLimit,
+  treeStaleTime,
+} from './tree-query.ts';
 
 type OpenDialog =
   | { kind: 'create'; directory: boolean }
@@ -38,8 +45,7 @@ export function TestsPage() {
     queryKey: testsQueryKey(scope, query),
     queryFn: () => authoringApi.tests(scope, query),
     placeholderData: keepPreviousData,
-    // Just fetched by the start-up prefetch (src/lib/prefetch.ts): not again when the page mounts.
-    staleTime: 2_000,
+    staleTime: treeStaleTime,
   });
   // Directory names for the flat list's paths and the create dialog, whatever the filters.
   const all = useQuery({

@@ -1,3 +1,4 @@
+import { hashKey } from '@tanstack/react-query';
 import type { ProjectScope } from '../../api/client.ts';
 
 /** Filters narrow the list (shown flat, with each test's directory); no filter shows the tree. */
@@ -22,3 +23,19 @@ export function testsQueryOf(search: URLSearchParams): TestsQuery {
  */
 export const testsQueryKey = (scope: ProjectScope, query: TestsQuery) =>
   ['tests', scope.projectId, scope.branchId, 'tree', query] as const;
+
+/** Lists loaded by the start-up prefetch (src/lib/prefetch.ts). */
+const prefetched = new Set<string>();
+
+export function markStartUpPrefetch(key: ReturnType<typeof testsQueryKey>): void {
+  prefetched.add(hashKey(key));
+}
+
+/**
+ * How long the page's list stays fresh: the start-up prefetch's answer, still the only one, for
+ * 2 s (so the page's mount does not ask again right after it); any other answer not at all, as
+ * before (the editor changes tests without touching this cache).
+ */
+export function treeStaleTime(query: { queryHash: string; state: { dataUpdateCount: number } }): number {
+  return prefetched.has(query.queryHash) && query.state.dataUpdateCount === 1 ? 2_000 : 0;
+}
