@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
 import {
+  accountButton,
   bootstrap,
   createTest,
   expectAccessible,
   runPath,
   signIn,
   signInFresh,
+  signOut,
   startRun,
   waitForRun,
   waitingTest,
@@ -22,7 +24,13 @@ test.describe('sign-in and sign-out', () => {
     await signIn(page);
     await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/console/projects/${bootstrap().projectId}/runs$`));
-    await expect(page.getByText(`${bootstrap().adminEmail} (owner)`)).toBeVisible();
+    await expect(accountButton(page)).toHaveAccessibleName(`Account: ${bootstrap().adminEmail}`);
+    await accountButton(page).click();
+    await expect(page.getByText(`Signed in as ${bootstrap().adminEmail} (owner)`)).toBeVisible();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+    await expect(accountButton(page)).toBeFocused();
   });
 
   test('a deep link to a run survives sign-in', async ({ page }) => {
@@ -67,7 +75,7 @@ test.describe('sign-in and sign-out', () => {
 
   test('signs out for good', async ({ page }) => {
     await signInFresh(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await expect(page.getByRole('heading', { name: 'Sign in to Stepdeck' })).toBeVisible();
     await page.goto(`/console/projects/${bootstrap().projectId}/runs`);
     await expect(page).toHaveURL(/\/console\/sign-in\?next=/);

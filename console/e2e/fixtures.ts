@@ -97,6 +97,15 @@ export async function signInFresh(page: Page, email?: string, password?: string)
 }
 
 /** Opens an administration page from the header's "Administration" menu. */
+/** The signed-in user's menu in the header (email, role, Sign out). */
+export const accountButton = (page: Page) =>
+  page.getByRole('banner').getByRole('button', { name: /^Account:/ });
+
+export async function signOut(page: Page) {
+  await accountButton(page).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+}
+
 export async function openAdminPage(page: Page, name: string) {
   const banner = page.getByRole('banner');
   const menu = banner.getByRole('button', { name: 'Administration' });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  accountButton,
   createTest,
   expectAccessible,
   failingUiTest,
@@ -35,8 +36,8 @@ test.describe('header, recorded video and the dashboard time axis', () => {
     await signInFresh(page);
     const banner = page.getByRole('banner');
     const brand = await banner.getByText('Stepdeck', { exact: true }).boundingBox();
-    const signOut = await banner.getByRole('button', { name: 'Sign out' }).boundingBox();
-    // One line: "Sign out" sits on the brand's row, and the header is one control high.
+    const signOut = await accountButton(page).boundingBox();
+    // One line: the account menu sits on the brand's row, and the header is one control high.
     expect(
       Math.abs((signOut?.y ?? 0) + (signOut?.height ?? 0) / 2 - ((brand?.y ?? 0) + (brand?.height ?? 0) / 2)),
     ).toBeLessThan(4);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import {
+  accountButton,
   bootstrap,
   createTest,
   expectAccessible,
@@ -59,7 +60,7 @@ async function check(page: Page, name: string) {
   const banner = page.getByRole('banner');
   if ((await banner.count()) && (page.viewportSize()?.width ?? 0) >= 1000) {
     const brand = await banner.getByText('Stepdeck', { exact: true }).boundingBox();
-    const signOut = await banner.getByRole('button', { name: 'Sign out' }).boundingBox();
+    const signOut = await accountButton(page).boundingBox();
     expect(Math.abs((signOut?.y ?? 0) - (brand?.y ?? 0)), `${name}: header on one line`).toBeLessThan(20);
   }
   // Nothing in the header overlaps or spills out of its box (names shrink with an ellipsis).
@@ -69,7 +70,7 @@ async function check(page: Page, name: string) {
     items.forEach((item, index) => {
       const box = item.getBoundingClientRect();
       // The user's name and role, and the labelled switchers (the open menu may extend its nav).
-      const spills = item.matches('.user, label') && item.scrollWidth > item.clientWidth + 1;
+      const spills = item.matches('.account-menu, label') && item.scrollWidth > item.clientWidth + 1;
       if (spills) found.push(`${item.className || item.tagName} spills`);
       for (const other of items.slice(index + 1)) {
         const next = other.getBoundingClientRect();

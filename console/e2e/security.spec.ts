@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
 import {
+  accountButton,
   apiCall,
   bootstrap,
   createTest,
   runPath,
   serviceUrl,
   signInFresh,
+  signOut,
   siteUrl,
   startRun,
   waitForRun,
@@ -72,9 +74,10 @@ test.describe('cookie-authenticated changes', () => {
       return response.status;
     });
     expect(created).toBe(201);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await signInFresh(page, 'member@example.com', 'member-password-1');
-    await expect(page.getByText('member@example.com (member)')).toBeVisible();
+    await accountButton(page).click();
+    await expect(page.getByText('Signed in as member@example.com (member)')).toBeVisible();
     await page.goto(runPath(runId));
     await expect(page.getByRole('heading', { level: 1, name: 'csrf target' })).toBeVisible();
     // Creating a test needs an admin or owner.

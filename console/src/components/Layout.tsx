@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import { AccountMenu } from './AccountMenu.tsx';
 import { type AdminLink, AdminMenu } from './AdminMenu.tsx';
 import { sessionKey } from './RequireSession.tsx';
 
@@ -99,12 +100,12 @@ export function Layout() {
           <NavLink to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</NavLink>
           <AdminMenu projectId={projectId as string} links={adminLinks} />
         </nav>
-        <span className="user" title={session.data?.data.email}>
-          <span className="user-email">{session.data?.data.email}</span> ({session.data?.data.role})
-        </span>
-        <button type="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
+        <AccountMenu
+          email={session.data?.data.email}
+          role={session.data?.data.role}
+          organization={organization.data?.data.name}
+          onSignOut={() => void signOut()}
+        />
       </header>
       <main>
         <Outlet />
