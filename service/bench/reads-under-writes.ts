@@ -85,20 +85,27 @@ async function main() {
   const { createTestApp } = await import('../test/helper.ts');
   const { writeTurnRules } = await import('../src/adapters/db/index.ts');
   const { limitWriteTransactions } = await import('../src/adapters/db/locks.ts');
+  const { admitWrites, writeAdmissionRules } = await import('../src/plugins/write-admission.ts');
   const loadAverage = () => os.loadavg()[0]?.toFixed(1);
   const percentile = (sorted: number[], p: number) =>
     sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
   /**
    * With the product's write turns (`writeTurnRules`), other rules (`turns`: a PostgreSQL cap
-   * to compare), or without any (`turns: false`, as before).
+   * to compare), or without any (`turns: false`, as before); with the product's write
+   * admission (`writeAdmissionRules`, `admission: true`) or without (as before).
    */
-  async function measure(database: 'sqlite' | 'postgres', turns: boolean | WriteTurnRules) {
+  async function measure(database: 'sqlite' | 'postgres', turns: boolean | WriteTurnRules, admission = true) {
     const t = await createTestApp({ database, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
     if (!turns) limitWriteTransactions(t.ctx.db, undefined);
     else if (turns !== true) limitWriteTransactions(t.ctx.db, turns);
+    if (!admission) admitWrites(t.ctx.db, undefined);
     const rules = turns === true ? writeTurnRules[database] : turns;
-    const label = `${database}, ${rules ? `write turns ${JSON.stringify(rules)}` : 'no write turns'}`;
+    const admitted = admission ? writeAdmissionRules[database] : undefined;
+    const label =
+      `${database}, ${rules ? `write turns ${JSON.stringify(rules)}` : 'no write turns'}` +
+      (admitted ? `, write admission ${JSON.stringify(admitted)}` : '');
+    const cpuAtStart = process.cpuUsage();
     try {
       const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
       const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -121,13 +128,17 @@ async function main() {
       const p = (times: number[], at: number) => `${percentile(times, at).toFixed(1)} ms`;
       const p99 = (times: number[]) => percentile(times, 99) as number;
       const ratio = p99(loaded) / p99(after);
+      // The whole process (service and client thread): CPU seconds per create, as the load varies.
+      const cpu = process.cpuUsage(cpuAtStart);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       process.stdout.write(
         `${label}: GET /v1/tests?limit=50 alone (${plan.seedCount} tests) p50 ${p(alone, 50)}, p99 ${p(alone, 99)}; ` +
           `with ${plan.writerCount} writers (${loaded.length} reads in ${seconds.toFixed(1)} s; ${createdLoaded} created meanwhile, ${(createdLoaded / seconds).toFixed(0)}/s) p50 ${p(loaded, 50)}, p99 ${p(loaded, 99)}; ` +
           `alone after (${plan.seedCount + createdTotal} tests) p50 ${p(after, 50)}, p99 ${p(after, 99)}\n` +
           `${label}: the service's event-loop delay under the writers p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms\n` +
           `${label}: p99 ratio ${ratio.toFixed(2)} (target ≤ 3: ${ratio <= 3 ? 'met' : 'NOT met'}; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)}); ` +
-          `load average ${loadAtStart} at the start of the loaded reads, ${loadAverage()} at the end\n`,
+          `load average ${loadAtStart} at the start of the loaded reads, ${loadAverage()} at the end; ` +
+          `process CPU ${cpuSeconds.toFixed(1)} s, ${((cpuSeconds * 1000) / (plan.seedCount + createdTotal)).toFixed(2)} ms per create\n`,
       );
       return ratio;
     } finally {
@@ -139,11 +150,18 @@ async function main() {
     const summary: string[] = [];
     for (const database of ['sqlite', 'postgres'] as const) {
       if (values.database !== 'both' && values.database !== database) continue;
-      const before = await measure(database, false);
-      const after = await measure(database, true);
+      const before = await measure(database, false, false);
       const verdict = (ratio: number) => `${ratio.toFixed(2)} (${ratio <= 3 ? 'met' : 'NOT met'})`;
       const line = [`${database}: p99 ratio (target ≤ 3) without write turns ${before.toFixed(2)}`];
-      line.push(`with the product's ${JSON.stringify(writeTurnRules[database])} ${verdict(after)}`);
+      const admission = writeAdmissionRules[database];
+      if (admission)
+        line.push(
+          `with the write turns ${JSON.stringify(writeTurnRules[database])} alone ${verdict(await measure(database, true, false))}`,
+        );
+      const after = await measure(database, true);
+      line.push(
+        `with the product's ${JSON.stringify(writeTurnRules[database])}${admission ? ` and write admission ${JSON.stringify(admission)}` : ''} ${verdict(after)}`,
+      );
       if (database === 'postgres')
         for (const atOnce of values['pg-at-once'].split(',').map(Number)) {
           if (!(atOnce > 0) || atOnce === writeTurnRules.postgres.atOnce) continue;

@@ -25,6 +25,7 @@ import { registerRequestBodies } from './plugins/request-body.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSignedBlobRoute } from './plugins/signed-blobs.ts';
+import { writeAdmissionPlugin } from './plugins/write-admission.ts';
 import { installSecret } from './settings.ts';
 
 export interface BuildOptions {
@@ -175,6 +176,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     sqlite: database.sqlite,
     writes: database.writes,
   });
+  // After auth, before the modules: changing requests wait for a place after authentication.
+  await app.register(writeAdmissionPlugin, { database });
   await registerSecurityHeaders(app);
   await registerOpenApi(app, config.publicUrl);
   await app.register(observabilityPlugin, { ctx });
