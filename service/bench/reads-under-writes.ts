@@ -3,6 +3,7 @@
  *
  *   node bench/reads-under-writes.ts [--tests 500] [--reads 300] [--seconds 5] [--writers 50]
  *                                    [--database sqlite|postgres|both] [--pg-at-once 4,6]
+ *                                    [--admit-at-once 1,3]
  *
  * The service listens in the main thread; the clients run in a worker thread of this file, so
  * their work (encoding bodies, parsing answers) does not run on the service's event loop, and
@@ -19,16 +20,20 @@
  * carries the load average, as the figures depend on what else the machine runs.
  *
  * Each database runs on fresh databases in the same run: without write turns (as before issue
- * 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md); PostgreSQL also
- * with each cap of `--pg-at-once` on concurrent write transactions. About 40 s per measure
+ * 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md); SQLite also with
+ * the turns alone (without the write admission of `writeAdmissionRules`) and with each number
+ * of `--admit-at-once` admitted requests; PostgreSQL also with each cap of `--pg-at-once` on
+ * concurrent write transactions. Each measure prints the CPU time the process used while its
+ * loaded reads ran (per create), as wall-clock figures depend on the machine's load. About 40 s per measure
  * (six measures by default: 4–5 minutes on the 2-core VM). Prints each ratio with its verdict.
  * PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
  */
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { WriteTurnRules } from '../src/adapters/db/write-turns.ts';
+import type { WriteAdmissionRules } from '../src/plugins/write-admission.ts';
 
 interface ClientPlan {
   baseUrl: string;
@@ -65,6 +70,8 @@ async function main() {
       database: { type: 'string', default: 'both' },
       // PostgreSQL write-transaction caps to compare in the same run (the product's is writeTurnRules).
       'pg-at-once': { type: 'string', default: '4,6' },
+      // SQLite write admission places to compare in the same run (the product's is writeAdmissionRules).
+      'admit-at-once': { type: 'string', default: '' },
     },
   });
   const plan = {
@@ -95,21 +102,31 @@ async function main() {
    * to compare), or without any (`turns: false`, as before); with the product's write
    * admission (`writeAdmissionRules`, `admission: true`) or without (as before).
    */
-  async function measure(database: 'sqlite' | 'postgres', turns: boolean | WriteTurnRules, admission = true) {
+  async function measure(
+    database: 'sqlite' | 'postgres',
+    turns: boolean | WriteTurnRules,
+    admission: boolean | WriteAdmissionRules = true,
+  ) {
     const t = await createTestApp({ database, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
     if (!turns) limitWriteTransactions(t.ctx.db, undefined);
     else if (turns !== true) limitWriteTransactions(t.ctx.db, turns);
     if (!admission) admitWrites(t.ctx.db, undefined);
+    else if (admission !== true) admitWrites(t.ctx.db, admission);
     const rules = turns === true ? writeTurnRules[database] : turns;
-    const admitted = admission ? writeAdmissionRules[database] : undefined;
+    const admitted = admission === true ? writeAdmissionRules[database] : admission || undefined;
     const label =
       `${database}, ${rules ? `write turns ${JSON.stringify(rules)}` : 'no write turns'}` +
       (admitted ? `, write admission ${JSON.stringify(admitted)}` : '');
-    const cpuAtStart = process.cpuUsage();
     try {
       const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
       const lag = monitorEventLoopDelay({ resolution: 10 });
       let loadAtStart: string | undefined;
+      // CPU time while the loaded reads run: the process's (service and client thread), and
+      // the share of wall time the service's event loop was busy.
+      let cpuAtStart: NodeJS.CpuUsage | undefined;
+      let cpuLoaded = { user: 0, system: 0 };
+      let busyAtStart: EventLoopUtilization | undefined;
+      let busyLoaded: EventLoopUtilization | undefined;
       const result = await new Promise<Extract<ClientMessage, { phase: 'done' }>>((resolve, reject) => {
         const worker = new Worker(new URL(import.meta.url), {
           workerData: { ...plan, baseUrl: address, headers: t.headers } satisfies ClientPlan,
@@ -119,7 +136,13 @@ async function main() {
           else if (message.phase === 'loaded-start') {
             loadAtStart = loadAverage();
             lag.enable();
-          } else lag.disable();
+            cpuAtStart = process.cpuUsage();
+            busyAtStart = performance.eventLoopUtilization();
+          } else {
+            lag.disable();
+            cpuLoaded = process.cpuUsage(cpuAtStart);
+            busyLoaded = performance.eventLoopUtilization(busyAtStart);
+          }
         });
         worker.on('error', reject);
         worker.on('exit', (code) => reject(new Error(`client thread exited (${code})`)));
@@ -129,8 +152,7 @@ async function main() {
       const p99 = (times: number[]) => percentile(times, 99) as number;
       const ratio = p99(loaded) / p99(after);
       // The whole process (service and client thread): CPU seconds per create, as the load varies.
-      const cpu = process.cpuUsage(cpuAtStart);
-      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      const cpuSeconds = (cpuLoaded.user + cpuLoaded.system) / 1e6;
       process.stdout.write(
         `${label}: GET /v1/tests?limit=50 alone (${plan.seedCount} tests) p50 ${p(alone, 50)}, p99 ${p(alone, 99)}; ` +
           `with ${plan.writerCount} writers (${loaded.length} reads in ${seconds.toFixed(1)} s; ${createdLoaded} created meanwhile, ${(createdLoaded / seconds).toFixed(0)}/s) p50 ${p(loaded, 50)}, p99 ${p(loaded, 99)}; ` +
@@ -138,7 +160,7 @@ async function main() {
           `${label}: the service's event-loop delay under the writers p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms\n` +
           `${label}: p99 ratio ${ratio.toFixed(2)} (target ≤ 3: ${ratio <= 3 ? 'met' : 'NOT met'}; against the first read alone ${(p99(loaded) / p99(alone)).toFixed(2)}); ` +
           `load average ${loadAtStart} at the start of the loaded reads, ${loadAverage()} at the end; ` +
-          `process CPU ${cpuSeconds.toFixed(1)} s, ${((cpuSeconds * 1000) / (plan.seedCount + createdTotal)).toFixed(2)} ms per create\n`,
+          `while the loaded reads ran: process CPU ${cpuSeconds.toFixed(1)} s (${((cpuSeconds * 1000) / Math.max(1, createdLoaded)).toFixed(2)} ms per create, service and client thread), the service's event loop busy ${(100 * (busyLoaded?.utilization ?? 0)).toFixed(0)}% of the time\n`,
       );
       return ratio;
     } finally {
@@ -162,6 +184,13 @@ async function main() {
       line.push(
         `with the product's ${JSON.stringify(writeTurnRules[database])}${admission ? ` and write admission ${JSON.stringify(admission)}` : ''} ${verdict(after)}`,
       );
+      if (admission && values['admit-at-once'])
+        for (const atOnce of values['admit-at-once'].split(',').map(Number)) {
+          if (!(atOnce > 0) || atOnce === admission.atOnce) continue;
+          line.push(
+            `with ${atOnce} admitted at once ${verdict(await measure(database, true, { ...admission, atOnce }))}`,
+          );
+        }
       if (database === 'postgres')
         for (const atOnce of values['pg-at-once'].split(',').map(Number)) {
           if (!(atOnce > 0) || atOnce === writeTurnRules.postgres.atOnce) continue;

@@ -94,10 +94,13 @@ export const writeAdmissionPlugin = fp(
     const { db } = options.database;
     admitWrites(db, writeAdmissionRules[options.database.kind]);
 
-    const enter: onRequestHookHandler = async (request) => {
+    const enter: onRequestHookHandler = async (request, reply) => {
       const admission = admissions.get(db);
       if (!admission || !changingMethods.has(request.method)) return;
-      (request as AdmittedRequest)[leaving] = await admission.enter();
+      const leave = await admission.enter();
+      (request as AdmittedRequest)[leaving] = leave;
+      // Also when the connection closes after the answer began (no 'finish', no abort hook).
+      reply.raw.once('close', leave);
     };
     const leave = async (request: FastifyRequest) => {
       (request as AdmittedRequest)[leaving]?.();

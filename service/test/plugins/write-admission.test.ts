@@ -22,7 +22,7 @@ const testForm = (name: string) =>
 
 /** Resolves once `condition` holds, checking on every turn of the event loop. */
 async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`never: ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
