@@ -34,6 +34,7 @@ import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
+import { StepToolbar } from './StepToolbar.tsx';
 import { type TestData, TestDataPanel } from './TestDataPanel.tsx';
 
 /** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
@@ -321,6 +322,7 @@ function TestEditor() {
           <Palette
             scope={scope}
             onAdd={add}
+            sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reload() }}
             onAddShared={(shared) => {
               const step: EditorStep = {
                 key: newKey(),
@@ -340,33 +342,21 @@ function TestEditor() {
           {selected ? (
             <section aria-labelledby="step-heading" className="step-panel">
               <h2 id="step-heading">Step: {selected.name || String(selected.action.name)}</h2>
-              <fieldset className="toolbar">
-                <legend className="visually-hidden">Move or delete the step</legend>
-                <button type="button" onClick={() => keyMove(selected.key, 'up')}>
-                  Move up
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'down')}>
-                  Move down
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'in')}>
-                  Into group above
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'out')}>
-                  Out of group
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => {
-                    change(removeStep(steps, selected.key));
-                    setSelectedKey(undefined);
-                  }}
-                >
-                  Delete step
-                </button>
-              </fieldset>
+              <StepToolbar
+                onMove={(direction) => keyMove(selected.key, direction)}
+                onDelete={() => {
+                  change(removeStep(steps, selected.key));
+                  setSelectedKey(undefined);
+                }}
+              />
               {selected.shared && selected.stepId ? (
-                <SharedStepPanel scope={scope} stepId={selected.stepId} testId={testId} />
+                <SharedStepPanel
+                  scope={scope}
+                  stepId={selected.stepId}
+                  testId={testId}
+                  editorDirty={dirty}
+                  onSharedSaved={() => void reload()}
+                />
               ) : (
                 <StepForm
                   key={selected.key}
