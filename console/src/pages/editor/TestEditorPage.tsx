@@ -181,6 +181,18 @@ function TestEditor() {
     setSelectedKey(undefined);
     setDraft(draftOf(fresh));
   };
+  // A shared step's steps saved from its dialog change this (unsaved-free) test: take the server's
+  // tree again, keeping the chosen step (and so the open dialog) in place.
+  const reloadAfterSharedSave = async () => {
+    const path = selectedKey && draft ? pathOfStep(draft.steps, selectedKey) : undefined;
+    const fresh = await queryClient.fetchQuery({
+      queryKey: detailKey,
+      queryFn: () => authoringApi.test(scope, testId),
+    });
+    const freshDraft = draftOf(fresh);
+    setDraft(freshDraft);
+    setSelectedKey(path ? stepAtPath(freshDraft.steps, path)?.key : undefined);
+  };
   const [running, setRunning] = useState(false);
   const [dataValid, setDataValid] = useState(true);
 
@@ -322,7 +334,7 @@ function TestEditor() {
           <Palette
             scope={scope}
             onAdd={add}
-            sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reload() }}
+            sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reloadAfterSharedSave() }}
             onAddShared={(shared) => {
               const step: EditorStep = {
                 key: newKey(),
@@ -355,7 +367,7 @@ function TestEditor() {
                   stepId={selected.stepId}
                   testId={testId}
                   editorDirty={dirty}
-                  onSharedSaved={() => void reload()}
+                  onSharedSaved={() => void reloadAfterSharedSave()}
                 />
               ) : (
                 <StepForm
