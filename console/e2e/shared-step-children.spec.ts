@@ -158,5 +158,6 @@ test.describe('shared step children', () => {
     const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
     await expect(dialog.getByText(/^Save or discard your changes to this test/)).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Edit its steps…' })).toHaveCount(0);
+    await expectAccessible(page);
   });
 });
