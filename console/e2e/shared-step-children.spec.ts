@@ -64,7 +64,10 @@ test.describe('shared step children', () => {
     await steps(page)
       .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
       .click();
-    await page.getByRole('region', { name: /^Step:/ }).getByRole('button', { name: 'Manage shared step…' }).click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
     // Who it reaches and the copy-on-write rule come before any editing.
     const usage = dialog.getByText(/^Used by 2 tests on this branch: /);
@@ -86,7 +89,9 @@ test.describe('shared step children', () => {
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Review and save its steps…' }).click();
     const review = dialog.getByRole('region', { name: 'Before saving' });
-    await expect(review).toContainText(`Saving replaces the steps of ${sharedName} in 2 tests on this branch: `);
+    await expect(review).toContainText(
+      `Saving replaces the steps of ${sharedName} in 2 tests on this branch: `,
+    );
     await expect(review).toContainText(`first user ${suffix}`);
     await expect(review).toContainText(`second user ${suffix}`);
     await expect(review).toContainText('copy-on-write');
@@ -95,7 +100,9 @@ test.describe('shared step children', () => {
     // Someone replaces the steps meanwhile (through the second test): the save asks first.
     const secondNode = (await testDetail(secondId)).steps[1].id as string;
     const theirs = await apiCall('PUT', `/v1/steps/${secondNode}/children`, {
-      children: JSON.stringify([{ name: 'theirs', action: { name: 'fill', selector: '#who', value: 'Eve' } }]),
+      children: JSON.stringify([
+        { name: 'theirs', action: { name: 'fill', selector: '#who', value: 'Eve' } },
+      ]),
     });
     expect(theirs.status).toBe(200);
     await review.getByRole('button', { name: 'Replace its steps' }).click();
@@ -154,7 +161,10 @@ test.describe('shared step children', () => {
     await steps(page)
       .getByRole('button', { name: new RegExp(`^1\\. ${sharedName}`) })
       .click();
-    await page.getByRole('region', { name: /^Step:/ }).getByRole('button', { name: 'Manage shared step…' }).click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
     await expect(dialog.getByText(/^Save or discard your changes to this test/)).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Edit its steps…' })).toHaveCount(0);
