@@ -22,7 +22,7 @@ test.describe('authoring accessibility', () => {
   test('the editor with each step kind\u2019s form open', async ({ page }) => {
     // axe over the whole editor takes seconds on a loaded machine: the whole page once, then
     // each form's part (the step panel) as the forms change only that.
-    test.setTimeout(420_000);
+    test.setTimeout(600_000);
     const testId = await createTest({ name: `axe ${suffix}`, steps: [] });
     await page.goto(`/console/projects/${bootstrap().projectId}/tests/${testId}`);
     await expect(page.getByText('No steps yet')).toBeVisible();
