@@ -113,9 +113,13 @@ export async function openAdminPage(page: Page, name: string) {
   await banner.getByRole('link', { name, exact: true }).click();
 }
 
-/** No serious or critical accessibility violation on the page (Playwright's own viewer excluded). */
-export async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
+/**
+ * No serious or critical accessibility violation on the page (Playwright's own viewer excluded);
+ * `within` (a CSS selector) checks one part, for states that change only that part.
+ */
+export async function expectAccessible(page: Page, within?: string) {
+  const builder = new AxeBuilder({ page }).exclude('iframe');
+  const results = await (within ? builder.include(within) : builder).analyze();
   const bad = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );

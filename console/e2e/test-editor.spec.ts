@@ -4,7 +4,8 @@ import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl 
 
 /**
  * Issue 14, test editor: a test built from nothing with the editor (goto, fill, click,
- * assertText, a group saved as a shared step), run to pass; a step edited to fail; field errors
+ * assertText, a group saved as a shared step, an inserted shared step, a setInputFiles upload),
+ * run to pass; a step edited to fail, the failure read on the run page; field errors
  * from the contract and the API; keyboard reordering; a 409 from a second tab; revisions.
  */
 test.describe('test editor', () => {
@@ -42,6 +43,12 @@ test.describe('test editor', () => {
   test('builds a test from nothing, runs it to pass, then edits a step to fail', async ({ page }) => {
     // Two real browser runs on a loaded 2-core machine, after a long edit.
     test.setTimeout(360_000);
+    // A shared step made elsewhere, inserted from the palette below.
+    const uploaderName = `open uploader ${suffix}`;
+    await createTest({
+      name: `uploader owner ${suffix}`,
+      steps: [{ name: uploaderName, shared: true, action: { name: 'goto', url: `${siteUrl()}/upload` } }],
+    });
     await page.getByRole('link', { name: 'Tests', exact: true }).click();
     await page.getByRole('button', { name: 'New test' }).click();
     const dialog = page.getByRole('dialog', { name: 'New test' });
@@ -86,6 +93,39 @@ test.describe('test editor', () => {
     await expect(page.getByRole('status')).toHaveText('Moved assertText down');
     await expect(steps(page).getByRole('button', { name: /^3\.1\. click/ })).toBeVisible();
 
+    // Then, after the chosen assertText: the inserted shared step (another page) and an upload there.
+    await page.getByLabel('Shared step', { exact: true }).selectOption({ label: uploaderName });
+    await page.getByRole('button', { name: 'Insert shared step' }).click();
+    await expect(
+      steps(page).getByRole('button', { name: new RegExp(`^5\\. ${uploaderName} group, shared`) }),
+    ).toBeVisible();
+    await expectAccessible(page);
+    await add(page, 'setInputFiles');
+    await field(page, 'selector').fill('#file');
+    await page.getByLabel('Upload files for this step').setInputFiles({
+      name: 'built.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('built from nothing'),
+    });
+    await expect(page.getByRole('list', { name: 'Files of this step' }).getByRole('listitem')).toHaveText(
+      'built.txt uploaded with the next save',
+    );
+    await expectAccessible(page);
+    await add(page, 'assertText');
+    await field(page, 'Step name').fill('uploaded');
+    await field(page, 'selector').fill('#out');
+    await field(page, 'value').fill('built.txt: built from nothing');
+    await expect(steps(page).getByRole('button')).toHaveText([
+      /^1\. open greeter goto/,
+      /^2\. fill fill/,
+      new RegExp(`^3\\. greet ${suffix} group`),
+      /^3\.1\. click click/,
+      /^4\. assertText assertText/,
+      new RegExp(`^5\\. ${uploaderName}`),
+      /^6\. setInputFiles setInputFiles/,
+      /^7\. uploaded assertText/,
+    ]);
+
     // Run configuration: the contract's limits named on the field; a short action timeout.
     await page.getByText('Run configuration').click();
     await page.getByLabel('Retries').fill('11');
@@ -96,6 +136,11 @@ test.describe('test editor', () => {
 
     await saveAndWait(page);
     expect((await testDetail(testId(page))).test.config).toEqual({ use: { actionTimeout: 10000 } });
+    const stored = await apiCall('GET', `/v1/tests/${testId(page)}/files`);
+    expect(stored.json.data.map((file: { filename: string }) => file.filename)).toEqual(['built.txt']);
+    expect(
+      (await testDetail(testId(page))).steps.map((step: { action: { name: string } }) => step.action.name),
+    ).toEqual(['goto', 'fill', 'group', 'assertText', 'goto', 'setInputFiles', 'assertText']);
     await expect(
       steps(page).getByRole('button', { name: new RegExp(`^3\\. greet ${suffix} group, shared`) }),
     ).toBeVisible();
@@ -113,6 +158,12 @@ test.describe('test editor', () => {
     // The spec's 10 s per-test cooldown between runs (a quick first run would meet its 429).
     await page.waitForTimeout(10_500);
     await runAndExpect(page, 'failed');
+    // The run page names the failing step and what it expected.
+    const card = page.getByTestId('test-result').first();
+    await expect(card.locator('.error-message').first()).toContainText('Hello Bob');
+    await expect(card.getByText('Failing step:')).toBeVisible();
+    await expect(card.locator('.steps li[data-status="failed"]')).toContainText('assertText');
+    await expectAccessible(page);
   });
 
   test('inserts a shared step, shows its usage, and shows the API error on the field', async ({ page }) => {

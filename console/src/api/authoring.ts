@@ -16,6 +16,7 @@ import {
   listTestsResponse,
   noPayloadResponse,
   remoteRunResponse,
+  replacedChildrenResponse,
   revisionDetailResponse,
   revisionResponse,
   revisionsResponse,
@@ -96,6 +97,22 @@ export const authoringApi = {
     const form = new FormData();
     form.append('stepData', JSON.stringify({ name }));
     return sendForm(`/v1/steps/${stepId}/update`, updatedStepResponse, { scope, method: 'PUT', form });
+  },
+  /** Replaces a shared group's children through a node using it (`revisionStepId`), with uploads. */
+  replaceSharedChildren: (
+    scope: ProjectScope,
+    revisionStepId: string,
+    children: unknown[],
+    files: File[],
+  ) => {
+    const form = new FormData();
+    form.append('children', JSON.stringify(children));
+    for (const file of files) form.append('files', file, file.name);
+    return sendForm(`/v1/steps/${revisionStepId}/children`, replacedChildrenResponse, {
+      scope,
+      method: 'PUT',
+      form,
+    });
   },
   /** A refusal while used throws `ApiErrorWithBody`; read its body with `stepStillUsedBody`. */
   deleteSharedStep: (scope: ProjectScope, stepId: string) =>

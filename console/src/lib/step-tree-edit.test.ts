@@ -9,6 +9,7 @@ import {
   outdentStep,
   removeStep,
   stepAtPath,
+  toChildrenWire,
   toWire,
 } from './step-tree-edit.ts';
 
@@ -68,5 +69,38 @@ describe('step tree editing', () => {
       shared: false,
       children: [],
     });
+  });
+
+  it('sends a shared group\u2019s known children with their link ids, own groups whole without one', () => {
+    const children = fromWire([
+      { id: 'l1', name: 'type', action: { name: 'fill', selector: '#who', value: 'Ada' } },
+      { id: 'l2', stepId: 'c2', name: 'login', action: { name: 'group' }, shared: true, group: true },
+      {
+        id: 'l3',
+        name: 'inner',
+        action: { name: 'group' },
+        group: true,
+        children: [{ id: 'l4', name: 'go', action: { name: 'click', selector: '#go' } }],
+      },
+    ]);
+    children.push({
+      key: newKey(),
+      name: 'new',
+      action: { name: 'wait', ms: 1 },
+      condition: null,
+      shared: false,
+      children: [],
+    });
+    expect(toChildrenWire(children)).toEqual([
+      { name: 'type', action: { name: 'fill', selector: '#who', value: 'Ada' }, revisionStepId: 'l1' },
+      { stepId: 'c2', shared: true, name: 'login', revisionStepId: 'l2' },
+      {
+        name: 'inner',
+        action: { name: 'group' },
+        group: true,
+        children: [{ name: 'go', action: { name: 'click', selector: '#go' } }],
+      },
+      { name: 'new', action: { name: 'wait', ms: 1 } },
+    ]);
   });
 });

@@ -5,6 +5,8 @@ export interface EditorStep {
   key: string;
   /** Canonical step id, kept for shared steps (sent back as their reference). */
   stepId?: string | undefined;
+  /** The id the service showed it under (a revision step, or a shared group's link): replace-children matches on it. */
+  revisionStepId?: string | undefined;
   name: string;
   action: Record<string, unknown>;
   condition: StepCondition | null;
@@ -19,6 +21,7 @@ export function fromWire(steps: readonly StepTreeItem[]): EditorStep[] {
   return steps.map((step) => ({
     key: newKey(),
     stepId: step.stepId,
+    revisionStepId: step.id,
     name: step.name ?? '',
     action: step.action,
     condition: (step.condition as StepCondition | null | undefined) ?? null,
@@ -46,6 +49,20 @@ export function toWire(steps: readonly EditorStep[]): StepInput[] {
 }
 
 export const isGroup = (step: EditorStep) => step.action.name === 'group';
+
+/**
+ * What `PUT /v1/steps/:stepId/children` takes for a shared group's direct children: as `toWire`,
+ * plus the link id of a child the group already has so the service updates it in place. A group
+ * child goes without it: the service updates a known child's own fields only, so a group is sent
+ * whole (its children included) as a new child.
+ */
+export function toChildrenWire(steps: readonly EditorStep[]): Array<StepInput & { revisionStepId?: string }> {
+  return toWire(steps).map((wire, index) => {
+    const step = steps[index] as EditorStep;
+    const ownGroup = isGroup(step) && !(step.shared && step.stepId);
+    return step.revisionStepId && !ownGroup ? { ...wire, revisionStepId: step.revisionStepId } : wire;
+  });
+}
 
 /** The list holding a step, and its index there. */
 function locate(

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { paletteGroups } from '../../lib/action-fields.ts';
+import type { SharedEditing } from './SharedChildrenEditor.tsx';
 import { SharedStepDialog } from './SharedStepDialog.tsx';
 
 /** Adds a step: any action of the vocabulary, grouped by kind, or a shared step by reference. */
@@ -10,6 +11,10 @@ export function Palette(props: {
   scope: ProjectScope;
   onAdd(actionName: string): void;
   onAddShared(step: { id: string; name: string }): void;
+  /** The open editor, for editing a shared step's steps from the manage dialog. */
+  sharedEditing?: SharedEditing;
+  /** False inside the manage dialog itself (no dialog in a dialog). */
+  manage?: boolean;
 }) {
   const id = useId();
   const [sharedId, setSharedId] = useState('');
@@ -58,16 +63,18 @@ export function Palette(props: {
         >
           Insert shared step
         </button>{' '}
-        <button
-          type="button"
-          disabled={!sharedId}
-          onClick={() => {
-            const step = options.find((option) => option.id === sharedId);
-            if (step) setManaging({ id: step.id, name: step.name ?? '' });
-          }}
-        >
-          Manage shared step…
-        </button>
+        {props.manage === false ? null : (
+          <button
+            type="button"
+            disabled={!sharedId}
+            onClick={() => {
+              const step = options.find((option) => option.id === sharedId);
+              if (step) setManaging({ id: step.id, name: step.name ?? '' });
+            }}
+          >
+            Manage shared step…
+          </button>
+        )}
       </fieldset>
       {managing ? (
         <SharedStepDialog
@@ -75,6 +82,7 @@ export function Palette(props: {
           step={managing}
           onClose={() => setManaging(undefined)}
           onDeleted={() => setSharedId('')}
+          editing={props.sharedEditing}
         />
       ) : null}
     </section>

@@ -6,10 +6,11 @@ import type { ProjectScope } from '../../api/client.ts';
 import { ApiErrorWithBody } from '../../api/forms.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { SharedChildrenEditor, type SharedEditing } from './SharedChildrenEditor.tsx';
 
 /**
- * Managing a shared step: who uses it comes first, then the copy-on-write rule, then rename and
- * delete. Delete is refused by the service while any test on any branch uses it; the refusal's
+ * Managing a shared step: who uses it comes first, then the copy-on-write rule, then rename, its
+ * steps (replaced whole, with the editor's parts) and delete. Delete is refused by the service while any test on any branch uses it; the refusal's
  * list of users is shown as such.
  */
 export function SharedStepDialog(props: {
@@ -17,6 +18,7 @@ export function SharedStepDialog(props: {
   step: { id: string; name: string };
   onClose(): void;
   onDeleted?(): void;
+  editing?: SharedEditing | undefined;
 }) {
   const { scope, step } = props;
   const queryClient = useQueryClient();
@@ -74,6 +76,9 @@ export function SharedStepDialog(props: {
         {rename.isSuccess ? <p role="status">Renamed to {rename.data.data.name}</p> : null}
         {rename.error ? <ErrorMessage error={rename.error} title="Not renamed" /> : null}
       </form>
+      {usage.data ? (
+        <SharedChildrenEditor scope={scope} step={step} users={users} editing={props.editing} />
+      ) : null}
       {remove.error ? (
         <div role="alert" className="error-box">
           <strong>

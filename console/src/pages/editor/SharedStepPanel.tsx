@@ -13,7 +13,13 @@ import { StepsTree } from './StepsTree.tsx';
  * its steps, and the copy-on-write rule: changing it changes every test on this branch that
  * uses it, while other branches keep their own copy.
  */
-export function SharedStepPanel(props: { scope: ProjectScope; stepId: string; testId: string }) {
+export function SharedStepPanel(props: {
+  scope: ProjectScope;
+  stepId: string;
+  testId: string;
+  editorDirty: boolean;
+  onSharedSaved(): void;
+}) {
   const { scope, stepId } = props;
   const usage = useQuery({
     queryKey: ['shared-steps', scope.projectId, scope.branchId, 'usage', stepId],
@@ -45,6 +51,7 @@ export function SharedStepPanel(props: { scope: ProjectScope; stepId: string; te
           scope={scope}
           step={{ id: stepId, name: children.data?.data.step.name ?? '' }}
           onClose={() => setManaging(false)}
+          editing={{ testId: props.testId, editorDirty: props.editorDirty, onSaved: props.onSharedSaved }}
         />
       ) : null}
       {children.data ? (

@@ -34,6 +34,7 @@ import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { StepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
+import { StepToolbar } from './StepToolbar.tsx';
 import { type TestData, TestDataPanel } from './TestDataPanel.tsx';
 
 /** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
@@ -180,6 +181,18 @@ function TestEditor() {
     setSelectedKey(undefined);
     setDraft(draftOf(fresh));
   };
+  // A shared step's steps saved from its dialog change this (unsaved-free) test: take the server's
+  // tree again, keeping the chosen step (and so the open dialog) in place.
+  const reloadAfterSharedSave = async () => {
+    const path = selectedKey && draft ? pathOfStep(draft.steps, selectedKey) : undefined;
+    const fresh = await queryClient.fetchQuery({
+      queryKey: detailKey,
+      queryFn: () => authoringApi.test(scope, testId),
+    });
+    const freshDraft = draftOf(fresh);
+    setDraft(freshDraft);
+    setSelectedKey(path ? stepAtPath(freshDraft.steps, path)?.key : undefined);
+  };
   const [running, setRunning] = useState(false);
   const [dataValid, setDataValid] = useState(true);
 
@@ -321,6 +334,7 @@ function TestEditor() {
           <Palette
             scope={scope}
             onAdd={add}
+            sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reloadAfterSharedSave() }}
             onAddShared={(shared) => {
               const step: EditorStep = {
                 key: newKey(),
@@ -340,33 +354,21 @@ function TestEditor() {
           {selected ? (
             <section aria-labelledby="step-heading" className="step-panel">
               <h2 id="step-heading">Step: {selected.name || String(selected.action.name)}</h2>
-              <fieldset className="toolbar">
-                <legend className="visually-hidden">Move or delete the step</legend>
-                <button type="button" onClick={() => keyMove(selected.key, 'up')}>
-                  Move up
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'down')}>
-                  Move down
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'in')}>
-                  Into group above
-                </button>
-                <button type="button" onClick={() => keyMove(selected.key, 'out')}>
-                  Out of group
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => {
-                    change(removeStep(steps, selected.key));
-                    setSelectedKey(undefined);
-                  }}
-                >
-                  Delete step
-                </button>
-              </fieldset>
+              <StepToolbar
+                onMove={(direction) => keyMove(selected.key, direction)}
+                onDelete={() => {
+                  change(removeStep(steps, selected.key));
+                  setSelectedKey(undefined);
+                }}
+              />
               {selected.shared && selected.stepId ? (
-                <SharedStepPanel scope={scope} stepId={selected.stepId} testId={testId} />
+                <SharedStepPanel
+                  scope={scope}
+                  stepId={selected.stepId}
+                  testId={testId}
+                  editorDirty={dirty}
+                  onSharedSaved={() => void reloadAfterSharedSave()}
+                />
               ) : (
                 <StepForm
                   key={selected.key}

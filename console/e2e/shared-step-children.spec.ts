@@ -1,0 +1,173 @@
+import { expect, type Page, test } from '@playwright/test';
+import { testDetail } from './authoring-fixtures.ts';
+import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+
+/**
+ * Issue 14, shared steps: a shared step's steps replaced from its manage dialog with the
+ * editor's parts, after the usage and the copy-on-write rule; a change meanwhile asks which to
+ * keep; both tests using it show the change, and one runs to a pass.
+ */
+test.describe('shared step children', () => {
+  const suffix = Date.now().toString(36);
+  const errors: string[] = [];
+  const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
+
+  test.beforeEach(async ({ page }) => {
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signInFresh(page);
+  });
+  test.afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  const steps = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
+  /** The shared step's children in the tree a test shows (names of its direct children). */
+  const sharedChildren = async (testId: string) => {
+    const node = (await testDetail(testId)).steps.find((step: { shared: boolean }) => step.shared);
+    return node.children.map((child: { name: string; action: Record<string, unknown> }) => ({
+      name: child.name,
+      action: child.action,
+    }));
+  };
+
+  test('replaces a shared step\u2019s steps used by two tests; both show it and one runs to a pass', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const sharedName = `greet ${suffix}`;
+    const firstId = await createTest({
+      name: `first user ${suffix}`,
+      steps: [
+        { name: 'open greeter', action: { name: 'goto', url: `${siteUrl()}/greet` } },
+        {
+          name: sharedName,
+          shared: true,
+          group: true,
+          action: { name: 'group' },
+          children: [
+            { name: 'type name', action: { name: 'fill', selector: '#who', value: 'Ada' } },
+            { name: 'press greet', action: { name: 'click', selector: '#go' } },
+          ],
+        },
+      ],
+    });
+    const sharedId = (await testDetail(firstId)).steps[1].stepId as string;
+    const secondId = await createTest({
+      name: `second user ${suffix}`,
+      steps: [
+        { name: 'open greeter', action: { name: 'goto', url: `${siteUrl()}/greet` } },
+        { shared: true, stepId: sharedId },
+      ],
+    });
+
+    await page.goto(editorPath(firstId));
+    await steps(page)
+      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    // Who it reaches and the copy-on-write rule come before any editing.
+    const usage = dialog.getByText(/^Used by 2 tests on this branch: /);
+    await expect(usage).toContainText(`first user ${suffix}`);
+    await expect(usage).toContainText(`second user ${suffix}`);
+    await dialog.getByRole('button', { name: 'Edit its steps…' }).click();
+    const tree = dialog.getByRole('list', { name: 'Steps', exact: true });
+    await expect(tree.getByRole('button')).toHaveText([/^1\. type name fill/, /^2\. press greet click/]);
+    const form = dialog.getByRole('region', { name: /^Shared step’s step:/ });
+    await tree.getByRole('button', { name: /^1\. type name/ }).click();
+    await form.getByLabel('value', { exact: true }).fill('Bob');
+    await tree.getByRole('button', { name: /^2\. press greet/ }).click();
+    await dialog.getByRole('button', { name: 'Add assertText', exact: true }).click();
+    // The contract's check as in the editor: the save waits for a valid step.
+    await expect(dialog.getByRole('button', { name: 'Review and save its steps…' })).toBeDisabled();
+    await form.getByLabel('Step name', { exact: true }).fill('greeted');
+    await form.getByLabel('selector', { exact: true }).fill('#out');
+    await form.getByLabel('value', { exact: true }).fill('Hello Bob');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Review and save its steps…' }).click();
+    const review = dialog.getByRole('region', { name: 'Before saving' });
+    await expect(review).toContainText(
+      `Saving replaces the steps of ${sharedName} in 2 tests on this branch: `,
+    );
+    await expect(review).toContainText(`first user ${suffix}`);
+    await expect(review).toContainText(`second user ${suffix}`);
+    await expect(review).toContainText('copy-on-write');
+    await expectAccessible(page);
+
+    // Someone replaces the steps meanwhile (through the second test): the save asks first.
+    const secondNode = (await testDetail(secondId)).steps[1].id as string;
+    const theirs = await apiCall('PUT', `/v1/steps/${secondNode}/children`, {
+      children: JSON.stringify([
+        { name: 'theirs', action: { name: 'fill', selector: '#who', value: 'Eve' } },
+      ]),
+    });
+    expect(theirs.status).toBe(200);
+    await review.getByRole('button', { name: 'Replace its steps' }).click();
+    const conflict = dialog.getByRole('alert');
+    await expect(conflict).toContainText('Someone changed this shared step’s steps since you opened them.');
+    await expectAccessible(page);
+    expect(await sharedChildren(firstId)).toEqual([
+      { name: 'theirs', action: { name: 'fill', selector: '#who', value: 'Eve' } },
+    ]);
+    await conflict.getByRole('button', { name: 'Overwrite with mine' }).click();
+    await expect(dialog.getByRole('status').last()).toHaveText('Saved 3 steps for 2 tests');
+    await expect(tree.getByRole('button')).toHaveText([
+      /^1\. type name fill/,
+      /^2\. press greet click/,
+      /^3\. greeted assertText/,
+    ]);
+
+    const expected = [
+      { name: 'type name', action: { name: 'fill', selector: '#who', value: 'Bob' } },
+      { name: 'press greet', action: { name: 'click', selector: '#go' } },
+      { name: 'greeted', action: { name: 'assertText', selector: '#out', value: 'Hello Bob' } },
+    ];
+    expect(await sharedChildren(firstId)).toEqual(expected);
+    expect(await sharedChildren(secondId)).toEqual(expected);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The second test's editor shows the new steps under the shared step.
+    await page.goto(editorPath(secondId));
+    await steps(page)
+      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .click();
+    await expect(steps(page).getByRole('button', { name: /^2\.3\. greeted assertText/ })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Run this test' }).getByRole('button', { name: 'Run' }).click();
+    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await expect(page.locator('[data-status]').first()).toHaveText('completed', { timeout: 150_000 });
+  });
+
+  test('an unsaved editor holds back editing a shared step\u2019s steps', async ({ page }) => {
+    const sharedName = `held ${suffix}`;
+    const testId = await createTest({
+      name: `holder ${suffix}`,
+      steps: [
+        {
+          name: sharedName,
+          shared: true,
+          group: true,
+          action: { name: 'group' },
+          children: [{ name: 'open', action: { name: 'goto', url: `${siteUrl()}/greet` } }],
+        },
+      ],
+    });
+    await page.goto(editorPath(testId));
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('draft');
+    await steps(page)
+      .getByRole('button', { name: new RegExp(`^1\\. ${sharedName}`) })
+      .click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    await expect(dialog.getByText(/^Save or discard your changes to this test/)).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Edit its steps…' })).toHaveCount(0);
+    await expectAccessible(page);
+  });
+});
