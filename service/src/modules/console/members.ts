@@ -1,39 +1,15 @@
-import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { onPostgres, transaction } from '../../adapters/db/locks.ts';
+import { transaction } from '../../adapters/db/locks.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
+import { deleteUserAndSessions, findMember, lockOwners, ownerCount, updateRole } from './accounts-repository.ts';
 
 type Role = 'owner' | 'admin' | 'member';
 
-/**
- * One organization's owners change one at a time (PostgreSQL), so two owners demoting each
- * other at once can never leave it with none. SQLite runs transactions one after another.
- */
-async function lockOwners(trx: Tx, organizationId: string) {
-  if (onPostgres(trx))
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`owners:${organizationId}`}, 0))`.execute(trx);
-}
-
 async function targetOf(trx: Tx, organizationId: string, userId: string) {
-  const user = await trx
-    .selectFrom('users')
-    .select(['id', 'email', 'role', 'createdAt'])
-    .where('id', '=', userId)
-    .where('organizationId', '=', organizationId)
-    .executeTakeFirst();
+  const user = await findMember(trx, organizationId, userId);
   if (!user) throw notFound('User not found');
   return user;
-}
-
-async function ownerCount(trx: Tx, organizationId: string) {
-  const row = await trx
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('organizationId', '=', organizationId)
-    .where('role', '=', 'owner')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 /** Roles are the owners' to change; the last owner is never demoted. */
@@ -44,7 +20,7 @@ export async function changeRole(db: Db, actor: UserPrincipal, userId: string, r
     const target = await targetOf(trx, actor.organizationId, userId);
     if (target.role === 'owner' && role !== 'owner' && (await ownerCount(trx, actor.organizationId)) <= 1)
       throw conflict('The last owner cannot be demoted: make another user an owner first');
-    await trx.updateTable('users').set({ role }).where('id', '=', target.id).execute();
+    await updateRole(trx, target.id, role);
     return { id: target.id, email: target.email, role, createdAt: target.createdAt };
   });
 }
@@ -62,7 +38,6 @@ export async function removeUser(db: Db, actor: UserPrincipal, userId: string) {
       if ((await ownerCount(trx, actor.organizationId)) <= 1)
         throw conflict('The last owner cannot be removed: make another user an owner first');
     }
-    await trx.deleteFrom('sessions').where('userId', '=', target.id).execute();
-    await trx.deleteFrom('users').where('id', '=', target.id).execute();
+    await deleteUserAndSessions(trx, target.id);
   });
 }

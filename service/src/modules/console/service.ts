@@ -1,11 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
-import { toFlag } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
+import {
+  branchExistsInProject,
+  deleteApiKeyOf,
+  deleteSession,
+  deleteTagOf,
+  findUserForSignIn,
+  getOrganization,
+  insertBranch,
+  insertSession,
+  insertTag,
+  installOrganizationId,
+  listBranchesOf,
+  listProjectsOf,
+  listTagsOf,
+  listUsersOf,
+  revokeApiKeyOf,
+  updateConcurrencyCap,
+  updateSubscription,
+} from './accounts-repository.ts';
 import {
   defaultConcurrencyCap,
   findProject,
@@ -42,26 +60,19 @@ export class ConsoleService {
   }
 
   async signIn(email: string, password: string) {
-    const user = await this.db
-      .selectFrom('users')
-      .select(['id', 'passwordHash', 'organizationId', 'role', 'email'])
-      .where('email', '=', email.toLowerCase())
-      .executeTakeFirst();
+    const user = await findUserForSignIn(this.db, email.toLowerCase());
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !matches) {
       throw new AppError(401, 'Invalid email or password');
     }
     const token = newSessionToken();
     const now = this.clock.now();
-    await this.db
-      .insertInto('sessions')
-      .values({
-        tokenHash: hashToken(token),
-        userId: user.id,
-        createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
-      })
-      .execute();
+    await insertSession(this.db, {
+      tokenHash: hashToken(token),
+      userId: user.id,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
+    });
     return {
       token,
       maxAgeSeconds: sessionLifetimeMs / 1000,
@@ -70,7 +81,7 @@ export class ConsoleService {
   }
 
   async signOut(token: string) {
-    await this.db.deleteFrom('sessions').where('tokenHash', '=', hashToken(token)).execute();
+    await deleteSession(this.db, hashToken(token));
   }
 
   async createApiKey(user: UserPrincipal, name: string, scopes: Scope[]) {
@@ -96,22 +107,12 @@ export class ConsoleService {
   }
 
   async revokeApiKey(user: UserPrincipal, id: string) {
-    const result = await this.db
-      .updateTable('apiKeys')
-      .set({ revokedAt: isoNow(this.clock) })
-      .where('id', '=', id)
-      .where('organizationId', '=', user.organizationId)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound('API key not found');
+    if (!(await revokeApiKeyOf(this.db, user.organizationId, id, isoNow(this.clock))))
+      throw notFound('API key not found');
   }
 
   async deleteApiKey(user: UserPrincipal, id: string) {
-    const result = await this.db
-      .deleteFrom('apiKeys')
-      .where('id', '=', id)
-      .where('organizationId', '=', user.organizationId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('API key not found');
+    if (!(await deleteApiKeyOf(this.db, user.organizationId, id))) throw notFound('API key not found');
   }
 
   async createProject(user: UserPrincipal, name: string) {
@@ -123,12 +124,7 @@ export class ConsoleService {
   }
 
   async listProjects(user: UserPrincipal) {
-    return this.db
-      .selectFrom('projects')
-      .select(['id', 'name', 'defaultBranchId', 'createdAt'])
-      .where('organizationId', '=', user.organizationId)
-      .orderBy('createdAt', 'asc')
-      .execute();
+    return listProjectsOf(this.db, user.organizationId);
   }
 
   async projectOf(user: UserPrincipal, projectId: string) {
@@ -139,12 +135,7 @@ export class ConsoleService {
 
   async listBranches(user: UserPrincipal, projectId: string) {
     const project = await this.projectOf(user, projectId);
-    const branches = await this.db
-      .selectFrom('branches')
-      .select(['id', 'name', 'sourceBranchId', 'createdAt'])
-      .where('projectId', '=', project.id)
-      .orderBy('createdAt', 'asc')
-      .execute();
+    const branches = await listBranchesOf(this.db, project.id);
     return branches.map((branch) => ({ ...branch, isDefault: branch.id === project.defaultBranchId }));
   }
 
@@ -160,21 +151,12 @@ export class ConsoleService {
   ) {
     const project = await this.projectOf(user, projectId);
     const sourceBranchId = input.sourceBranchId ?? project.defaultBranchId;
-    const source = await this.db
-      .selectFrom('branches')
-      .select('id')
-      .where('id', '=', sourceBranchId)
-      .where('projectId', '=', project.id)
-      .executeTakeFirst();
-    if (!source) throw notFound('Branch not found');
+    if (!(await branchExistsInProject(this.db, project.id, sourceBranchId))) throw notFound('Branch not found');
     const id = randomUUID();
     const now = isoNow(this.clock);
     try {
       await this.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('branches')
-          .values({ id, projectId: project.id, name: input.name, sourceBranchId, createdAt: now })
-          .execute();
+        await insertBranch(trx, { id, projectId: project.id, name: input.name, sourceBranchId, createdAt: now });
         for (const copy of onBranchCreated)
           await copy(trx, { projectId: project.id, fromBranchId: sourceBranchId, toBranchId: id, now });
       });
@@ -189,10 +171,7 @@ export class ConsoleService {
   async createTag(user: UserPrincipal, name: string) {
     const id = randomUUID();
     try {
-      await this.db
-        .insertInto('tags')
-        .values({ id, organizationId: user.organizationId, name, createdAt: isoNow(this.clock) })
-        .execute();
+      await insertTag(this.db, { id, organizationId: user.organizationId, name, createdAt: isoNow(this.clock) });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`A tag named "${name}" already exists`);
       throw error;
@@ -201,38 +180,20 @@ export class ConsoleService {
   }
 
   async listTags(user: UserPrincipal) {
-    return this.db
-      .selectFrom('tags')
-      .select(['id', 'name'])
-      .where('organizationId', '=', user.organizationId)
-      .orderBy('name', 'asc')
-      .execute();
+    return listTagsOf(this.db, user.organizationId);
   }
 
   async deleteTag(user: UserPrincipal, id: string) {
-    const result = await this.db
-      .deleteFrom('tags')
-      .where('id', '=', id)
-      .where('organizationId', '=', user.organizationId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('Tag not found');
+    if (!(await deleteTagOf(this.db, user.organizationId, id))) throw notFound('Tag not found');
   }
 
   async setSubscription(user: UserPrincipal, active: boolean) {
-    await this.db
-      .updateTable('organizations')
-      .set({ subscriptionActive: toFlag(active) })
-      .where('id', '=', user.organizationId)
-      .execute();
+    await updateSubscription(this.db, user.organizationId, active);
     return { active };
   }
 
   async organization(user: UserPrincipal) {
-    const org = await this.db
-      .selectFrom('organizations')
-      .select(['id', 'name', 'subscriptionActive', 'concurrencyCap', 'createdAt'])
-      .where('id', '=', user.organizationId)
-      .executeTakeFirstOrThrow();
+    const org = await getOrganization(this.db, user.organizationId);
     return {
       id: org.id,
       name: org.name,
@@ -244,11 +205,7 @@ export class ConsoleService {
   }
 
   async setConcurrencyCap(user: UserPrincipal, concurrencyCap: number) {
-    await this.db
-      .updateTable('organizations')
-      .set({ concurrencyCap })
-      .where('id', '=', user.organizationId)
-      .execute();
+    await updateConcurrencyCap(this.db, user.organizationId, concurrencyCap);
     return { concurrencyCap };
   }
 
@@ -272,12 +229,7 @@ export class ConsoleService {
   }
 
   async listUsers(user: UserPrincipal) {
-    return this.db
-      .selectFrom('users')
-      .select(['id', 'email', 'role', 'createdAt'])
-      .where('organizationId', '=', user.organizationId)
-      .orderBy('createdAt', 'asc')
-      .execute();
+    return listUsersOf(this.db, user.organizationId);
   }
 
   /** Another team on the same install; only the install's first owner may create one. */
@@ -285,8 +237,8 @@ export class ConsoleService {
     user: UserPrincipal,
     input: { name: string; ownerEmail: string; ownerPassword: string },
   ) {
-    const install = await this.db.selectFrom('install').select('organizationId').executeTakeFirst();
-    if (!install || install.organizationId !== user.organizationId || user.role !== 'owner') {
+    const installOrganization = await installOrganizationId(this.db);
+    if (installOrganization !== user.organizationId || user.role !== 'owner') {
       throw forbidden('Only an owner of the install organization can create organizations');
     }
     const now = isoNow(this.clock);

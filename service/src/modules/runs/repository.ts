@@ -121,3 +121,86 @@ export async function countPending(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Which runs a list, a latest-run lookup or the statistics look at (one branch of a project). */
+export interface RunFilter {
+  projectId: string;
+  branchId: string;
+  scheduleId?: string | undefined;
+  /** Runs targeting one of these tests or including one of them. */
+  testIds?: string[] | undefined;
+  status?: string | undefined;
+  /** Case-insensitive substring of the run's name. */
+  nameContains?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}
+
+function runsMatching(db: Db, filter: RunFilter) {
+  let query = db
+    .selectFrom('runs')
+    .where('runs.projectId', '=', filter.projectId)
+    .where('runs.branchId', '=', filter.branchId);
+  if (filter.scheduleId) query = query.where('runs.scheduleId', '=', filter.scheduleId);
+  const testIds = filter.testIds;
+  if (testIds)
+    query = query.where((eb) =>
+      eb.or([
+        eb('runs.targetId', 'in', testIds),
+        eb.exists(
+          eb
+            .selectFrom('runTests')
+            .select('runTests.runId')
+            .whereRef('runTests.runId', '=', 'runs.id')
+            .where('runTests.testId', 'in', testIds),
+        ),
+      ]),
+    );
+  if (filter.status) query = query.where('runs.status', '=', filter.status);
+  const name = filter.nameContains;
+  if (name) query = query.where((eb) => eb(eb.fn('lower', ['runs.name']), 'like', `%${name.toLowerCase()}%`));
+  if (filter.createdFrom) query = query.where('runs.createdAt', '>=', filter.createdFrom);
+  if (filter.createdTo) query = query.where('runs.createdAt', '<=', filter.createdTo);
+  return query;
+}
+
+/** One page of the matching runs, newest first, and how many match in all. */
+export async function pageOfRuns(db: Db, filter: RunFilter, page: { limit: number; offset: number }) {
+  const base = runsMatching(db, filter);
+  const total = Number(
+    (await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count,
+  );
+  const rows = await base
+    .selectAll('runs')
+    .orderBy('runs.createdAt', 'desc')
+    .orderBy('runs.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { total, rows };
+}
+
+export async function latestRunMatching(db: Db, filter: RunFilter) {
+  return runsMatching(db, filter)
+    .select(['runs.id', 'runs.name', 'runs.status', 'runs.createdAt'])
+    .orderBy('runs.createdAt', 'desc')
+    .orderBy('runs.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Status, duration and creation time of every matching run (for the statistics). */
+export async function outcomesOfRuns(db: Db, filter: RunFilter) {
+  return runsMatching(db, filter).select(['runs.status', 'runs.duration', 'runs.createdAt']).execute();
+}
+
+/** Cancels the run if it is still active; false when it had already ended. */
+export async function cancelActiveRun(db: Db | Tx, runId: string, now: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('runs')
+    .set({ status: 'cancelled', cancelledAt: now, completedAt: now })
+    .where('id', '=', runId)
+    .where('status', 'in', [...activeStatuses])
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}

@@ -14,7 +14,17 @@ import { badRequest, notFound } from '../../errors.ts';
 import { tests as testsModule } from './deps.ts';
 import { RunCancelledError } from './errors.ts';
 import { renderReportHtml } from './report-html.ts';
-import { activeStatuses, findRun, type RunRow, runTests } from './repository.ts';
+import {
+  activeStatuses,
+  cancelActiveRun,
+  findRun,
+  latestRunMatching,
+  outcomesOfRuns,
+  pageOfRuns,
+  type RunFilter,
+  type RunRow,
+  runTests,
+} from './repository.ts';
 import { runtimeOf, wakeRunners } from './runtime.ts';
 
 export const artifactUrlSeconds = 3600;
@@ -85,52 +95,31 @@ async function testFilterIds(ctx: AppContext, scope: Scope, testId: string): Pro
   return [...ids];
 }
 
-function filtered(
-  ctx: AppContext,
+function runFilter(
   scope: Scope,
-  filter: { testIds?: string[]; scheduleId?: string; branchId?: string },
-) {
-  let query = ctx.db
-    .selectFrom('runs')
-    .where('runs.projectId', '=', scope.projectId)
-    .where('runs.branchId', '=', filter.branchId ?? scope.branchId);
-  if (filter.scheduleId) query = query.where('runs.scheduleId', '=', filter.scheduleId);
-  const testIds = filter.testIds;
-  if (testIds)
-    query = query.where((eb) =>
-      eb.or([
-        eb('runs.targetId', 'in', testIds),
-        eb.exists(
-          eb
-            .selectFrom('runTests')
-            .select('runTests.runId')
-            .whereRef('runTests.runId', '=', 'runs.id')
-            .where('runTests.testId', 'in', testIds),
-        ),
-      ]),
-    );
-  return query;
+  filter: { testIds?: string[] | undefined; scheduleId?: string | undefined; branchId?: string | undefined },
+): RunFilter {
+  return {
+    projectId: scope.projectId,
+    branchId: filter.branchId ?? scope.branchId,
+    scheduleId: filter.scheduleId,
+    testIds: filter.testIds,
+  };
 }
 
 export async function listRuns(ctx: AppContext, scope: Scope, query: TestRunListQuery) {
   const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
-  let base = filtered(ctx, scope, { testIds, scheduleId: query.scheduleId, branchId: query.branchId });
-  if (query.status) base = base.where('runs.status', '=', query.status);
-  if (query.name)
-    base = base.where((eb) => eb(eb.fn('lower', ['runs.name']), 'like', `%${query.name?.toLowerCase()}%`));
-  if (query.startDate)
-    base = base.where('runs.createdAt', '>=', parseDate(query.startDate, 'startDate', false));
-  if (query.endDate) base = base.where('runs.createdAt', '<=', parseDate(query.endDate, 'endDate', true));
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count,
+  const { total, rows } = await pageOfRuns(
+    ctx.db,
+    {
+      ...runFilter(scope, { testIds, scheduleId: query.scheduleId, branchId: query.branchId }),
+      status: query.status,
+      nameContains: query.name,
+      createdFrom: query.startDate ? parseDate(query.startDate, 'startDate', false) : undefined,
+      createdTo: query.endDate ? parseDate(query.endDate, 'endDate', true) : undefined,
+    },
+    { limit: query.limit, offset: query.page * query.limit },
   );
-  const rows = await base
-    .selectAll('runs')
-    .orderBy('runs.createdAt', 'desc')
-    .orderBy('runs.id', 'desc')
-    .limit(query.limit)
-    .offset(query.page * query.limit)
-    .execute();
   const totalPages = Math.ceil(total / query.limit);
   return {
     data: rows.map(toListItem),
@@ -150,12 +139,7 @@ export async function latestRun(
   query: { testId?: string; scheduleId?: string; branchId?: string },
 ) {
   const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
-  const row = await filtered(ctx, scope, { ...query, testIds })
-    .select(['runs.id', 'runs.name', 'runs.status', 'runs.createdAt'])
-    .orderBy('runs.createdAt', 'desc')
-    .orderBy('runs.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await latestRunMatching(ctx.db, runFilter(scope, { ...query, testIds }));
   return row
     ? { id: row.id, name: row.name, status: row.status as TestRun['status'], createdAt: row.createdAt }
     : null;
@@ -171,9 +155,7 @@ export async function runStatistics(
   query: { testId?: string; scheduleId?: string; branchId?: string },
 ): Promise<RunStatistics> {
   const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
-  const rows = await filtered(ctx, scope, { ...query, testIds })
-    .select(['runs.status', 'runs.duration', 'runs.createdAt'])
-    .execute();
+  const rows = await outcomesOfRuns(ctx.db, runFilter(scope, { ...query, testIds }));
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -259,13 +241,7 @@ export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
   if (!(activeStatuses as readonly string[]).includes(run.status))
     throw badRequest(`Run is already ${run.status}`);
   const now = ctx.clock.now().toISOString();
-  const updated = await ctx.db
-    .updateTable('runs')
-    .set({ status: 'cancelled', cancelledAt: now, completedAt: now })
-    .where('id', '=', runId)
-    .where('status', 'in', [...activeStatuses])
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
+  if (!(await cancelActiveRun(ctx.db, runId, now))) {
     const current = await findRun(ctx.db, runId);
     throw badRequest(`Run is already ${current?.status ?? 'finished'}`);
   }
