@@ -2,7 +2,13 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
-import { deleteUserAndSessions, findMember, lockOwners, ownerCount, updateRole } from './accounts-repository.ts';
+import {
+  deleteUserAndSessions,
+  findMember,
+  lockOwners,
+  ownerCount,
+  updateRole,
+} from './accounts-repository.ts';
 
 type Role = 'owner' | 'admin' | 'member';
 

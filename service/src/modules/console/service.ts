@@ -151,12 +151,19 @@ export class ConsoleService {
   ) {
     const project = await this.projectOf(user, projectId);
     const sourceBranchId = input.sourceBranchId ?? project.defaultBranchId;
-    if (!(await branchExistsInProject(this.db, project.id, sourceBranchId))) throw notFound('Branch not found');
+    if (!(await branchExistsInProject(this.db, project.id, sourceBranchId)))
+      throw notFound('Branch not found');
     const id = randomUUID();
     const now = isoNow(this.clock);
     try {
       await this.db.transaction().execute(async (trx) => {
-        await insertBranch(trx, { id, projectId: project.id, name: input.name, sourceBranchId, createdAt: now });
+        await insertBranch(trx, {
+          id,
+          projectId: project.id,
+          name: input.name,
+          sourceBranchId,
+          createdAt: now,
+        });
         for (const copy of onBranchCreated)
           await copy(trx, { projectId: project.id, fromBranchId: sourceBranchId, toBranchId: id, now });
       });
@@ -171,7 +178,12 @@ export class ConsoleService {
   async createTag(user: UserPrincipal, name: string) {
     const id = randomUUID();
     try {
-      await insertTag(this.db, { id, organizationId: user.organizationId, name, createdAt: isoNow(this.clock) });
+      await insertTag(this.db, {
+        id,
+        organizationId: user.organizationId,
+        name,
+        createdAt: isoNow(this.clock),
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`A tag named "${name}" already exists`);
       throw error;

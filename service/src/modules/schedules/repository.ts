@@ -269,3 +269,21 @@ export async function scheduleNames(db: Db | Tx, scheduleIds: readonly string[])
     .orderBy('name', 'asc')
     .execute();
 }
+
+export async function insertSchedule(db: Db | Tx, row: ScheduleRow) {
+  await db.insertInto('schedules').values(row).execute();
+}
+
+export async function updateSchedule(db: Db | Tx, id: string, changes: Partial<ScheduleRow>) {
+  await db.updateTable('schedules').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the organization's schedule; false when it has no such schedule. */
+export async function deleteScheduleOf(db: Db | Tx, organizationId: string, id: string) {
+  const result = await db
+    .deleteFrom('schedules')
+    .where('id', '=', id)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

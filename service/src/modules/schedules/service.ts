@@ -8,7 +8,16 @@ import { findBranch, findProject, findTag } from '../console/public.ts';
 import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
 import { testIdsInProject } from '../tests/public.ts';
 import { nextTick, validateCron } from './cron.ts';
-import { findSchedule, listSchedules, recordStarted, type ScheduleRow, toSchedule } from './repository.ts';
+import {
+  deleteScheduleOf,
+  findSchedule,
+  insertSchedule,
+  listSchedules,
+  recordStarted,
+  type ScheduleRow,
+  toSchedule,
+  updateSchedule,
+} from './repository.ts';
 
 export const scheduleType = 'cron';
 
@@ -130,7 +139,7 @@ export class SchedulesService {
       updatedAt: now,
     };
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('schedules').values(row).execute();
+      await insertSchedule(trx, row);
       if (input.presetId) await linkSchedulePreset(trx, row.id, input.presetId);
     });
     this.changed();
@@ -163,19 +172,14 @@ export class SchedulesService {
       cron !== current.cron || timezone !== current.timezone || enabled !== (current.enabled === 1);
     if (timing) changes.nextRunAt = enabled ? nextTick(cron, timezone, this.clock.now()) : null;
     changes.updatedAt = isoNow(this.clock);
-    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    await updateSchedule(this.db, current.id, changes);
     if (input.presetId !== undefined) await linkSchedulePreset(this.db, current.id, input.presetId);
     if (timing) this.changed();
     return this.withPreset(toSchedule({ ...current, ...changes }));
   }
 
   async remove(organizationId: string, id: string) {
-    const result = await this.db
-      .deleteFrom('schedules')
-      .where('id', '=', id)
-      .where('organizationId', '=', organizationId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('Schedule not found');
+    if (!(await deleteScheduleOf(this.db, organizationId, id))) throw notFound('Schedule not found');
     await linkSchedulePreset(this.db, id, null);
     this.changed();
   }
@@ -184,7 +188,7 @@ export class SchedulesService {
   async disable(organizationId: string, id: string) {
     const current = await this.row(organizationId, id);
     const changes = { enabled: 0, nextRunAt: null, updatedAt: isoNow(this.clock) };
-    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    await updateSchedule(this.db, current.id, changes);
     this.changed();
     return toSchedule({ ...current, ...changes });
   }
@@ -197,7 +201,7 @@ export class SchedulesService {
       nextRunAt: nextTick(current.cron, current.timezone, this.clock.now()),
       updatedAt: isoNow(this.clock),
     };
-    await this.db.updateTable('schedules').set(changes).where('id', '=', current.id).execute();
+    await updateSchedule(this.db, current.id, changes);
     this.changed();
     return toSchedule({ ...current, ...changes });
   }

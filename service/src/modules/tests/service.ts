@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import { loadStepTree, type StepView } from '../steps/public.ts';
 import { attachmentsOfTest, loadAttachmentsFor, type UploadedFile } from './attachments.ts';
+import { findRevisionOfTest, manualRevisions } from './history-repository.ts';
 import { listWorking } from './list-repository.ts';
 import { presentSteps, presentTest, type Scope } from './present.ts';
 import { requireWorking, tagsOf } from './repository.ts';
@@ -146,29 +147,19 @@ export class TestsService {
   }
 
   private async requireSnapshot(scope: Scope, testId: string, revisionId: string) {
-    const row = await this.reads
-      .selectFrom('testRevisions')
-      .select(['id', 'message', 'createdAt', 'name', 'kind'])
-      .where('id', '=', revisionId)
-      .where('testId', '=', testId)
-      .where('branchId', '=', scope.branchId)
-      .where('projectId', '=', scope.projectId)
-      .executeTakeFirst();
+    const row = await findRevisionOfTest(this.reads, {
+      projectId: scope.projectId,
+      branchId: scope.branchId,
+      testId,
+      revisionId,
+    });
     if (!row) throw notFound('Revision not found');
     return row;
   }
 
   async revisions(scope: Scope, testId: string) {
     await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
-    const rows = await this.reads
-      .selectFrom('testRevisions')
-      .select(['id', 'message', 'createdAt'])
-      .where('testId', '=', testId)
-      .where('branchId', '=', scope.branchId)
-      .where('kind', '=', 'manual')
-      .orderBy('createdAt', 'desc')
-      .orderBy('editVersion', 'desc')
-      .execute();
+    const rows = await manualRevisions(this.reads, scope.branchId, testId);
     return rows.map((row) => ({
       id: row.id,
       message: row.message ?? '',

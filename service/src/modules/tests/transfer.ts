@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type StepInput, testExportFormatVersion } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
-import { chunk, toFlag } from '../../adapters/db/index.ts';
+import { toFlag } from '../../adapters/db/index.ts';
 import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
@@ -12,6 +12,12 @@ import { importLimits, readExportArchive, zipFiles } from './archive.ts';
 import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
 import { type Scope, storeAttachments, type TestsService, testTypeOf } from './service.ts';
+import {
+  insertRevisionRows,
+  insertTagLinks,
+  insertTestRows,
+  testIdsTaggedAny,
+} from './transfer-repository.ts';
 
 /** Export cap (the spec: 10000 tests). An object so tests can lower it; the default stays 10000. */
 export const exportLimits = { maxTests: 10_000 };
@@ -95,12 +101,8 @@ export class TransferService {
       roots.push(id);
     }
     if (body.tagIds?.length) {
-      const rows = await this.db
-        .selectFrom('testTags')
-        .select('testId')
-        .where('tagId', 'in', body.tagIds)
-        .execute();
-      roots.push(...rows.map((row) => row.testId).filter((id) => known.has(id)));
+      const tagged = await testIdsTaggedAny(this.db, body.tagIds);
+      roots.push(...tagged.filter((id) => known.has(id)));
     }
     return subtreeIds(tree, roots);
   }
@@ -316,12 +318,11 @@ export class TransferService {
         counts.tests += 1;
         counts.steps += stepsCount;
       }
-      for (const part of chunk(testRows, 200)) await trx.insertInto('tests').values(part).execute();
-      for (const part of chunk(revisionRows, 100))
-        await trx.insertInto('testRevisions').values(part).execute();
+      await insertTestRows(trx, testRows);
+      await insertRevisionRows(trx, revisionRows);
       await writers.ui.flush(trx);
       await writers.api.flush(trx);
-      for (const part of chunk(tagRows, 400)) await trx.insertInto('testTags').values(part).execute();
+      await insertTagLinks(trx, tagRows);
       for (const upload of uploads)
         await storeAttachments(
           trx,

@@ -1,6 +1,6 @@
 import { jsonObject, webhookEvent } from '@stepdeck/contract';
 import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
-import type { Db } from '../../adapters/db/index.ts';
+import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import type { WebhooksTables } from '../../adapters/db/migrations/0004_webhooks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
@@ -231,4 +231,41 @@ export async function insertDeliveries(db: Db, rows: Insertable<WebhooksTables['
       .execute(),
   );
   return inserted.map((row) => row.id);
+}
+
+export async function insertWebhook(db: Db, row: WebhookRow) {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+export async function updateWebhook(db: Db, id: string, changes: Partial<WebhookRow>) {
+  await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the webhook and its deliveries (call inside a transaction). */
+export async function deleteWebhookAndDeliveries(tx: Tx, id: string) {
+  await tx.deleteFrom('webhookDeliveries').where('webhookId', '=', id).execute();
+  await tx.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+/**
+ * Puts a finished delivery back to pending for a new cycle of attempts (same id and body);
+ * false when the webhook has no such delivery or it is still pending.
+ */
+export async function restartDelivery(db: Db, webhookId: string, deliveryId: string, now: string) {
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({
+      status: 'pending',
+      cycleAttempts: 0,
+      nextAttemptAt: now,
+      completedAt: null,
+      claimedUntil: null,
+      claimToken: null,
+      updatedAt: now,
+    })
+    .where('id', '=', deliveryId)
+    .where('webhookId', '=', webhookId)
+    .where('status', '!=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

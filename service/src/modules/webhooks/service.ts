@@ -7,12 +7,16 @@ import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import type { WebhookEvent } from './payload.ts';
 import {
+  deleteWebhookAndDeliveries,
   findDelivery,
   findWebhook,
+  insertWebhook,
   listDeliveries,
   listWebhooks,
+  restartDelivery,
   toDeliveryView,
   toView,
+  updateWebhook,
   type WebhookRow,
 } from './repository.ts';
 import { assertTargetUrl } from './url-guard.ts';
@@ -64,7 +68,7 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.ctx.db.insertInto('webhooks').values(row).execute();
+    await insertWebhook(this.ctx.db, row);
     const view = toView(row);
     return { id: view.id, url: view.url, events: view.events, enabled: view.enabled, secret: row.secret };
   }
@@ -88,7 +92,7 @@ export class WebhooksService {
       const custom = checkCustomData(input.customData);
       changes.customData = custom === null ? null : toJson(custom);
     }
-    await this.ctx.db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+    await updateWebhook(this.ctx.db, row.id, changes);
     return toView({ ...row, ...changes });
   }
 
@@ -100,20 +104,13 @@ export class WebhooksService {
   async rotateSecret(user: UserPrincipal, id: string) {
     const row = await this.load(user, id);
     const secret = newSecret();
-    await this.ctx.db
-      .updateTable('webhooks')
-      .set({ secret, updatedAt: isoNow(this.ctx.clock) })
-      .where('id', '=', row.id)
-      .execute();
+    await updateWebhook(this.ctx.db, row.id, { secret, updatedAt: isoNow(this.ctx.clock) });
     return { id: row.id, secret };
   }
 
   async remove(user: UserPrincipal, id: string) {
     const row = await this.load(user, id);
-    await this.ctx.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('webhookDeliveries').where('webhookId', '=', row.id).execute();
-      await tx.deleteFrom('webhooks').where('id', '=', row.id).execute();
-    });
+    await this.ctx.db.transaction().execute((tx) => deleteWebhookAndDeliveries(tx, row.id));
   }
 
   async deliveries(user: UserPrincipal, id: string) {
@@ -125,22 +122,7 @@ export class WebhooksService {
   async retry(user: UserPrincipal, id: string, deliveryId: string) {
     const row = await this.load(user, id);
     const now = isoNow(this.ctx.clock);
-    const result = await this.ctx.db
-      .updateTable('webhookDeliveries')
-      .set({
-        status: 'pending',
-        cycleAttempts: 0,
-        nextAttemptAt: now,
-        completedAt: null,
-        claimedUntil: null,
-        claimToken: null,
-        updatedAt: now,
-      })
-      .where('id', '=', deliveryId)
-      .where('webhookId', '=', row.id)
-      .where('status', '!=', 'pending')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
+    if (!(await restartDelivery(this.ctx.db, row.id, deliveryId, now))) {
       const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
       if (!delivery) throw notFound('Delivery not found');
       throw conflict('Delivery is still pending: wait for its attempts to finish before retrying');
