@@ -1,15 +1,19 @@
 /**
- * The module boundaries of docs/foundation.md, checked on the source: every table belongs to
- * one module, only that module's files name it in SQL, and a module uses another only through
- * the other's `public.ts` (its explicit, small surface). A file that queries another module's
- * table or imports another module's internals fails here, naming the file and what it did.
+ * The module boundaries and layering of docs/foundation.md, checked on the source: every table
+ * belongs to one module, only that module's files name it in SQL, and a module uses another only
+ * through the other's `public.ts` (its explicit, small surface). Inside a module, SQL is written
+ * only in its repositories (routes → service → repository). Plugins (src/plugins) use modules
+ * through `public.ts` too and name no module's table. A file that breaks a rule fails here,
+ * naming the file and what it did.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const modulesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/modules');
+const srcRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+const modulesRoot = path.join(srcRoot, 'modules');
+const pluginsRoot = path.join(srcRoot, 'plugins');
 
 /** Which module owns each table (the one module whose files may name it in SQL). */
 const tableOwners: Record<string, string> = {
@@ -105,13 +109,127 @@ function boundaryViolations(files: SourceFile[]): string[] {
 const withoutComments = (text: string) =>
   text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
 
-function moduleSources(): SourceFile[] {
-  return (fs.readdirSync(modulesRoot, { recursive: true }) as string[])
+function sourcesUnder(root: string): SourceFile[] {
+  return (fs.readdirSync(root, { recursive: true }) as string[])
     .filter((name) => name.endsWith('.ts'))
     .map((name) => ({
       file: name.split(path.sep).join('/'),
-      text: withoutComments(fs.readFileSync(path.join(modulesRoot, name), 'utf8')),
+      text: withoutComments(fs.readFileSync(path.join(root, name), 'utf8')),
     }));
+}
+const moduleSources = () => sourcesUnder(modulesRoot);
+
+/**
+ * Query building: Kysely's statement builders and raw `sql` templates. Within src/modules only a
+ * repository writes these: `repository.ts` or `<topic>-repository.ts` (migrations and the db
+ * adapter live outside src/modules). `.transaction()` is not query building: a service opens
+ * the transaction and passes `trx` to repository functions.
+ */
+const queryBuilding =
+  /\.(?:selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)\(|\bsql(?:<[^`;]*?>)?`|\bsql\.(?:raw|ref|lit|id|table|join|val)\(/g;
+const isRepository = (file: string) => /(?:^|\/)(?:[\w-]+-)?repository\.ts$/.test(file);
+
+/**
+ * Files that still build SQL outside a repository, each with its reason. The list only shrinks:
+ * a file listed here that no longer builds SQL fails the check too (take it off the list).
+ * Service files (`service.ts`) are never listed: their queries are in repositories.
+ */
+const sqlOutsideRepositories: Record<string, string> = {
+  // Stores by another name: the file is nothing but the queries of one table or concern, read
+  // by its own module and (through public.ts) others. To be renamed `*-repository.ts`.
+  'schedules/references.ts': 'the schedules store of "which schedules target these tests"',
+  'presets/schedule-link.ts': 'the schedulePresets store used by schedules through public.ts',
+  'tests/revision-trees.ts': 'the testRevisions queries the steps module needs, through public.ts',
+  'tests/attachments.ts': 'the attachments store (rows here, contents in the blob store)',
+  'tests/branches.ts': 'the copy of working revisions when the console creates a branch',
+  'steps/revision-nodes.ts': 'the revisionSteps store',
+  'steps/step-trees.ts': 'the step-tree loader (batched reads of steps, stepChildren, revisionSteps)',
+  'steps/step-writer.ts': 'the batched step-tree writer',
+  'runs/batches.ts': 'the runBatches store (claims inside the dispatch transaction)',
+  'runs/processes.ts': 'the runProcesses store',
+  // Logic and SQL still interleaved: the queries sit between decisions inside one transaction
+  // or claim; to be split into the module's repository.
+  'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',
+  'tests/executable.ts': 'run targets and compiler input read for the runs module',
+  'steps/step-input.ts': 'one lookup of shared steps while validating step input',
+  'runs/dispatcher.ts': 'claims and state changes inside the dispatch transaction',
+  'runs/execute.ts': 'the runner’s claim and state changes of a run',
+  'runs/execute-batch.ts': 'the runner’s claim and state changes of a batch',
+  'runs/finish.ts': 'the run’s end written in one transaction with its per-test rows',
+  'runs/recovery.ts': 'putting stale batches back, decided row by row',
+  'runs/planner.ts': 'one read of recent durations while planning batches',
+};
+
+/** Files of src/modules that build SQL outside a repository and are not listed above. */
+function sqlPlacementViolations(files: SourceFile[], exceptions: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    const statements = [...text.matchAll(queryBuilding)].map((match) => match[0].replace(/[`(]$/, ''));
+    if (statements.length === 0) {
+      if (file in exceptions) found.push(`${file}: builds no SQL any more; take it off the exceptions`);
+      continue;
+    }
+    if (isRepository(file) || file in exceptions) continue;
+    found.push(
+      `${file}: builds SQL (${[...new Set(statements)].join(', ')}); queries belong in the module's repository`,
+    );
+  }
+  return found;
+}
+
+/**
+ * What a plugin (src/plugins) may import from src: other plugins, the adapters, a module's
+ * `public.ts`, and these shared files. npm packages (fastify, zod, the contract) are not checked.
+ */
+const pluginSharedImports = new Set([
+  'context.ts',
+  'errors.ts',
+  'clock.ts',
+  // The readiness report names the browser the runner would start.
+  'runner/browser.ts',
+]);
+/**
+ * Plugins that still name a module's tables, with the reason. Plugins may name only the
+ * infrastructure tables (`rateLimits`, `settings`).
+ */
+const pluginTableExceptions: Record<string, string> = {
+  'auth/credentials.ts':
+    'the per-request credential lookup (API key → organization, project, branch; session → user) is one precompiled query over console tables; to move behind console/public.ts',
+};
+
+function pluginViolations(files: SourceFile[], tableExceptions: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    const where = `plugins/${file}`;
+    if (!(file in tableExceptions)) {
+      for (const pattern of [kyselyTable, rawSqlTable])
+        for (const match of text.matchAll(pattern)) {
+          const table = match[1] as string;
+          if (infrastructureTables.has(table)) continue;
+          const owner = tableOwners[table];
+          found.push(
+            owner
+              ? `${where}: queries ${table}, a table of the ${owner} module; use ${owner}/public.ts`
+              : `${where}: queries ${table}, a table with no owner in test/architecture.test.ts`,
+          );
+        }
+    }
+    for (const match of text.matchAll(relativeImport)) {
+      const target = path.posix.normalize(
+        path.posix.join('plugins', path.posix.dirname(file), match[1] as string),
+      );
+      if (target.startsWith('plugins/') || target.startsWith('adapters/') || pluginSharedImports.has(target))
+        continue;
+      const module = /^modules\/([^/]+)\/public\.ts$/.exec(target);
+      if (module) continue;
+      found.push(
+        target.startsWith('modules/')
+          ? `${where}: imports ${target}; plugins use a module through its public.ts`
+          : `${where}: imports ${target}, which plugins may not use (see pluginSharedImports)`,
+      );
+    }
+  }
+  return found;
 }
 
 describe('module boundaries', () => {
@@ -137,6 +255,86 @@ describe('module boundaries', () => {
           if (tableOwners[match[1] as string] === moduleOf(file)) named.add(match[1] as string);
     }
     expect(Object.keys(tableOwners).filter((table) => !named.has(table))).toEqual([]);
+  });
+
+  it('SQL is built only in repositories (or a listed exception, with its reason)', () => {
+    expect(sqlPlacementViolations(moduleSources(), sqlOutsideRepositories)).toEqual([]);
+    for (const file of Object.keys(sqlOutsideRepositories)) expect(file).not.toMatch(/(^|\/)service\.ts$/);
+  });
+
+  it('reports SQL built outside a repository, each kind (the check can fail)', () => {
+    const violations = sqlPlacementViolations(
+      [
+        { file: 'console/service.ts', text: "await this.db.selectFrom('users').selectAll().execute()" },
+        { file: 'runs/service.ts', text: "await ctx.db.updateTable('runs').set({ status }).execute()" },
+        { file: 'tests/transfer.ts', text: "await trx.insertInto('tests').values(part).execute()" },
+        {
+          file: 'webhooks/service.ts',
+          text: "await tx.deleteFrom('webhooks').where('id', '=', id).execute()",
+        },
+        { file: 'console/members.ts', text: 'await sql`select pg_advisory_xact_lock(1)`.execute(trx)' },
+        { file: 'runs/stats.ts', text: 'const n = sql<number>`count(*)`;' },
+        { file: 'runs/planner.ts', text: 'const recent = 3;' },
+        // Allowed: repositories, a transaction opened by a service, listed exceptions.
+        { file: 'console/repository.ts', text: "db.selectFrom('users').selectAll()" },
+        { file: 'console/accounts-repository.ts', text: "db.deleteFrom('sessions')" },
+        { file: 'webhooks/service.ts', text: 'await db.transaction().execute((tx) => remove(tx, id))' },
+        { file: 'runs/batches.ts', text: "tx.insertInto('runBatches').values(rows)" },
+      ],
+      { 'runs/batches.ts': 'a store', 'runs/planner.ts': 'one read' },
+    );
+    expect(violations).toEqual([
+      "console/service.ts: builds SQL (.selectFrom); queries belong in the module's repository",
+      "runs/service.ts: builds SQL (.updateTable); queries belong in the module's repository",
+      "tests/transfer.ts: builds SQL (.insertInto); queries belong in the module's repository",
+      "webhooks/service.ts: builds SQL (.deleteFrom); queries belong in the module's repository",
+      "console/members.ts: builds SQL (sql); queries belong in the module's repository",
+      "runs/stats.ts: builds SQL (sql<number>); queries belong in the module's repository",
+      'runs/planner.ts: builds no SQL any more; take it off the exceptions',
+    ]);
+  });
+
+  it('plugins use modules only through public.ts and name no module’s table', () => {
+    const files = sourcesUnder(pluginsRoot);
+    expect(files.length).toBeGreaterThan(5);
+    expect(pluginViolations(files, pluginTableExceptions)).toEqual([]);
+  });
+
+  it('reports each kind of plugin crossing (the check can fail)', () => {
+    const violations = pluginViolations(
+      [
+        {
+          file: 'console-static.ts',
+          text: "import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';",
+        },
+        { file: 'auth/index.ts', text: "import { findProject } from '../../modules/console/repository.ts';" },
+        { file: 'observability.ts', text: "import { executeRun } from '../runner/executor.ts';" },
+        { file: 'auth/keys.ts', text: "db.selectFrom('apiKeys').innerJoin('users', 'a', 'b')" },
+        { file: 'quota.ts', text: 'sql`select count(*) from "runs"`' },
+        { file: 'odd.ts', text: "db.selectFrom('mystery')" },
+        // Allowed: infrastructure tables, plugins, adapters, public.ts, shared files, listed files.
+        {
+          file: 'rate-limit.ts',
+          text: "db.selectFrom('rateLimits'); import { x } from '../adapters/db/index.ts';",
+        },
+        { file: 'auth/index.ts', text: "import { findProject } from '../../modules/console/public.ts';" },
+        {
+          file: 'errors.ts',
+          text: "import { AppError } from '../errors.ts'; import { y } from './auth/secrets.ts';",
+        },
+        { file: 'auth/credentials.ts', text: "db.selectFrom('sessions')" },
+      ],
+      { 'auth/credentials.ts': 'listed' },
+    );
+    expect(violations).toEqual([
+      'plugins/console-static.ts: imports modules/console/artifact-proxy.ts; plugins use a module through its public.ts',
+      'plugins/auth/index.ts: imports modules/console/repository.ts; plugins use a module through its public.ts',
+      'plugins/observability.ts: imports runner/executor.ts, which plugins may not use (see pluginSharedImports)',
+      'plugins/auth/keys.ts: queries apiKeys, a table of the console module; use console/public.ts',
+      'plugins/auth/keys.ts: queries users, a table of the console module; use console/public.ts',
+      'plugins/quota.ts: queries runs, a table of the runs module; use runs/public.ts',
+      'plugins/odd.ts: queries mystery, a table with no owner in test/architecture.test.ts',
+    ]);
   });
 
   it('reports each kind of crossing (the check can fail)', () => {
