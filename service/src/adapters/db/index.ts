@@ -243,11 +243,10 @@ export function pageWindow(page: number, limit: number, total: number) {
 }
 
 export const toJson = (value: unknown): string => JSON.stringify(value ?? null);
-export const fromJson = <T>(value: string | null | undefined, fallback: T): T =>
-  value === null || value === undefined ? fallback : (JSON.parse(value) as T);
 
 /**
- * A JSON column read back through its contract schema, where `fromJson` would only cast: a row
+ * A JSON column read back through its contract schema (the only way JSON columns are read; an
+ * unchecked cast is how wrong types used to flow on): a row
  * that is not what the service wrote (edited by hand, restored from elsewhere, truncated) stops
  * the request with a 500 naming the table, row and column, instead of flowing on as a wrong type.
  * `where` is e.g. `schedules 3f…/config`; the message never quotes the stored value.

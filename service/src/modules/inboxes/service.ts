@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Db, type DbKind, fromJson } from '../../adapters/db/index.ts';
+import { z } from 'zod';
+import { type Db, type DbKind, readJson } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { type ParsedEmail, parseEmail } from './parse.ts';
@@ -148,7 +149,7 @@ export class InboxService {
   /** Newest first; `since` keeps messages received at or after it. Expired ones never show. */
   async listMessages(organizationId: string, inboxId: string, since?: Date): Promise<MessageListItem[]> {
     const rows = await this.listMessageRows(organizationId, inboxId, since);
-    return rows.map((row) => ({ ...row, urls: fromJson<string[]>(row.urls, []) }));
+    return rows.map((row) => ({ ...row, urls: storedUrls(row.id, row.urls) }));
   }
 
   /**
@@ -163,7 +164,7 @@ export class InboxService {
     let body = '{"data":[';
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as (typeof rows)[number];
-      body += `${i === 0 ? '' : ','}{"id":${s(row.id)},"fromAddress":${s(row.fromAddress)},"subject":${s(row.subject)},"bodyText":${s(row.bodyText)},"bodyHtml":${s(row.bodyHtml)},"receivedAt":${s(row.receivedAt)},"urls":${urlsJson(row.urls)}}`;
+      body += `${i === 0 ? '' : ','}{"id":${s(row.id)},"fromAddress":${s(row.fromAddress)},"subject":${s(row.subject)},"bodyText":${s(row.bodyText)},"bodyHtml":${s(row.bodyHtml)},"receivedAt":${s(row.receivedAt)},"urls":${urlsJson(row.id, row.urls)}}`;
     }
     return `${body}]}`;
   }
@@ -251,15 +252,18 @@ export class InboxService {
   }
 }
 
+const storedUrls = (messageId: string, stored: string): string[] =>
+  readJson(z.array(z.string()), stored, [], `emailMessages ${messageId}/urls`);
+
 /**
- * Stored `urls` are written by `toJson(string[])`, so they are a JSON array already; anything
- * else (never expected) is re-serialised, so the response is always valid JSON.
+ * Stored `urls` are written by `toJson(string[])`, so they are a JSON array of strings: that
+ * text is embedded as it is (not parsed: the list route's speed, see the README). Anything
+ * else is read through the schema, so a corrupt row answers 500 naming the message.
  */
-function urlsJson(stored: string): string {
+function urlsJson(messageId: string, stored: string): string {
   if (stored.startsWith('["') && stored.endsWith('"]')) return stored;
   if (stored === '[]') return stored;
-  const parsed = fromJson<unknown>(stored, []);
-  return JSON.stringify(Array.isArray(parsed) ? parsed.filter((url) => typeof url === 'string') : []);
+  return JSON.stringify(storedUrls(messageId, stored));
 }
 
 function toInbox(row: InboxRow, messageCount: number): Inbox {

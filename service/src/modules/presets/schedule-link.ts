@@ -1,5 +1,5 @@
-import type { RunConfig } from '@stepdeck/contract';
-import { type Db, fromJson, type Tx } from '../../adapters/db/index.ts';
+import { type RunConfig, runConfig } from '@stepdeck/contract';
+import { type Db, readJson, type Tx } from '../../adapters/db/index.ts';
 import { notFound } from '../../errors.ts';
 
 /**
@@ -45,7 +45,9 @@ export async function presetOfSchedule(
     .select(['presets.id', 'presets.name', 'presets.config'])
     .where('schedulePresets.scheduleId', '=', scheduleId)
     .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, config: fromJson<RunConfig>(row.config, {}) } : undefined;
+  return row
+    ? { id: row.id, name: row.name, config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`) }
+    : undefined;
 }
 
 /** A preset of the project, for a run started with `presetId`; 404 when the project has none such. */
@@ -61,7 +63,11 @@ export async function presetOfProject(
     .where('projectId', '=', projectId)
     .executeTakeFirst();
   if (!row) throw notFound('Preset not found');
-  return { id: row.id, name: row.name, config: fromJson<RunConfig>(row.config, {}) };
+  return {
+    id: row.id,
+    name: row.name,
+    config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`),
+  };
 }
 
 /** The preset first, the run's own config over it (`use` and `viewport` merged field by field). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RunConfig } from '@stepdeck/contract';
-import { type Db, fromJson, toJson } from '../../adapters/db/index.ts';
+import { type RunConfig, runConfig } from '@stepdeck/contract';
+import { type Db, readJson, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { findProject } from '../console/public.ts';
@@ -21,7 +21,7 @@ const toPreset = (row: PresetRow) => ({
   id: row.id,
   projectId: row.projectId,
   name: row.name,
-  config: fromJson<RunConfig>(row.config, {}),
+  config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`),
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });

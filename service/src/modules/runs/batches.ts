@@ -1,6 +1,7 @@
 import type { RunBatch, RunShard } from '@stepdeck/contract';
+import { z } from 'zod';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { fromJson, toJson } from '../../adapters/db/index.ts';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 import type { PlannedBatch } from './planner.ts';
 import { claimedStatuses } from './repository.ts';
 
@@ -27,6 +28,30 @@ export interface BatchResult {
   // biome-ignore lint/suspicious/noExplicitAny: the executor's ExecutedTest, stored as JSON
   tests: any[];
 }
+
+/**
+ * What `runBatches` columns hold (internal shapes, no contract schema): `testIds` the batch's
+ * test ids, `result` what the merge reads (each test entry the executor's `ExecutedTest`,
+ * checked as an object). Read back through `readJson`, so a corrupt row is named, not merged.
+ */
+const storedBatchTestIds = z.array(z.string());
+const storedBatchResult = z
+  .object({
+    status: z.enum(['passed', 'failed', 'runnerError']),
+    runnerError: z.string().nullable(),
+    durationMs: z.number(),
+    tests: z.array(
+      z.custom<BatchResult['tests'][number]>(
+        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        'a test result object',
+      ),
+    ),
+  })
+  .nullable();
+
+/** A batch's test ids, checked (a corrupt column stops with the batch and column named). */
+export const batchTestIds = (row: { runId: string; position: number; testIds: string }): string[] =>
+  readJson(storedBatchTestIds, row.testIds, [], `runBatches ${row.runId}:${row.position}/testIds`);
 
 /** Parallels an organization uses: unsplit runs held by a runner, plus batches being worked on. */
 export async function parallelsInUse(tx: Db | Tx, organizationId: string): Promise<number> {
@@ -172,7 +197,10 @@ export async function doneBatches(db: Db | Tx, runId: string) {
     .where('kind', '=', 'tests')
     .orderBy('position')
     .execute();
-  return rows.map((row) => ({ ...row, parsed: fromJson<BatchResult | null>(row.result, null) }));
+  return rows.map((row) => ({
+    ...row,
+    parsed: readJson(storedBatchResult, row.result, null, `runBatches ${row.runId}:${row.position}/result`),
+  }));
 }
 
 /** Ends a unit held by this runner (`done` with its result, or `cancelled`). */
@@ -208,7 +236,7 @@ export async function isBatched(db: Db | Tx, runId: string): Promise<boolean> {
 export async function shardsOf(db: Db | Tx, runId: string): Promise<RunShard[]> {
   const rows = await db
     .selectFrom('runBatches')
-    .select(['slot', 'testIds', 'startedAt', 'completedAt', 'kind', 'status'])
+    .select(['position', 'slot', 'testIds', 'startedAt', 'completedAt', 'kind', 'status'])
     .where('runId', '=', runId)
     .where('kind', '=', 'tests')
     .where('slot', 'is not', null)
@@ -219,7 +247,7 @@ export async function shardsOf(db: Db | Tx, runId: string): Promise<RunShard[]> 
     const worker = row.slot as string;
     const shard = bySlot.get(worker) ?? { worker, tests: 0, batches: 0, durationMs: 0 };
     shard.batches += 1;
-    if (row.status === 'done') shard.tests += fromJson<string[]>(row.testIds, []).length;
+    if (row.status === 'done') shard.tests += batchTestIds({ ...row, runId }).length;
     if (row.startedAt && row.completedAt)
       shard.durationMs += Math.max(0, Date.parse(row.completedAt) - Date.parse(row.startedAt));
     bySlot.set(worker, shard);
@@ -239,7 +267,7 @@ export async function batchesOf(db: Db | Tx, runId: string): Promise<RunBatch[]>
   return rows.map((row) => ({
     position: Number(row.position),
     status: row.status as RunBatch['status'],
-    testIds: fromJson<string[]>(row.testIds, []),
+    testIds: batchTestIds({ ...row, runId }),
     worker: row.slot,
     attempts: Number(row.attempts),
     expectedMs: Number(row.expectedMs),

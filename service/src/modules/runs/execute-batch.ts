@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { warmMergeServer } from '../../runner/merge.ts';
 import { uploadTestArtifacts } from './artifacts.ts';
-import { type BatchResult, batchWorkKey, type ClaimedUnit, endBatch, findBatch } from './batches.ts';
+import {
+  type BatchResult,
+  batchTestIds,
+  batchWorkKey,
+  type ClaimedUnit,
+  endBatch,
+  findBatch,
+} from './batches.ts';
 import { RunCancelledError } from './errors.ts';
 import { failRun } from './finish.ts';
 import { mergeRun } from './merge-run.ts';
@@ -112,7 +118,7 @@ async function executeBatch(
   const run = await findRun(ctx.db, unit.runId);
   const batch = await findBatch(ctx.db, unit.runId, unit.position);
   if (!run || !batch) return undefined;
-  const testIds = fromJson<string[]>(batch.testIds, []);
+  const testIds = batchTestIds(batch);
   // Whichever slot ends the last batch merges: each process working on batches has the merge
   // process loaded by then (it loads while the tests run, off the run's critical path).
   warmMergeServer();

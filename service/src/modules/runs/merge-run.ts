@@ -1,12 +1,11 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { slug } from '../../runner/compiler/index.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
 import { uploadArtifacts } from './artifacts.ts';
-import { type ClaimedUnit, doneBatches, endBatch, batchWorkKey as workKey } from './batches.ts';
+import { batchTestIds, type ClaimedUnit, doneBatches, endBatch, batchWorkKey as workKey } from './batches.ts';
 import { type ExecutionResult, tests as testsModule } from './deps.ts';
 import { finishRun } from './finish.ts';
 import { findRun, runTests } from './repository.ts';
@@ -48,7 +47,7 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
     for (const batch of batches) {
       const error = batch.parsed?.runnerError;
       if (!error) continue;
-      const names = fromJson<string[]>(batch.testIds, []).map((id) => nameOf.get(id) ?? id);
+      const names = batchTestIds(batch).map((id) => nameOf.get(id) ?? id);
       errors.push(`batch of ${names.join(', ')}: ${error}`);
     }
     let merged: Awaited<ReturnType<typeof mergeBlobReports>> | undefined;

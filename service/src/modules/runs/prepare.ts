@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type RunConfig, resolveRunConfig } from '@stepdeck/contract';
+import { type RunConfig, resolveRunConfig, runConfig } from '@stepdeck/contract';
 import * as tar from 'tar';
-import { fromJson } from '../../adapters/db/index.ts';
+import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { secretEnvVar } from '../../runner/compiler/index.ts';
 import { concurrencyCapOf } from '../console/public.ts';
@@ -30,7 +30,7 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
     testIds: ids,
   });
   const secrets = await executable.loadProjectSecrets(ctx.db, run.projectId);
-  const overrides = fromJson<RunConfig>(run.config, {});
+  const overrides = readJson(runConfig, run.config, {}, `runs ${run.id}/config`);
   const cap = await concurrencyCapOf(ctx.db, run.organizationId);
   // Overrides layer over each test's own config; the compiler groups tests by the result.
   const merged = compilable.map((test) => ({

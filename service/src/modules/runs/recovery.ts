@@ -1,5 +1,5 @@
-import { fromJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
+import { batchTestIds } from './batches.ts';
 import { failRun } from './finish.ts';
 import { claimedStatuses } from './repository.ts';
 
@@ -31,6 +31,8 @@ export async function recoverBatches(ctx: AppContext): Promise<number> {
   let returned = 0;
   for (const batch of stale) {
     const back = batch.attempts < 2;
+    // Read (and checked) before anything is written: a corrupt row stops here, named.
+    const ids = back ? [] : batchTestIds(batch);
     const updated = await ctx.db
       .updateTable('runBatches')
       .set(
@@ -49,7 +51,6 @@ export async function recoverBatches(ctx: AppContext): Promise<number> {
       returned += 1;
       continue;
     }
-    const ids = fromJson<string[]>(batch.testIds, []);
     const names = ids.length
       ? await ctx.db
           .selectFrom('runTests')
