@@ -245,10 +245,10 @@ export function pageWindow(page: number, limit: number, total: number) {
 export const toJson = (value: unknown): string => JSON.stringify(value ?? null);
 
 /**
- * A JSON column read back through its contract schema (the only way JSON columns are read; an
- * unchecked cast is how wrong types used to flow on): a row
- * that is not what the service wrote (edited by hand, restored from elsewhere, truncated) stops
- * the request with a 500 naming the table, row and column, instead of flowing on as a wrong type.
+ * A JSON column read back through its contract schema (the one way JSON columns are read): a
+ * row that is not what the service wrote (edited by hand, restored from elsewhere, truncated)
+ * stops the request with a 500 naming the table, row and column, instead of flowing on as a
+ * wrong type.
  * `where` is e.g. `schedules 3f…/config`; the message never quotes the stored value.
  */
 export function readJson<S extends ZodType>(
