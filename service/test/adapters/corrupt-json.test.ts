@@ -2,7 +2,10 @@ import { runConfig } from '@stepdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CorruptDataError, readJson } from '../../src/adapters/db/index.ts';
-import { createTest, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
+import { doneBatches } from '../../src/modules/runs/batches.ts';
+import { loadRunProject } from '../../src/modules/runs/prepare.ts';
+import { findRun } from '../../src/modules/runs/repository.ts';
+import { consoleCall, createTest, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
 import { createSchedule } from '../modules/schedules/fixtures.ts';
 
 /**
@@ -128,6 +131,132 @@ describe.each(databaseKinds)('a corrupt JSON column on %s', (database) => {
     expect(response.statusCode).toBe(500);
     expect(response.json().message).toMatch(
       new RegExp(`^Corrupt stored data in schedules ${schedule.id}/testIds: `),
+    );
+  });
+
+  /** A pending run of one active test (no runner: the app runs no background work). */
+  async function pendingRun(name: string): Promise<string> {
+    const test = await createTest(t, { name, status: 'active' });
+    const started = await t.api({ method: 'POST', url: `/v1/tests/${test.id}/remote-run` });
+    expect(started.statusCode, started.body).toBe(200);
+    return started.json().data.runId as string;
+  }
+
+  /** A batch row of the run as a runner leaves it: done, in a slot, with its test ids. */
+  async function batchRow(runId: string, testIds: string, result: string | null) {
+    const now = new Date().toISOString();
+    await t.ctx.db
+      .insertInto('runBatches')
+      .values({
+        runId,
+        position: 0,
+        kind: 'tests',
+        testIds,
+        expectedMs: 1000,
+        status: 'done',
+        attempts: 1,
+        runnerId: 'r1',
+        slot: 'r1#0',
+        heartbeatAt: Date.now(),
+        startedAt: now,
+        completedAt: now,
+        result,
+      })
+      .execute();
+  }
+
+  it('runs: answers 500 naming the batch whose testIds is not a list of IDs', async () => {
+    const runId = await pendingRun('batched');
+    await batchRow(runId, '{"0":"x"}', null);
+
+    const response = await t.api({ url: `/v1/test-runs/${runId}` });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in runBatches ${runId}:0/testIds: `),
+    );
+  });
+
+  it('runs (merge, background): a batch result of the wrong shape stops with the batch named', async () => {
+    const runId = await pendingRun('merged');
+    await batchRow(runId, '[]', '{"status":"passed","runnerError":null,"durationMs":"fast","tests":[]}');
+
+    await expect(doneBatches(t.ctx.db, runId)).rejects.toThrow(
+      new RegExp(`^Corrupt stored data in runBatches ${runId}:0/result: .*durationMs`),
+    );
+  });
+
+  it('runner prepare (background): a run config of the wrong shape stops with the run named', async () => {
+    const runId = await pendingRun('prepared');
+    await t.ctx.db
+      .updateTable('runs')
+      .set({ config: '{"retries":"many"}' })
+      .where('id', '=', runId)
+      .execute();
+    const run = await findRun(t.ctx.db, runId);
+    if (!run) throw new Error('run not found');
+
+    const loading = loadRunProject(t.ctx, run);
+    await expect(loading).rejects.toThrow(CorruptDataError);
+    await expect(loading).rejects.toThrow(
+      new RegExp(`^Corrupt stored data in runs ${runId}/config: .*retries`),
+    );
+  });
+
+  it('presets: answers 500 naming the preset whose config is not a run config', async () => {
+    const cookie = await t.consoleCookie();
+    const url = `/console/v1/projects/${t.bootstrap.projectId}/presets`;
+    const created = await consoleCall(t.app, cookie, {
+      method: 'POST',
+      url,
+      payload: { name: 'nightly', config: { retries: 1 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const presetId = created.json().data.id as string;
+    expect((await consoleCall(t.app, cookie, { method: 'GET', url })).statusCode).toBe(200);
+    await t.ctx.db.updateTable('presets').set({ config: '[1,2]' }).where('id', '=', presetId).execute();
+
+    const response = await consoleCall(t.app, cookie, { method: 'GET', url });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in presets ${presetId}/config: `),
+    );
+  });
+
+  it('inboxes: answers 500 naming the message whose urls are not a list of strings', async () => {
+    const created = await consoleCall(t.app, await t.consoleCookie(), {
+      method: 'POST',
+      url: '/console/v1/email-inboxes',
+      payload: {},
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const inboxId = created.json().data.id as string;
+    const recipient = { inboxId, organizationId: t.bootstrap.organizationId };
+    const message = { fromAddress: 'a@example.test', subject: 's', bodyText: 't', bodyHtml: '' };
+    await t.app.inboxes.service.store({ ...message, sesMessageId: '<ok@x>', urls: ['https://x.example/'] }, [
+      recipient,
+    ]);
+    await t.app.inboxes.service.store({ ...message, sesMessageId: '<bad@x>', urls: [] }, [recipient]);
+    const bad = await t.ctx.db
+      .selectFrom('emailMessages')
+      .select('id')
+      .where('sesMessageId', '=', '<bad@x>')
+      .executeTakeFirstOrThrow();
+    const list = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v1/email-inboxes/${inboxId}/messages`,
+        headers: { 'x-api-key': t.bootstrap.apiKey },
+      });
+    expect((await list()).statusCode).toBe(200);
+    await t.ctx.db.updateTable('emailMessages').set({ urls: '{"0":1}' }).where('id', '=', bad.id).execute();
+
+    const response = await list();
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in emailMessages ${bad.id}/urls: `),
+    );
+    await expect(t.app.inboxes.service.listMessages(t.bootstrap.organizationId, inboxId)).rejects.toThrow(
+      CorruptDataError,
     );
   });
 });
