@@ -151,13 +151,11 @@ const sqlOutsideRepositories: Record<string, string> = {
   // or claim; to be split into the module's repository.
   'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',
   'tests/executable.ts': 'run targets and compiler input read for the runs module',
-  'steps/step-input.ts': 'one lookup of shared steps while validating step input',
   'runs/dispatcher.ts': 'claims and state changes inside the dispatch transaction',
   'runs/execute.ts': 'the runner’s claim and state changes of a run',
   'runs/execute-batch.ts': 'the runner’s claim and state changes of a batch',
   'runs/finish.ts': 'the run’s end written in one transaction with its per-test rows',
   'runs/recovery.ts': 'putting stale batches back, decided row by row',
-  'runs/planner.ts': 'one read of recent durations while planning batches',
 };
 
 /** Files of src/modules that build SQL outside a repository and are not listed above. */

@@ -1,5 +1,6 @@
 import type { StepNode } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
+import { recentTestDurations } from './repository.ts';
 
 /**
  * How an orchestrated run is split (issue 21). Each test (with all its `repeatEach` copies:
@@ -39,18 +40,7 @@ export async function recordedDurations(
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (testIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('runTests')
-    .innerJoin('runs', 'runs.id', 'runTests.runId')
-    .select(['runTests.testId', 'runTests.duration'])
-    .where('runs.branchId', '=', branchId)
-    .where('runs.status', 'in', ['completed', 'failed'])
-    .where('runTests.testId', 'in', testIds)
-    .where('runTests.duration', 'is not', null)
-    .where('runTests.status', 'in', ['passed', 'failed', 'flaky', 'timedOut'])
-    .orderBy('runs.createdAt', 'desc')
-    .limit(testIds.length * 20)
-    .execute();
+  const rows = await recentTestDurations(db, branchId, testIds);
   const seen = new Map<string, number[]>();
   for (const row of rows) {
     const list = seen.get(row.testId) ?? [];

@@ -204,3 +204,22 @@ export async function cancelActiveRun(db: Db | Tx, runId: string, now: string): 
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
+
+/**
+ * Durations these tests took on the branch in ended runs, newest first (at most 20 rows a test
+ * on average: the planner keeps each test's last three).
+ */
+export async function recentTestDurations(db: Db, branchId: string, testIds: string[]) {
+  return db
+    .selectFrom('runTests')
+    .innerJoin('runs', 'runs.id', 'runTests.runId')
+    .select(['runTests.testId', 'runTests.duration'])
+    .where('runs.branchId', '=', branchId)
+    .where('runs.status', 'in', ['completed', 'failed'])
+    .where('runTests.testId', 'in', testIds)
+    .where('runTests.duration', 'is not', null)
+    .where('runTests.status', 'in', ['passed', 'failed', 'flaky', 'timedOut'])
+    .orderBy('runs.createdAt', 'desc')
+    .limit(testIds.length * 20)
+    .execute();
+}

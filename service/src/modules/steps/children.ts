@@ -18,6 +18,7 @@ import {
   childActions,
   deleteIfOrphan,
   deleteLinks,
+  existingSharedIds,
   insertLinks,
   insertStepCopy,
   isShared,
@@ -37,7 +38,6 @@ import {
   usages,
 } from './revision-nodes.ts';
 import {
-  existingSharedIds,
   type NormalizedStep,
   normalizeSteps,
   parseSteps,

@@ -2,8 +2,10 @@ import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, pageWindow } from '../../adapters/db/index.ts';
+import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 import { stepInAnyTree, stepVisibleOn } from './revision-nodes.ts';
+import { chunk } from './step-rows.ts';
 import type { StepRow } from './steps-store.ts';
 
 /**
@@ -177,4 +179,35 @@ export async function childActions(db: Executor, groupId: string) {
     .select(['s.id', 's.action'])
     .where('c.parentStepId', '=', groupId)
     .execute();
+}
+
+/**
+ * The project's shared steps among `ids`. With `lock`, a write is about to reference them: on
+ * PostgreSQL they are locked (`share`, or `update` for an edit of the group itself) in one
+ * statement in id order, so a concurrent delete of the shared step waits or is seen.
+ */
+export async function existingSharedIds(
+  db: Executor,
+  projectId: string,
+  ids: string[],
+  lock?: 'share' | 'update',
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(ids)];
+  const locking = lock !== undefined && onPostgres(db);
+  for (const part of locking ? [unique] : chunk(unique, 500)) {
+    if (part.length === 0) continue;
+    let query = db
+      .selectFrom('steps')
+      .select('id')
+      .where('projectId', '=', projectId)
+      .where('shared', '=', 1)
+      .where('id', 'in', part);
+    if (locking) {
+      query = query.orderBy('id');
+      query = lock === 'update' ? query.forUpdate() : query.forShare();
+    }
+    for (const row of await query.execute()) found.add(row.id);
+  }
+  return found;
 }

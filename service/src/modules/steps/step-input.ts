@@ -7,10 +7,9 @@ import {
   stepCondition,
 } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { onPostgres } from '../../adapters/db/locks.ts';
 import { badRequest } from '../../errors.ts';
 
-import { chunk } from './step-rows.ts';
+import { existingSharedIds } from './repository.ts';
 
 /** Step trees as clients send them: validated and normalized before anything is written. */
 
@@ -104,37 +103,6 @@ export function referencedIds(input: unknown[]): string[] {
   };
   walk(input);
   return out;
-}
-
-/**
- * The project's shared steps among `ids`. With `lock`, a write is about to reference them: on
- * PostgreSQL they are locked (`share`, or `update` for an edit of the group itself) in one
- * statement in id order, so a concurrent delete of the shared step waits or is seen.
- */
-export async function existingSharedIds(
-  db: Executor,
-  projectId: string,
-  ids: string[],
-  lock?: 'share' | 'update',
-): Promise<Set<string>> {
-  const found = new Set<string>();
-  const unique = [...new Set(ids)];
-  const locking = lock !== undefined && onPostgres(db);
-  for (const part of locking ? [unique] : chunk(unique, 500)) {
-    if (part.length === 0) continue;
-    let query = db
-      .selectFrom('steps')
-      .select('id')
-      .where('projectId', '=', projectId)
-      .where('shared', '=', 1)
-      .where('id', 'in', part);
-    if (locking) {
-      query = query.orderBy('id');
-      query = lock === 'update' ? query.forUpdate() : query.forShare();
-    }
-    for (const row of await query.execute()) found.add(row.id);
-  }
-  return found;
 }
 
 /** Validates a raw step array against the project's shared steps (locked on PostgreSQL when `lock`). */
