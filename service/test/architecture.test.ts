@@ -195,7 +195,17 @@ const pluginTableExceptions: Record<string, string> = {
     'the per-request credential lookup (API key → organization, project, branch; session → user) is one precompiled query over console tables; to move behind console/public.ts',
 };
 
-function pluginViolations(files: SourceFile[], tableExceptions: Record<string, string>): string[] {
+/** Plugin imports of a module's internals still made, `plugin file → target`, with the reason. */
+const pluginImportExceptions: Record<string, string> = {
+  'console-static.ts → modules/console/artifact-proxy.ts':
+    'the console’s artifact routes are registered with its static files; re-exported from console/public.ts they close an import cycle (console → runs → console) that loses run.finished of runs failed at start-up (runs-recovery.test.ts); to be registered by the console module’s plugin',
+};
+
+function pluginViolations(
+  files: SourceFile[],
+  tableExceptions: Record<string, string>,
+  importExceptions: Record<string, string> = {},
+): string[] {
   const found: string[] = [];
   for (const { file, text } of files) {
     const where = `plugins/${file}`;
@@ -218,8 +228,7 @@ function pluginViolations(files: SourceFile[], tableExceptions: Record<string, s
       );
       if (target.startsWith('plugins/') || target.startsWith('adapters/') || pluginSharedImports.has(target))
         continue;
-      const module = /^modules\/([^/]+)\/public\.ts$/.exec(target);
-      if (module) continue;
+      if (/^modules\/[^/]+\/public\.ts$/.test(target) || `${file} → ${target}` in importExceptions) continue;
       found.push(
         target.startsWith('modules/')
           ? `${where}: imports ${target}; plugins use a module through its public.ts`
@@ -295,7 +304,7 @@ describe('module boundaries', () => {
   it('plugins use modules only through public.ts and name no module’s table', () => {
     const files = sourcesUnder(pluginsRoot);
     expect(files.length).toBeGreaterThan(5);
-    expect(pluginViolations(files, pluginTableExceptions)).toEqual([]);
+    expect(pluginViolations(files, pluginTableExceptions, pluginImportExceptions)).toEqual([]);
   });
 
   it('reports each kind of plugin crossing (the check can fail)', () => {
@@ -321,8 +330,10 @@ describe('module boundaries', () => {
           text: "import { AppError } from '../errors.ts'; import { y } from './auth/secrets.ts';",
         },
         { file: 'auth/credentials.ts', text: "db.selectFrom('sessions')" },
+        { file: 'listed.ts', text: "import { x } from '../modules/runs/internal.ts';" },
       ],
       { 'auth/credentials.ts': 'listed' },
+      { 'listed.ts → modules/runs/internal.ts': 'listed' },
     );
     expect(violations).toEqual([
       'plugins/console-static.ts: imports modules/console/artifact-proxy.ts; plugins use a module through its public.ts',

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { artifactProxyRoutes } from '../modules/console/public.ts';
+import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';
 import { contentSecurityPolicyHeader } from './security-headers.ts';
 
 /** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */

@@ -3,9 +3,6 @@
  * tags, API keys and settings live in its tables, and other modules read or change them only
  * through these functions (test/architecture.test.ts checks that nothing else is imported).
  */
-
-// The console's artifact links, served by the console-static plugin next to the console's files.
-export { artifactProxyRoutes } from './artifact-proxy.ts';
 export {
   apiKeyPrefixOf,
   branchNames,

@@ -252,8 +252,10 @@ export class InboxService {
   }
 }
 
+/** A message's stored `urls` (one schema object: `readJson` remembers texts it accepted per schema). */
+const storedUrlsSchema = z.array(z.string());
 const storedUrls = (messageId: string, stored: string): string[] =>
-  readJson(z.array(z.string()), stored, [], `emailMessages ${messageId}/urls`);
+  readJson(storedUrlsSchema, stored, [], `emailMessages ${messageId}/urls`);
 
 /**
  * Stored `urls` are written by `toJson(string[])`, so they are a JSON array of strings: that
