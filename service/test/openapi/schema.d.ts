@@ -1802,6 +1802,7 @@ export interface operations {
                             revoked: boolean;
                             revokedAt: string | null;
                             createdAt: string;
+                            lastUsedAt: string | null;
                         }[];
                     };
                 };
