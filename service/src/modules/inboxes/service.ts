@@ -191,6 +191,7 @@ export class InboxService {
       bodyHtml: row.bodyHtml,
       receivedAt: row.receivedAt,
       createdAt: row.createdAt,
+      rawHeaders: row.rawHeaders,
     };
   }
 
@@ -237,6 +238,7 @@ export class InboxService {
         inboxId: recipient.inboxId,
         organizationId: recipient.organizationId,
         ...parsed,
+        rawHeaders: parsed.rawHeaders ?? null,
         receivedAt: now,
         createdAt: now,
         seq: this.nextSeq(),
