@@ -86,6 +86,8 @@ export const consoleApiKey = z.object({
   revoked: z.boolean(),
   revokedAt: isoTimestamp.nullable(),
   createdAt: isoTimestamp,
+  /** When the key last authenticated a request, to the minute (written at most once a minute); null if never. */
+  lastUsedAt: isoTimestamp.nullable(),
 });
 export const consoleApiKeysResponse = dataOf(z.array(consoleApiKey));
 /** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */

@@ -37,15 +37,19 @@ export const emailMessageListResponse = dataOf(
   z.array(z.object({ ...emailMessageFields, urls: z.array(z.string()) })),
 );
 /** A single message: no `urls`, with its inbox, organization and SMTP message ids. */
-export const emailMessageResponse = dataOf(
-  z.object({
-    ...emailMessageFields,
-    inboxId: z.string(),
-    organizationId: z.string(),
-    sesMessageId: z.string(),
-    createdAt: z.string(),
-  }),
-);
+const emailMessage = z.object({
+  ...emailMessageFields,
+  inboxId: z.string(),
+  organizationId: z.string(),
+  sesMessageId: z.string(),
+  createdAt: z.string(),
+});
+export const emailMessageResponse = dataOf(emailMessage);
+/**
+ * The console's message viewer: the message plus its raw header block as received (up to
+ * 64 KB of UTF-8, cut beyond); null for messages stored before headers were kept.
+ */
+export const consoleEmailMessageResponse = dataOf(emailMessage.extend({ rawHeaders: z.string().nullable() }));
 
 /** A schedule (the spec leaves its fields open; these are the service's). */
 export const schedule = z.object({

@@ -7,8 +7,11 @@
  * (authentication, validation, one UPDATE), through `inject`, sequentially. Two variants in the
  * same run and the same app, alternating in blocks of `--block` requests so that load from the
  * rest of the machine falls on both alike:
- * - with the audit entry (the product: an INSERT before the change, an UPDATE with the outcome);
- * - without it (`AuditLog.record`/`complete` replaced by no-ops for the block; the hooks still run).
+ * - with the audit entry (the product: an INSERT inside the change's transaction, an UPDATE with
+ *   the outcome after the response);
+ * - without it (for the block, `AuditLog.prepare` hands the adapter a `select 1` instead of the
+ *   entry's INSERT and `AuditLog.finish` does nothing: the hooks and the transaction scope still
+ *   run, so the difference is the entry's own two statements).
  * Reported per variant: wall-clock and CPU (process.cpuUsage) microseconds per request, medians of
  * the blocks, and the ratio with/without. Each line carries the load average.
  * PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
@@ -16,6 +19,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { CompiledQuery } from 'kysely';
 
 const { values } = parseArgs({
   options: {
@@ -48,11 +52,15 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-const realRecord = AuditLog.prototype.record;
-const realComplete = AuditLog.prototype.complete;
+const realPrepare = AuditLog.prototype.prepare;
+const realFinish = AuditLog.prototype.finish;
+const noEntry: typeof realPrepare = async function (this: InstanceType<typeof AuditLog>, request) {
+  const { row } = await realPrepare.call(this, request);
+  return { row, statement: CompiledQuery.raw('select 1') };
+};
 function auditEntries(on: boolean) {
-  AuditLog.prototype.record = on ? realRecord : async () => '';
-  AuditLog.prototype.complete = on ? realComplete : async () => undefined;
+  AuditLog.prototype.prepare = on ? realPrepare : noEntry;
+  AuditLog.prototype.finish = on ? realFinish : async () => undefined;
 }
 
 async function measure(database: 'sqlite' | 'postgres') {

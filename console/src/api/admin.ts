@@ -5,6 +5,7 @@ import {
   consoleApiKeysResponse,
   consoleBranchesResponse,
   consoleBranchResponse,
+  consoleEmailMessageResponse,
   consoleMemberResponse,
   consoleMembersResponse,
   consoleOrganizationResponse,
@@ -139,6 +140,9 @@ export const adminApi = {
     request(`/console/v1/email-inboxes/${inboxId}`, none, { method: 'DELETE' }),
   messages: (inboxId: string) =>
     request(`/console/v1/email-inboxes/${inboxId}/messages`, emailMessageListResponse),
+  // Inbox viewer, raw headers (issue 15): one message with its raw header block.
+  message: (inboxId: string, messageId: string) =>
+    request(`/console/v1/email-inboxes/${inboxId}/messages/${messageId}`, consoleEmailMessageResponse),
   deleteMessage: (inboxId: string, messageId: string) =>
     request(`/console/v1/email-inboxes/${inboxId}/messages/${messageId}`, none, { method: 'DELETE' }),
   updateWebhook: (

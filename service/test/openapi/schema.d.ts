@@ -1137,7 +1137,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a message (console) */
+        /** Read a message with its raw headers (console) */
         get: operations["consoleGetEmailInboxesByInboxIdMessagesByMessageId"];
         put?: never;
         post?: never;
@@ -1802,6 +1802,7 @@ export interface operations {
                             revoked: boolean;
                             revokedAt: string | null;
                             createdAt: string;
+                            lastUsedAt: string | null;
                         }[];
                     };
                 };
@@ -9206,6 +9207,7 @@ export interface operations {
                             organizationId: string;
                             sesMessageId: string;
                             createdAt: string;
+                            rawHeaders: string | null;
                         };
                     };
                 };

@@ -5,6 +5,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { formatAgo, formatTimestamp } from '../../lib/format.ts';
 
 /** The spec's scope table, grouped by resource. */
 const scopeGroups = Object.entries(
@@ -100,6 +101,17 @@ export function ApiKeysPage() {
           { header: 'Prefix', cell: (key) => <code>{key.prefix}</code> },
           { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
           { header: 'Created', cell: (key) => new Date(key.createdAt).toLocaleString() },
+          {
+            header: 'Last used',
+            cell: (key) =>
+              key.lastUsedAt ? (
+                <time dateTime={key.lastUsedAt} title={formatTimestamp(key.lastUsedAt)}>
+                  {formatAgo(key.lastUsedAt)}
+                </time>
+              ) : (
+                'Never'
+              ),
+          },
           { header: 'State', cell: (key) => (key.revoked ? 'Revoked' : 'Active') },
           {
             header: 'Actions',

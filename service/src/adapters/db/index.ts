@@ -18,6 +18,7 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type ZodType, z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { withCompanionWrites } from './companion-writes.ts';
 import { limitWriteTransactions } from './locks.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -102,7 +103,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('wal_autocheckpoint = 0');
   const writes = new WriteCounter();
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(file) }),
+    dialect: withCompanionWrites(new SqliteDialect({ database: withStatementCache(file) })),
     plugins: [writes],
   });
   limitWriteTransactions(db, writeTurnRules.sqlite);
@@ -174,7 +175,7 @@ export const writeTurnRules = {
 
 function openPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: writePoolSize, application_name: 'stepdeck' });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: withCompanionWrites(new PostgresDialect({ pool })) });
   limitWriteTransactions(db, writeTurnRules.postgres);
   // Connections open on demand, so an idle process holds none of these.
   const readPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'stepdeck' });

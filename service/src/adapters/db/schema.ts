@@ -13,13 +13,19 @@ import type { SchedulesTables } from './migrations/0006_schedules.ts';
 import type { RunProcessesTables } from './migrations/0010_run_processes.ts';
 import type { PresetsAuditTables } from './migrations/0011_presets_audit.ts';
 import type { RunBatchesTables } from './migrations/0012_run_batches.ts';
+import type { MessageHeadersColumns } from './migrations/0013_message_headers.ts';
+
+/** The inbox tables with the columns later migrations added to them. */
+type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
+  emailMessages: InboxesTables['emailMessages'] & MessageHeadersColumns['emailMessages'];
+};
 
 export interface Database
   extends FoundationTables,
     TestsTables,
     RunsTables,
     WebhooksTables,
-    InboxesTables,
+    InboxesTablesNow,
     SchedulesTables,
     RunProcessesTables,
     PresetsAuditTables,

@@ -17,6 +17,13 @@ export interface AuditFilters {
 
 export const insertAuditEntry = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).execute();
 
+export const upsertAuditEntry = (db: Db, row: AuditRow) =>
+  db
+    .insertInto('auditLog')
+    .values(row)
+    .onConflict((conflict) => conflict.column('id').doUpdateSet({ status: row.status }))
+    .execute();
+
 export const completeAuditEntry = (db: Db, id: string, status: number) =>
   db.updateTable('auditLog').set({ status }).where('id', '=', id).execute();
 

@@ -2,16 +2,20 @@ import { auditLogQuery, auditLogResponse } from '@stepdeck/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type CompanionWrite, withCompanionWrite } from '../../adapters/db/companion-writes.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
+import type { AuditRow } from './repository.ts';
 import { auditResource, isAudited } from './resource.ts';
 import { AuditLog, auditCsv } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The audit entry begun for this changing request, completed when the response is sent. */
+    /** The id of the audit entry of this changing request. */
     auditEntryId: string | undefined;
+    /** The entry prepared for this changing request and how far it got (see companion-writes.ts). */
+    auditEntry: { row: AuditRow; companion: CompanionWrite } | undefined;
   }
 }
 
@@ -74,17 +78,34 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   };
 
   app.decorateRequest('auditEntryId', undefined);
+  app.decorateRequest('auditEntry', undefined);
   // After authentication (onRequest) and before the body is validated or the handler runs: the
-  // entry exists before the change, and a failure to write it fails the request unchanged.
-  app.addHook('preValidation', async (request) => {
-    if (!audited(request)) return;
+  // entry is prepared, and the rest of the request runs in a scope where the database adapter
+  // writes it inside the first transaction of the change (companion-writes.ts): no change
+  // commits without its entry, a rolled-back change takes its entry with it. A callback hook,
+  // so `done` (the rest of the request) runs inside the scope, as @fastify/request-context does.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!audited(request)) return done();
     const entry = describe(request);
-    if (entry) request.auditEntryId = await audit.record(entry);
+    if (!entry) return done();
+    audit.prepare(entry).then(
+      ({ row, statement }) => {
+        const companion: CompanionWrite = { statement, state: 'pending' };
+        request.auditEntry = { row, companion };
+        request.auditEntryId = row.id;
+        withCompanionWrite(companion, () => done());
+      },
+      (error: Error) => done(error),
+    );
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
     if (!audited(request)) return payload;
-    if (request.auditEntryId) {
-      await audit.complete(request.auditEntryId, reply.statusCode);
+    const prepared = request.auditEntry;
+    if (prepared) {
+      // Closed first: the entry's own writes below, and anything the request left running, carry nothing.
+      const written = prepared.companion.state === 'written';
+      prepared.companion.state = 'closed';
+      await audit.finish(prepared.row, written, reply.statusCode);
       // A create names its record only in the response: fill the entry's resource from it.
       if (reply.statusCode === 201) await fillCreatedResource(request, payload);
     } else {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@stepdeck/contract';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { apiKeyPrefixOf } from '../console/public.ts';
@@ -12,6 +13,7 @@ import {
   insertAuditEntry,
   listAuditEntries,
   purgeAuditEntriesBefore,
+  upsertAuditEntry,
 } from './repository.ts';
 
 /** Who made a changing request, as the auth hook resolved it. */
@@ -50,7 +52,7 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   userAgent: row.userAgent,
 });
 
-/** The audit log: entries begun before a change runs and completed with its outcome. */
+/** The audit log: each entry committed with the change it records, completed with its outcome. */
 export class AuditLog {
   private lastPurge = 0;
   private readonly db: Db;
@@ -63,16 +65,44 @@ export class AuditLog {
     this.retentionDays = retentionDays;
   }
 
-  /** Writes the entry; returns its id so the outcome can be added once the response is known. */
+  /** Writes the entry at once (a request refused before its handler: its status is known). */
   async record(request: AuditRequest): Promise<string> {
+    const row = await this.entryOf(request);
+    await insertAuditEntry(this.db, row);
+    await this.purgeExpired();
+    return row.id;
+  }
+
+  /**
+   * The entry of a request about to run, not written yet: `statement` inserts it (status null)
+   * and is handed to the database adapter, which runs it inside the first transaction the
+   * request's change opens, so the entry commits or rolls back with the change.
+   */
+  async prepare(request: AuditRequest): Promise<{ row: AuditRow; statement: CompiledQuery }> {
+    const row = await this.entryOf({ ...request, status: undefined });
+    return { row, statement: this.db.insertInto('auditLog').values(row).compile() };
+  }
+
+  /**
+   * Once the response is known: an entry that committed with a change gets its outcome; one
+   * that did not (the request changed nothing, or its change rolled back) is written now, with
+   * its outcome, on its own.
+   */
+  async finish(row: AuditRow, written: boolean, status: number): Promise<void> {
+    if (written) await completeAuditEntry(this.db, row.id, status);
+    // Upsert: a transaction the request left running may still commit the entry it carried.
+    else await upsertAuditEntry(this.db, { ...row, status });
+    await this.purgeExpired();
+  }
+
+  private async entryOf(request: AuditRequest): Promise<AuditRow> {
     const { actor } = request;
     const label =
       actor.kind === 'user'
         ? actor.email
         : `${actor.apiKeyName} (${(await apiKeyPrefixOf(this.db, actor.apiKeyId)) ?? 'deleted key'})`;
-    const id = randomUUID();
-    await insertAuditEntry(this.db, {
-      id,
+    return {
+      id: randomUUID(),
       organizationId: actor.organizationId,
       projectId: request.projectId,
       createdAt: isoNow(this.clock),
@@ -85,9 +115,7 @@ export class AuditLog {
       status: request.status ?? null,
       ip: request.ip,
       userAgent: request.userAgent.slice(0, 512),
-    });
-    await this.purgeExpired();
-    return id;
+    };
   }
 
   async complete(id: string, status: number): Promise<void> {

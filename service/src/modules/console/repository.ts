@@ -89,7 +89,7 @@ export async function insertApiKey(
 export async function listApiKeys(db: Db, organizationId: string) {
   const rows = await db
     .selectFrom('apiKeys')
-    .select(['id', 'name', 'prefix', 'scopes', 'revokedAt', 'createdAt'])
+    .select(['id', 'name', 'prefix', 'scopes', 'revokedAt', 'createdAt', 'lastUsedAt'])
     .where('organizationId', '=', organizationId)
     .orderBy('createdAt', 'asc')
     .execute();

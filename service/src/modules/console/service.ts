@@ -103,6 +103,7 @@ export class ConsoleService {
       revoked: key.revokedAt !== null,
       revokedAt: key.revokedAt,
       createdAt: key.createdAt,
+      lastUsedAt: key.lastUsedAt,
     }));
   }
 

@@ -10,6 +10,24 @@ export interface ParsedEmail {
   bodyText: string;
   bodyHtml: string;
   urls: string[];
+  /** The raw header block (see `rawHeaderBlock`); absent for messages not received over SMTP. */
+  rawHeaders?: string;
+}
+
+/** Largest raw header block stored per message (the viewer's Headers tab); longer ones are cut. */
+export const rawHeadersMaxBytes = 64 * 1024;
+
+/**
+ * The message's header block as received: everything before the first empty line (CRLF or a
+ * bare LF), without that line, as UTF-8 (RFC 6532 allows it; other bytes become U+FFFD), cut
+ * to `maxBytes` without splitting a character. Only the head of the message is decoded.
+ */
+export function rawHeaderBlock(raw: Buffer, maxBytes = rawHeadersMaxBytes): string {
+  const ends = [raw.indexOf('\r\n\r\n'), raw.indexOf('\n\n')].filter((index) => index >= 0);
+  const end = ends.length > 0 ? Math.min(...ends) : raw.length;
+  // Up to 3 bytes more than kept, so the cut below never splits a character it could keep.
+  const head = raw.subarray(0, Math.min(end, maxBytes + 3)).toString('utf8');
+  return truncateUtf8(withoutNul(head), maxBytes);
 }
 
 /**
@@ -72,5 +90,6 @@ export async function parseEmail(
     bodyHtml: truncateUtf8(html, options.bodyMaxBytes),
     // Links come from the whole HTML body, so a link past the stored cut is still followable.
     urls: extractUrls(html),
+    rawHeaders: rawHeaderBlock(raw),
   };
 }

@@ -24,6 +24,8 @@ export interface MessageRow {
   receivedAt: string;
   createdAt: string;
   seq: number;
+  /** The raw header block as received; null for messages stored before it was kept. */
+  rawHeaders: string | null;
 }
 
 const messageListColumns = [
@@ -45,7 +47,7 @@ export type InboxRef = { id: string } | { address: string };
 
 const inboxColumns = ['id', 'organizationId', 'address', 'name', 'createdAt'] as const;
 
-/** Rows per INSERT: PostgreSQL allows 65535 bind parameters, 12 per message. */
+/** Rows per INSERT: PostgreSQL allows 65535 bind parameters, 13 per message. */
 const insertChunk = 500;
 
 export class InboxRepository {

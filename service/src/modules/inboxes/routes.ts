@@ -1,4 +1,5 @@
 import {
+  consoleEmailMessageResponse,
   emailInboxLimitsResponse,
   emailInboxListResponse,
   emailInboxResponse,
@@ -203,8 +204,8 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
     '/console/v1/email-inboxes/:inboxId/messages/:messageId',
     {
       schema: {
-        summary: 'Read a message (console)',
-        response: { 200: emailMessageResponse },
+        summary: 'Read a message with its raw headers (console)',
+        response: { 200: consoleEmailMessageResponse },
         tags: ['console'],
         params: messageParams,
       },

@@ -192,6 +192,7 @@ export class InboxService {
       bodyHtml: row.bodyHtml,
       receivedAt: row.receivedAt,
       createdAt: row.createdAt,
+      rawHeaders: row.rawHeaders,
     };
   }
 
@@ -238,6 +239,7 @@ export class InboxService {
         inboxId: recipient.inboxId,
         organizationId: recipient.organizationId,
         ...parsed,
+        rawHeaders: parsed.rawHeaders ?? null,
         receivedAt: now,
         createdAt: now,
         seq: this.nextSeq(),

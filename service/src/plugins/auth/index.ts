@@ -13,6 +13,7 @@ import {
   findSessionUser,
   type UserPrincipal,
 } from './credentials.ts';
+import { ApiKeyUsage } from './key-usage.ts';
 import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
 import { apiKeyPattern } from './secrets.ts';
 import { readSessionToken } from './session-cookie.ts';
@@ -20,6 +21,10 @@ import { readSessionToken } from './session-cookie.ts';
 export { sessionCookie } from './session-cookie.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Writes each API key's `lastUsedAt` (at most once a minute per key). */
+    apiKeyUsage: ApiKeyUsage;
+  }
   interface FastifyRequest {
     principal: ApiKeyPrincipal | UserPrincipal | undefined;
     project: ActiveProject | undefined;
@@ -46,6 +51,11 @@ export const authPlugin = fp(
   ) => {
     const { db, clock } = options;
     const lookup = apiKeyLookup(db, options.sqlite, options.writes);
+    const usage = new ApiKeyUsage(db, clock, (error, apiKeyId) =>
+      app.log.warn({ err: error, apiKeyId }, 'could not record when the API key was last used'),
+    );
+    app.decorate('apiKeyUsage', usage);
+    app.addHook('onClose', () => usage.settled());
     app.decorateRequest('principal', undefined);
     app.decorateRequest('project', undefined);
     app.decorateRequest('branch', undefined);
@@ -95,6 +105,7 @@ export const authPlugin = fp(
       });
       const principal = found.principal;
       if (!principal) throw unauthorized();
+      usage.record(principal.apiKeyId);
       // Known before the checks below, so a refused request is audited with its actor.
       request.principal = principal;
       for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
