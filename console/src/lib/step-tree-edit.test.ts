@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyMove,
   type EditorStep,
   fromWire,
   indentStep,
@@ -36,6 +37,13 @@ describe('step tree editing', () => {
     expect(names(nested)).toEqual(['a', ['g', ['b', 'c', 'd']]]);
     expect(names(outdentStep(nested, 'b'))).toEqual(['a', ['g', ['c', 'd']], 'b']);
     expect(indentStep(tree, 'g')).toBe(tree);
+  });
+  it('applies a toolbar or keyboard move by its direction', () => {
+    expect(names(applyMove(tree, 'd', 'up'))).toEqual(['a', 'd', ['g', ['b', 'c']]]);
+    expect(names(applyMove(tree, 'b', 'down'))).toEqual(['a', ['g', ['c', 'b']], 'd']);
+    expect(names(applyMove(tree, 'd', 'in'))).toEqual(['a', ['g', ['b', 'c', 'd']]]);
+    expect(names(applyMove(tree, 'c', 'out'))).toEqual(['a', ['g', ['b']], 'c', 'd']);
+    expect(applyMove(tree, 'a', 'up')).toBe(tree);
   });
   it('inserts after a step or into a group, and removes', () => {
     expect(names(insertStep(tree, step('x'), 'a'))).toEqual(['a', 'x', ['g', ['b', 'c']], 'd']);

@@ -164,6 +164,14 @@ export function outdentStep(steps: EditorStep[], key: string): EditorStep[] {
   return next;
 }
 
+/** A keyboard or toolbar move: up, down, into the group above, out of its group (same tree when it cannot). */
+export type StepMove = 'up' | 'down' | 'in' | 'out';
+export function applyMove(steps: EditorStep[], key: string, direction: StepMove): EditorStep[] {
+  if (direction === 'up') return moveStep(steps, key, -1);
+  if (direction === 'down') return moveStep(steps, key, 1);
+  return direction === 'in' ? indentStep(steps, key) : outdentStep(steps, key);
+}
+
 export const canIndent = (steps: EditorStep[], key: string) => indentStep(steps, key) !== steps;
 export const canOutdent = (steps: EditorStep[], key: string) => outdentStep(steps, key) !== steps;
 

@@ -6,16 +6,15 @@ import { ApiError, type ProjectScope } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction } from '../../lib/action-fields.ts';
 import {
+  applyMove,
   type EditorStep,
   findStep,
   fromWire,
-  indentStep,
   insertStep,
   moveBefore,
-  moveStep,
   newKey,
-  outdentStep,
   removeStep,
+  type StepMove,
   toChildrenWire,
   updateStep,
 } from '../../lib/step-tree-edit.ts';
@@ -139,16 +138,7 @@ export function SharedChildrenEditor(props: {
     }
   };
   walk(steps);
-  const move = (key: string, direction: 'up' | 'down' | 'in' | 'out') =>
-    change(
-      direction === 'up'
-        ? moveStep(steps, key, -1)
-        : direction === 'down'
-          ? moveStep(steps, key, 1)
-          : direction === 'in'
-            ? indentStep(steps, key)
-            : outdentStep(steps, key),
-    );
+  const move = (key: string, direction: StepMove) => change(applyMove(steps, key, direction));
   const add = (added: EditorStep) => {
     change(insertStep(steps, added, selectedKey));
     setSelectedKey(added.key);

@@ -1,8 +1,6 @@
+import type { StepMove } from '../../lib/step-tree-edit.ts';
 /** Moving or deleting the chosen step with buttons (the steps tree takes Alt+arrows too). */
-export function StepToolbar(props: {
-  onMove(direction: 'up' | 'down' | 'in' | 'out'): void;
-  onDelete(): void;
-}) {
+export function StepToolbar(props: { onMove(direction: StepMove): void; onDelete(): void }) {
   return (
     <fieldset className="toolbar">
       <legend className="visually-hidden">Move or delete the step</legend>

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, memo } from 'react';
-import type { EditorStep } from '../../lib/step-tree-edit.ts';
+import type { EditorStep, StepMove } from '../../lib/step-tree-edit.ts';
 
 /**
  * The steps as a nested, ordered list. A step is chosen with its button; with the keyboard,
@@ -11,14 +11,14 @@ export function StepsTree(props: {
   selectedKey: string | undefined;
   invalidKeys: ReadonlySet<string>;
   onSelect(key: string): void;
-  onKeyMove(key: string, direction: 'up' | 'down' | 'in' | 'out'): void;
+  onKeyMove(key: string, direction: StepMove): void;
   onDrop(key: string, beforeKey: string): void;
   readOnly?: boolean;
 }) {
   return <StepList {...props} list={props.steps} prefix="" label="Steps" />;
 }
 
-const keyMoves: Record<string, 'up' | 'down' | 'in' | 'out'> = {
+const keyMoves: Record<string, StepMove> = {
   ArrowUp: 'up',
   ArrowDown: 'down',
   ArrowRight: 'in',

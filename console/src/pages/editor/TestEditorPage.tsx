@@ -10,17 +10,16 @@ import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import {
+  applyMove,
   type EditorStep,
   findStep,
   fromWire,
-  indentStep,
   insertStep,
   moveBefore,
-  moveStep,
   newKey,
-  outdentStep,
   pathOfStep,
   removeStep,
+  type StepMove,
   stepAtPath,
   templateSuggestions,
   toWire,
@@ -228,15 +227,8 @@ function TestEditor() {
     change(insertStep(steps, step, selectedKey));
     setSelectedKey(step.key);
   };
-  const keyMove = (key: string, direction: 'up' | 'down' | 'in' | 'out') => {
-    const next =
-      direction === 'up'
-        ? moveStep(steps, key, -1)
-        : direction === 'down'
-          ? moveStep(steps, key, 1)
-          : direction === 'in'
-            ? indentStep(steps, key)
-            : outdentStep(steps, key);
+  const keyMove = (key: string, direction: StepMove) => {
+    const next = applyMove(steps, key, direction);
     if (next === steps) return;
     change(next);
     const moved = findStep(next, key);
@@ -252,7 +244,7 @@ function TestEditor() {
   const latest = useRef({ keyMove, steps });
   latest.current = { keyMove, steps };
   const onKeyMove = useCallback(
-    (key: string, direction: 'up' | 'down' | 'in' | 'out') => latest.current.keyMove(key, direction),
+    (key: string, direction: StepMove) => latest.current.keyMove(key, direction),
     [],
   );
   const onDropStep = useCallback(
