@@ -193,6 +193,8 @@ const pluginSharedImports = new Set([
 const pluginTableExceptions: Record<string, string> = {
   'auth/credentials.ts':
     'the per-request credential lookup (API key → organization, project, branch; session → user) is one precompiled query over console tables; to move behind console/public.ts',
+  'auth/key-usage.ts':
+    'the per-request "last used" write of the API key just looked up (at most once a minute per key), on the same path as credentials.ts; to move behind console/public.ts with it',
 };
 
 /** Plugin imports of a module's internals still made, `plugin file → target`, with the reason. */

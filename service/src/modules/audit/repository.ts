@@ -17,6 +17,9 @@ export interface AuditFilters {
 
 export const insertAuditEntry = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).execute();
 
+/** The entry's insert, compiled but not run: the database adapter runs it inside the change's transaction. */
+export const auditEntryInsert = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).compile();
+
 export const upsertAuditEntry = (db: Db, row: AuditRow) =>
   db
     .insertInto('auditLog')

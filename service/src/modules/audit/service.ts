@@ -6,6 +6,7 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { apiKeyPrefixOf } from '../console/public.ts';
 import {
   type AuditFilters,
+  auditEntryInsert,
   type AuditRow,
   completeAuditEntry,
   countAuditEntries,
@@ -80,7 +81,7 @@ export class AuditLog {
    */
   async prepare(request: AuditRequest): Promise<{ row: AuditRow; statement: CompiledQuery }> {
     const row = await this.entryOf({ ...request, status: undefined });
-    return { row, statement: this.db.insertInto('auditLog').values(row).compile() };
+    return { row, statement: auditEntryInsert(this.db, row) };
   }
 
   /**
