@@ -6,8 +6,8 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { apiKeyPrefixOf } from '../console/public.ts';
 import {
   type AuditFilters,
-  auditEntryInsert,
   type AuditRow,
+  auditEntryInsert,
   completeAuditEntry,
   countAuditEntries,
   describeAuditResource,
