@@ -135,18 +135,6 @@ const isRepository = (file: string) => /(?:^|\/)(?:[\w-]+-)?repository\.ts$/.tes
  * Service files (`service.ts`) are never listed: their queries are in repositories.
  */
 const sqlOutsideRepositories: Record<string, string> = {
-  // Stores by another name: the file is nothing but the queries of one table or concern, read
-  // by its own module and (through public.ts) others. To be renamed `*-repository.ts`.
-  'schedules/references.ts': 'the schedules store of "which schedules target these tests"',
-  'presets/schedule-link.ts': 'the schedulePresets store used by schedules through public.ts',
-  'tests/revision-trees.ts': 'the testRevisions queries the steps module needs, through public.ts',
-  'tests/attachments.ts': 'the attachments store (rows here, contents in the blob store)',
-  'tests/branches.ts': 'the copy of working revisions when the console creates a branch',
-  'steps/revision-nodes.ts': 'the revisionSteps store',
-  'steps/step-trees.ts': 'the step-tree loader (batched reads of steps, stepChildren, revisionSteps)',
-  'steps/step-writer.ts': 'the batched step-tree writer',
-  'runs/batches.ts': 'the runBatches store (claims inside the dispatch transaction)',
-  'runs/processes.ts': 'the runProcesses store',
   // Logic and SQL still interleaved: the queries sit between decisions inside one transaction
   // or claim; to be split into the module's repository.
   'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',

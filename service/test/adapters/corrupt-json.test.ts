@@ -2,7 +2,7 @@ import { runConfig } from '@stepdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CorruptDataError, readJson } from '../../src/adapters/db/index.ts';
-import { doneBatches } from '../../src/modules/runs/batches.ts';
+import { doneBatches } from '../../src/modules/runs/batches-repository.ts';
 import { loadRunProject } from '../../src/modules/runs/prepare.ts';
 import { findRun } from '../../src/modules/runs/repository.ts';
 import { consoleCall, createTest, createTestApp, databaseKinds, type TestApp } from '../helper.ts';

@@ -3,11 +3,12 @@
  * reads the preset a schedule names, and remote runs layer a preset, through these (test/architecture.test.ts checks that
  * nothing else of presets/ is imported from outside).
  */
+
+export { layerOverPreset } from './layering.ts';
 export {
   checkPresetOfProject,
-  layerOverPreset,
   linkSchedulePreset,
   presetIdsOfSchedules,
   presetOfProject,
   presetOfSchedule,
-} from './schedule-link.ts';
+} from './schedule-link-repository.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
 import { concurrencyCapOf } from '../console/public.ts';
-import { type ClaimedUnit, claimBatch, parallelsInUse } from './batches.ts';
+import { type ClaimedUnit, claimBatch, parallelsInUse } from './batches-repository.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';

@@ -11,12 +11,12 @@ import {
   type ClaimedUnit,
   endBatch,
   findBatch,
-} from './batches.ts';
+} from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
 import { failRun } from './finish.ts';
 import { mergeRun } from './merge-run.ts';
 import { executeLoaded, loadRunProject } from './prepare.ts';
-import { recordRunProcess, releaseRunProcess } from './processes.ts';
+import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
 import { claimedStatuses, findRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir } from './work-dirs.ts';

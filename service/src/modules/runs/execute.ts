@@ -1,13 +1,13 @@
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../../context.ts';
 import { uploadArtifacts } from './artifacts.ts';
-import { insertBatches } from './batches.ts';
+import { insertBatches } from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
 import { executeUnit } from './execute-batch.ts';
 import { failRun, finishRun } from './finish.ts';
 import { estimateFromSteps, planBatches, recordedDurations } from './planner.ts';
 import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from './prepare.ts';
-import { recordRunProcess, releaseRunProcess } from './processes.ts';
+import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
 import { findRun, type RunRow } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir, type WorkDir } from './work-dirs.ts';

@@ -5,7 +5,13 @@ import type { AppContext } from '../../context.ts';
 import { slug } from '../../runner/compiler/index.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
 import { uploadArtifacts } from './artifacts.ts';
-import { batchTestIds, type ClaimedUnit, doneBatches, endBatch, batchWorkKey as workKey } from './batches.ts';
+import {
+  batchTestIds,
+  type ClaimedUnit,
+  doneBatches,
+  endBatch,
+  batchWorkKey as workKey,
+} from './batches-repository.ts';
 import { type ExecutionResult, tests as testsModule } from './deps.ts';
 import { finishRun } from './finish.ts';
 import { findRun, runTests } from './repository.ts';

@@ -10,7 +10,7 @@ import { concurrencyCapOf } from '../console/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { artifactKey } from './artifacts.ts';
 import { compiler, executor, tests as testsModule } from './deps.ts';
-import { recordProcessGroup } from './processes.ts';
+import { recordProcessGroup } from './processes-repository.ts';
 import { type RunRow, runTests } from './repository.ts';
 
 /**

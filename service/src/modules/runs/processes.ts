@@ -1,44 +1,11 @@
 import fsp from 'node:fs/promises';
-import os from 'node:os';
-import type { Db } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { endSurvivors, processAlive } from '../../runner/supervisor.ts';
+import { releaseRunProcess, runProcessesOnHostExcept } from './processes-repository.ts';
 
 /**
- * The record of where each executing run's processes live (table `runProcesses`): host,
- * runner, supervisor process group and temporary folder. The supervisor ends a run's
- * processes when its runner dies; this record lets the next runner on the same host end
- * whatever survived anyway and remove the folder.
+ * Cleaning up after runners that died on this host (their records: `processes-repository.ts`).
  */
-
-export async function recordRunProcess(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
-  runId: string,
-  runnerId: string,
-  workDir: string,
-): Promise<void> {
-  await ctx.db
-    .insertInto('runProcesses')
-    .values({
-      runId,
-      host: os.hostname(),
-      runnerId,
-      processGroup: null,
-      workDir,
-      createdAt: ctx.clock.now().toISOString(),
-    })
-    .onConflict((oc) => oc.column('runId').doUpdateSet({ runnerId, workDir, processGroup: null }))
-    .execute();
-}
-
-export async function recordProcessGroup(db: Db, runId: string, processGroup: number): Promise<void> {
-  await db.updateTable('runProcesses').set({ processGroup }).where('runId', '=', runId).execute();
-}
-
-/** The run let go of its processes and folder (they are gone). */
-export async function releaseRunProcess(db: Db, runId: string): Promise<void> {
-  await db.deleteFrom('runProcesses').where('runId', '=', runId).execute();
-}
 
 /** The pid in a runner id (`host:pid:nonce`). */
 const pidOf = (runnerId: string) => Number(runnerId.split(':').at(-2));
@@ -52,12 +19,7 @@ export async function sweepDeadRunProcesses(
   ctx: Pick<AppContext, 'db' | 'log'>,
   currentRunnerId: string,
 ): Promise<number> {
-  const rows = await ctx.db
-    .selectFrom('runProcesses')
-    .selectAll()
-    .where('host', '=', os.hostname())
-    .where('runnerId', '!=', currentRunnerId)
-    .execute();
+  const rows = await runProcessesOnHostExcept(ctx.db, currentRunnerId);
   let cleaned = 0;
   for (const row of rows) {
     const pid = pidOf(row.runnerId);

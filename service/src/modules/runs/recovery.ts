@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { batchTestIds } from './batches.ts';
+import { batchTestIds } from './batches-repository.ts';
 import { failRun } from './finish.ts';
 import { claimedStatuses } from './repository.ts';
 

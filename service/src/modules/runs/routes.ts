@@ -23,7 +23,7 @@ import { badRequest } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import { layerOverPreset, presetOfProject } from '../presets/public.ts';
-import { batchesOf, shardsOf } from './batches.ts';
+import { batchesOf, shardsOf } from './batches-repository.ts';
 import {
   cancelRun,
   getRun,

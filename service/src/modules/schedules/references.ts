@@ -1,7 +1,7 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { readJson } from '../../adapters/db/index.ts';
 import { tagIdsOfTests, withAncestors } from '../tests/public.ts';
-import { storedTestIds } from './repository.ts';
+import { enabledSchedulesOfProject, storedTestIds } from './repository.ts';
 
 /**
  * Active (enabled) schedules that target any of these tests: directly, through a directory
@@ -14,13 +14,7 @@ export async function activeSchedulesReferencing(
   testIds: readonly string[],
 ): Promise<Array<{ id: string; name: string }>> {
   if (testIds.length === 0) return [];
-  const schedules = await db
-    .selectFrom('schedules')
-    .select(['id', 'name', 'testIds', 'tagId'])
-    .where('projectId', '=', projectId)
-    .where('enabled', '=', 1)
-    .orderBy('name', 'asc')
-    .execute();
+  const schedules = await enabledSchedulesOfProject(db, projectId);
   if (schedules.length === 0) return [];
 
   // The tests themselves and every directory above them, and the tags they carry.

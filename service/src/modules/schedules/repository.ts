@@ -287,3 +287,14 @@ export async function deleteScheduleOf(db: Db | Tx, organizationId: string, id: 
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The enabled schedules of a project with what they target, by name. */
+export async function enabledSchedulesOfProject(db: Db, projectId: string) {
+  return db
+    .selectFrom('schedules')
+    .select(['id', 'name', 'testIds', 'tagId'])
+    .where('projectId', '=', projectId)
+    .where('enabled', '=', 1)
+    .orderBy('name', 'asc')
+    .execute();
+}

@@ -36,7 +36,7 @@ import {
   repointNodes,
   setNodePosition,
   usages,
-} from './revision-nodes.ts';
+} from './revision-nodes-repository.ts';
 import {
   type NormalizedStep,
   normalizeSteps,

@@ -4,7 +4,7 @@
  * writes its revisions' trees through (test/architecture.test.ts checks that nothing else of
  * steps/ is imported from outside).
  */
-export { deleteRevisionTree } from './revision-nodes.ts';
+export { deleteRevisionTree } from './revision-nodes-repository.ts';
 export {
   copyRevisionSteps,
   loadStepTree,

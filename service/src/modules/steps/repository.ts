@@ -4,13 +4,13 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, pageWindow } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { stepInAnyTree, stepVisibleOn } from './revision-nodes.ts';
+import { stepInAnyTree, stepVisibleOn } from './revision-nodes-repository.ts';
 import { chunk } from './step-rows.ts';
 import type { StepRow } from './steps-store.ts';
 
 /**
  * The steps module's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).
- * The revision trees that use steps belong to the tests module (`tests/revision-trees.ts`).
+ * The revision trees that use steps belong to the tests module (`tests/revision-trees-repository.ts`).
  */
 
 type Executor = Db | Tx;

@@ -33,7 +33,7 @@ import {
   sharedStepsPage,
   updateStep,
 } from './repository.ts';
-import { repointNodes, usages } from './revision-nodes.ts';
+import { repointNodes, usages } from './revision-nodes-repository.ts';
 import { requireStep, type StepRow, stripScreenshotData } from './steps-store.ts';
 
 const present = (row: StepRow) => ({

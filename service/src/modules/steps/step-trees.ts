@@ -7,10 +7,13 @@ import {
 } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, readJson } from '../../adapters/db/index.ts';
-import { onPostgres } from '../../adapters/db/locks.ts';
-import { notFound } from '../../errors.ts';
-
 import { chunk, type StepRow, type StepView, stripScreenshotData } from './step-rows.ts';
+import {
+  type RevisionNodeRow,
+  revisionNodesOf,
+  sharedLinksOf,
+  stepRowsWithIds,
+} from './step-trees-repository.ts';
 
 /** Reads step trees back: a revision's nodes resolved to their canonical steps. */
 
@@ -29,11 +32,7 @@ async function loadStepRows(db: Executor, ids: string[]): Promise<Map<string, St
   const map = new Map<string, StepRow>();
   for (const part of chunk([...new Set(ids)], 500)) {
     if (part.length === 0) continue;
-    const rows = await db
-      .selectFrom('steps')
-      .select(['id', 'projectId', 'name', 'action', 'metadata', 'condition', 'shared', 'isGroup', 'type'])
-      .where('id', 'in', part)
-      .execute();
+    const rows = await stepRowsWithIds(db, part);
     for (const row of rows) map.set(row.id, row);
   }
   return map;
@@ -47,12 +46,7 @@ async function loadSharedChildren(db: Executor, parentIds: string[]) {
   while (frontier.length > 0) {
     const next: string[] = [];
     for (const part of chunk(frontier, 500)) {
-      const rows = await db
-        .selectFrom('stepChildren')
-        .select(['id', 'parentStepId', 'childStepId', 'position'])
-        .where('parentStepId', 'in', part)
-        .orderBy('position')
-        .execute();
+      const rows = await sharedLinksOf(db, part);
       for (const row of rows) {
         const list = links.get(row.parentStepId) ?? [];
         list.push(row);
@@ -71,22 +65,10 @@ async function loadSharedChildren(db: Executor, parentIds: string[]) {
 
 /** Full step trees of several revisions (shared groups expanded), keyed by revision id. */
 export async function loadStepTrees(db: Executor, revisionIds: string[]): Promise<Map<string, StepView[]>> {
-  const nodes: Array<{
-    id: string;
-    revisionId: string;
-    stepId: string;
-    parentId: string | null;
-    position: number;
-  }> = [];
+  const nodes: RevisionNodeRow[] = [];
   for (const part of chunk([...new Set(revisionIds)], 500)) {
     if (part.length === 0) continue;
-    nodes.push(
-      ...(await db
-        .selectFrom('revisionSteps')
-        .select(['id', 'revisionId', 'stepId', 'parentId', 'position'])
-        .where('revisionId', 'in', part)
-        .execute()),
-    );
+    nodes.push(...(await revisionNodesOf(db, part)));
   }
   const rows = await loadStepRows(
     db,
@@ -186,21 +168,4 @@ export function viewsToInput(views: StepView[], keepSharedRefs: boolean): StepIn
       ...(view.group ? { children: viewsToInput(view.children, keepSharedRefs) } : {}),
     };
   });
-}
-
-export async function requireStep(
-  db: Executor,
-  projectId: string,
-  stepId: string,
-  lock?: 'update',
-): Promise<StepRow> {
-  let query = db
-    .selectFrom('steps')
-    .select(['id', 'projectId', 'name', 'action', 'metadata', 'condition', 'shared', 'isGroup', 'type'])
-    .where('id', '=', stepId)
-    .where('projectId', '=', projectId);
-  if (lock && onPostgres(db)) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
-  if (!row) throw notFound('Step not found');
-  return row;
 }

@@ -3,6 +3,12 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
 import type { NormalizedStep } from './step-input.ts';
 import { chunk } from './step-rows.ts';
+import {
+  insertRevisionNodes,
+  insertStepTreeRows,
+  type RevisionNodeRow,
+  revisionNodesOf,
+} from './step-trees-repository.ts';
 
 /** Writes step trees: canonical steps, shared-group links and revision nodes. */
 
@@ -93,11 +99,7 @@ export class StepWriter {
   }
 
   async flush(trx: Executor) {
-    for (const part of chunk(this.steps, 200)) await trx.insertInto('steps').values(part).execute();
-    for (const part of chunk(this.stepChildren, 300))
-      await trx.insertInto('stepChildren').values(part).execute();
-    for (const part of chunk(this.revisionSteps, 300))
-      await trx.insertInto('revisionSteps').values(part).execute();
+    await insertStepTreeRows(trx, this);
     this.steps.length = 0;
     this.stepChildren.length = 0;
     this.revisionSteps.length = 0;
@@ -107,22 +109,10 @@ export class StepWriter {
 /** Copies the step nodes of one revision onto another (same canonical steps). */
 export async function copyRevisionSteps(trx: Executor, pairs: Array<{ from: string; to: string }>) {
   const toOf = new Map(pairs.map((pair) => [pair.from, pair.to]));
-  const nodes: Array<{
-    id: string;
-    revisionId: string;
-    stepId: string;
-    parentId: string | null;
-    position: number;
-  }> = [];
+  const nodes: RevisionNodeRow[] = [];
   for (const part of chunk([...toOf.keys()], 500)) {
     if (part.length === 0) continue;
-    nodes.push(
-      ...(await trx
-        .selectFrom('revisionSteps')
-        .select(['id', 'revisionId', 'stepId', 'parentId', 'position'])
-        .where('revisionId', 'in', part)
-        .execute()),
-    );
+    nodes.push(...(await revisionNodesOf(trx, part)));
   }
   const newIds = new Map(nodes.map((node) => [node.id, randomUUID()]));
   const rows = nodes.map((node) => ({
@@ -132,5 +122,5 @@ export async function copyRevisionSteps(trx: Executor, pairs: Array<{ from: stri
     parentId: node.parentId ? (newIds.get(node.parentId) ?? null) : null,
     position: node.position,
   }));
-  for (const part of chunk(rows, 300)) await trx.insertInto('revisionSteps').values(part).execute();
+  await insertRevisionNodes(trx, rows);
 }

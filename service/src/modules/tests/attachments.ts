@@ -3,6 +3,7 @@ import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk } from '../../adapters/db/index.ts';
 import { badRequest } from '../../errors.ts';
+import { attachmentRowsOfTests, deleteAttachmentNamed, insertAttachment } from './attachments-repository.ts';
 
 /** Files of tests and steps (`setInputFiles`): rows in `attachments`, contents in the blob store. */
 
@@ -33,27 +34,17 @@ export async function storeAttachments(
     const id = randomUUID();
     const blobKey = `attachments/${owner.projectId}/${id}`;
     await blobs.put(blobKey, file.content);
-    let query = db
-      .deleteFrom('attachments')
-      .where('projectId', '=', owner.projectId)
-      .where('filename', '=', filename);
-    query = owner.testId
-      ? query.where('testId', '=', owner.testId)
-      : query.where('stepId', '=', owner.stepId ?? '');
-    await query.execute();
-    await db
-      .insertInto('attachments')
-      .values({
-        id,
-        projectId: owner.projectId,
-        testId: owner.testId ?? null,
-        stepId: owner.stepId ?? null,
-        filename,
-        blobKey,
-        size: file.content.length,
-        createdAt: now,
-      })
-      .execute();
+    await deleteAttachmentNamed(db, owner, filename);
+    await insertAttachment(db, {
+      id,
+      projectId: owner.projectId,
+      testId: owner.testId ?? null,
+      stepId: owner.stepId ?? null,
+      filename,
+      blobKey,
+      size: file.content.length,
+      createdAt: now,
+    });
   }
 }
 
@@ -65,11 +56,7 @@ export async function loadAttachmentsFor(
 ): Promise<Map<string, UploadedFile[]>> {
   const out = new Map<string, UploadedFile[]>();
   for (const part of chunk(testIds, 500)) {
-    const rows = await db
-      .selectFrom('attachments')
-      .select(['testId', 'filename', 'blobKey'])
-      .where('testId', 'in', part)
-      .execute();
+    const rows = await attachmentRowsOfTests(db, part);
     for (const row of rows) {
       const content = await blobs.get(row.blobKey);
       if (!content || !row.testId) continue;
@@ -79,14 +66,4 @@ export async function loadAttachmentsFor(
     }
   }
   return out;
-}
-
-/** A test's own files, by name. */
-export async function attachmentsOfTest(db: Executor, testId: string) {
-  return db
-    .selectFrom('attachments')
-    .select(['filename', 'blobKey', 'stepId'])
-    .where('testId', '=', testId)
-    .orderBy('filename')
-    .execute();
 }

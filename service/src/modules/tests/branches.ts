@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../adapters/db/index.ts';
-import { chunk } from '../../adapters/db/index.ts';
 import { copyRevisionSteps } from '../steps/public.ts';
+import { insertRevisionRows, workingRevisionRowsOfBranch } from './repository.ts';
 
 /**
  * Console branch creation: the new branch starts with a copy of the source branch's working
@@ -11,13 +11,7 @@ export async function copyBranchTests(
   trx: Tx,
   branch: { projectId: string; fromBranchId: string; toBranchId: string; now: string },
 ): Promise<void> {
-  const rows = await trx
-    .selectFrom('testRevisions')
-    .selectAll()
-    .where('branchId', '=', branch.fromBranchId)
-    .where('projectId', '=', branch.projectId)
-    .where('kind', '=', 'working')
-    .execute();
+  const rows = await workingRevisionRowsOfBranch(trx, branch.projectId, branch.fromBranchId);
   const pairs = rows.map((row) => ({ from: row.id, to: randomUUID() }));
   const copies = rows.map((row, index) => ({
     ...row,
@@ -25,6 +19,6 @@ export async function copyBranchTests(
     branchId: branch.toBranchId,
     createdAt: branch.now,
   }));
-  for (const part of chunk(copies, 100)) await trx.insertInto('testRevisions').values(part).execute();
+  await insertRevisionRows(trx, copies);
   await copyRevisionSteps(trx, pairs);
 }

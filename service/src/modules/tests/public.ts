@@ -21,5 +21,5 @@ export {
   markEdited,
   markEditedWithStepsCount,
   workingRevisionsOf,
-} from './revision-trees.ts';
+} from './revision-trees-repository.ts';
 export { scopeOf } from './scope.ts';

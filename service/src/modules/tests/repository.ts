@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jsonObject, type RunConfig, runConfig } from '@stepdeck/contract';
+import type { Insertable } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
+import type { Database } from '../../adapters/db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { tagIdsInOrganization, tagNames } from '../console/public.ts';
 
@@ -359,4 +361,20 @@ export async function lockRevisions(trx: Executor, revisionIds: string[]): Promi
     .orderBy('id')
     .forUpdate()
     .execute();
+}
+
+/** Every column of a branch's working revisions (copied whole when a branch is created). */
+export async function workingRevisionRowsOfBranch(trx: Executor, projectId: string, branchId: string) {
+  return trx
+    .selectFrom('testRevisions')
+    .selectAll()
+    .where('branchId', '=', branchId)
+    .where('projectId', '=', projectId)
+    .where('kind', '=', 'working')
+    .execute();
+}
+
+/** Inserts whole revision rows, 100 per statement. */
+export async function insertRevisionRows(trx: Executor, rows: Array<Insertable<Database['testRevisions']>>) {
+  for (const part of chunk(rows, 100)) await trx.insertInto('testRevisions').values(part).execute();
 }
