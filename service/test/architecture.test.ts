@@ -138,12 +138,10 @@ const sqlOutsideRepositories: Record<string, string> = {
   // Logic and SQL still interleaved: the queries sit between decisions inside one transaction
   // or claim; to be split into the module's repository.
   'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',
-  'tests/executable.ts': 'run targets and compiler input read for the runs module',
   'runs/dispatcher.ts': 'claims and state changes inside the dispatch transaction',
   'runs/execute.ts': 'the runner’s claim and state changes of a run',
   'runs/execute-batch.ts': 'the runner’s claim and state changes of a batch',
   'runs/finish.ts': 'the run’s end written in one transaction with its per-test rows',
-  'runs/recovery.ts': 'putting stale batches back, decided row by row',
 };
 
 /** Files of src/modules that build SQL outside a repository and are not listed above. */

@@ -279,3 +279,44 @@ export async function batchesOf(db: Db | Tx, runId: string): Promise<RunBatch[]>
         : null,
   }));
 }
+
+/** Claimed batches of active runs whose runner's last heartbeat is older than `staleBefore`. */
+export async function staleClaimedBatches(db: Db | Tx, staleBefore: number) {
+  return db
+    .selectFrom('runBatches')
+    .innerJoin('runs', 'runs.id', 'runBatches.runId')
+    .select([
+      'runBatches.runId',
+      'runBatches.position',
+      'runBatches.attempts',
+      'runBatches.testIds',
+      'runBatches.kind',
+    ])
+    .where('runBatches.status', '=', 'claimed')
+    .where('runBatches.heartbeatAt', '<', staleBefore)
+    .where('runs.status', 'in', [...claimedStatuses])
+    .execute();
+}
+
+/**
+ * Puts a stale batch back or cancels it (`changes`), only while it is still claimed and stale;
+ * whether this call did it (another process may have first).
+ */
+export async function releaseStaleBatch(
+  db: Db | Tx,
+  batch: { runId: string; position: number },
+  staleBefore: number,
+  changes:
+    | { status: 'pending'; runnerId: null; slot: null; heartbeatAt: null; startedAt: null }
+    | { status: 'cancelled'; completedAt: string },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('runBatches')
+    .set(changes)
+    .where('runId', '=', batch.runId)
+    .where('position', '=', batch.position)
+    .where('status', '=', 'claimed')
+    .where('heartbeatAt', '<', staleBefore)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}

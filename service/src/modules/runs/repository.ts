@@ -223,3 +223,14 @@ export async function recentTestDurations(db: Db, branchId: string, testIds: str
     .limit(testIds.length * 20)
     .execute();
 }
+
+/** The names of these tests of a run, in the run's order. */
+export async function testNamesOfRun(db: Db | Tx, runId: string, testIds: string[]) {
+  return db
+    .selectFrom('runTests')
+    .select(['testName'])
+    .where('runId', '=', runId)
+    .where('testId', 'in', testIds)
+    .orderBy('position')
+    .execute();
+}

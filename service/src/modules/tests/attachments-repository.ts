@@ -54,3 +54,24 @@ export async function attachmentsOfTest(db: Executor, testId: string) {
     .orderBy('filename')
     .execute();
 }
+
+/** The attachments of these tests of the project (one statement: callers chunk the ids). */
+export async function attachmentRowsOfTestsInProject(db: Executor, projectId: string, testIds: string[]) {
+  return db
+    .selectFrom('attachments')
+    .select(['testId', 'filename', 'blobKey'])
+    .where('projectId', '=', projectId)
+    .where('testId', 'in', testIds)
+    .execute();
+}
+
+/** The files uploaded to these canonical steps of the project (one statement: callers chunk). */
+export async function stepAttachmentRowsInProject(db: Executor, projectId: string, stepIds: string[]) {
+  return db
+    .selectFrom('attachments')
+    .select(['stepId', 'filename', 'blobKey'])
+    .where('projectId', '=', projectId)
+    .where('testId', 'is', null)
+    .where('stepId', 'in', stepIds)
+    .execute();
+}

@@ -5,11 +5,13 @@ import { notFound } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
 import { findTag } from '../console/public.ts';
 import { loadStepTrees, type StepView, toStepNodes } from '../steps/public.ts';
+import { attachmentRowsOfTestsInProject, stepAttachmentRowsInProject } from './attachments-repository.ts';
 import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';
 
 /**
  * What the runs module needs from tests: which leaf tests a run target expands to, the
- * tests as compiler input, and the project's secrets for the runner's environment.
+ * tests as compiler input (the project's secrets for the runner's environment:
+ * `secrets-repository.ts`).
  */
 export async function expandRunTargets(
   db: Db,
@@ -59,12 +61,7 @@ export async function loadCompilableTests(
   const files = new Map<string, CompilableTest['files']>();
   for (const part of chunk(input.testIds, 500)) {
     if (part.length === 0) continue;
-    const rows = await db
-      .selectFrom('attachments')
-      .select(['testId', 'filename', 'blobKey'])
-      .where('projectId', '=', input.projectId)
-      .where('testId', 'in', part)
-      .execute();
+    const rows = await attachmentRowsOfTestsInProject(db, input.projectId, part);
     for (const row of rows) {
       if (!row.testId) continue;
       const content = await blobs.get(row.blobKey);
@@ -87,13 +84,7 @@ export async function loadCompilableTests(
   for (const views of trees.values()) collect(views);
   for (const part of chunk([...canonicalIds], 500)) {
     if (part.length === 0) continue;
-    const rows = await db
-      .selectFrom('attachments')
-      .select(['stepId', 'filename', 'blobKey'])
-      .where('projectId', '=', input.projectId)
-      .where('testId', 'is', null)
-      .where('stepId', 'in', part)
-      .execute();
+    const rows = await stepAttachmentRowsInProject(db, input.projectId, part);
     for (const row of rows) {
       if (!row.stepId) continue;
       const content = await blobs.get(row.blobKey);
@@ -145,14 +136,4 @@ function assignFileSteps(views: StepView[], files: CompilableTest['files']) {
       for (const file of files) if (!file.stepId && names.includes(file.filename)) file.stepId = view.id;
     assignFileSteps(view.children, files);
   }
-}
-
-/** Secret name → value, for the runner's environment only (never written into files). */
-export async function loadProjectSecrets(db: Db, projectId: string): Promise<Record<string, string>> {
-  const rows = await db
-    .selectFrom('projectSecrets')
-    .select(['name', 'value'])
-    .where('projectId', '=', projectId)
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
 }

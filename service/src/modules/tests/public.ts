@@ -4,7 +4,7 @@
  * only through these functions (test/architecture.test.ts checks that nothing else is imported).
  */
 export { storeAttachments, type UploadedFile } from './attachments.ts';
-export { expandRunTargets, loadCompilableTests, loadProjectSecrets } from './executable.ts';
+export { expandRunTargets, loadCompilableTests } from './executable.ts';
 export { readForm } from './multipart.ts';
 export { parseJsonField, type Scope } from './present.ts';
 export {
@@ -23,3 +23,4 @@ export {
   workingRevisionsOf,
 } from './revision-trees-repository.ts';
 export { scopeOf } from './scope.ts';
+export { loadProjectSecrets } from './secrets-repository.ts';

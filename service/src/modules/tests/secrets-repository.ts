@@ -53,3 +53,13 @@ export async function deleteSecret(db: Db, projectId: string, name: string): Pro
     .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw notFound('Secret not found');
 }
+
+/** Secret name → value, for the runner's environment only (never written into files). */
+export async function loadProjectSecrets(db: Db, projectId: string): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('projectSecrets')
+    .select(['name', 'value'])
+    .where('projectId', '=', projectId)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+}

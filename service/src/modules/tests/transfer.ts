@@ -9,8 +9,9 @@ import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
 import { ensureTags } from '../console/public.ts';
 import { loadStepTrees, type normalizeSteps, type StepView, StepWriter } from '../steps/public.ts';
 import { importLimits, readExportArchive, zipFiles } from './archive.ts';
-import { loadCompilableTests, loadProjectSecrets } from './executable.ts';
+import { loadCompilableTests } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
+import { loadProjectSecrets } from './secrets-repository.ts';
 import { type Scope, storeAttachments, type TestsService, testTypeOf } from './service.ts';
 import {
   insertRevisionRows,

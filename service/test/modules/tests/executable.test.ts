@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expandRunTargets,
-  loadCompilableTests,
-  loadProjectSecrets,
-} from '../../../src/modules/tests/executable.ts';
+import { expandRunTargets, loadCompilableTests } from '../../../src/modules/tests/executable.ts';
+import { loadProjectSecrets } from '../../../src/modules/tests/secrets-repository.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep, multipart } from './helpers.ts';
 
