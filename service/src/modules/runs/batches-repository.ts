@@ -320,3 +320,53 @@ export async function releaseStaleBatch(
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
+
+/** A heartbeat of the unit this runner holds (claimed, or done and awaiting the merge); false when the claim was taken back. */
+export async function beatBatch(
+  db: Db | Tx,
+  unit: { runId: string; position: number },
+  runnerId: string,
+): Promise<boolean> {
+  const held = await db
+    .updateTable('runBatches')
+    .set({ heartbeatAt: Date.now() })
+    .where('runId', '=', unit.runId)
+    .where('position', '=', unit.position)
+    .where('runnerId', '=', runnerId)
+    .where('status', 'in', ['claimed', 'done'])
+    .executeTakeFirst();
+  return Number(held.numUpdatedRows) === 1;
+}
+
+/** The slot that ended the last batch claims the pending merge unit; whether it got it. */
+export async function claimMergeUnit(
+  db: Db | Tx,
+  merge: { runId: string; position: number },
+  runnerId: string,
+  now: string,
+): Promise<boolean> {
+  const taken = await db
+    .updateTable('runBatches')
+    .set((eb) => ({
+      status: 'claimed',
+      runnerId,
+      slot: null,
+      heartbeatAt: Date.now(),
+      startedAt: now,
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('runId', '=', merge.runId)
+    .where('position', '=', merge.position)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1;
+}
+
+/** Every unit of a run with its kind and status. */
+export async function unitStatesOf(db: Db | Tx, runId: string) {
+  return db
+    .selectFrom('runBatches')
+    .select(['position', 'kind', 'status'])
+    .where('runId', '=', runId)
+    .execute();
+}

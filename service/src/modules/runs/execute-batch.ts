@@ -8,16 +8,19 @@ import {
   type BatchResult,
   batchTestIds,
   batchWorkKey,
+  beatBatch,
   type ClaimedUnit,
+  claimMergeUnit,
   endBatch,
   findBatch,
+  unitStatesOf,
 } from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
 import { failRun } from './finish.ts';
 import { mergeRun } from './merge-run.ts';
 import { executeLoaded, loadRunProject } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
-import { claimedStatuses, findRun } from './repository.ts';
+import { beatRun, claimedStatuses, findRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir } from './work-dirs.ts';
 
@@ -47,20 +50,9 @@ export async function executeUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: 
         controller.abort(new RunCancelledError());
         return;
       }
-      const held = await ctx.db
-        .updateTable('runBatches')
-        .set({ heartbeatAt: Date.now() })
-        .where('runId', '=', unit.runId)
-        .where('position', '=', position)
-        .where('runnerId', '=', runnerId)
-        .where('status', 'in', ['claimed', 'done'])
-        .executeTakeFirst();
-      if (Number(held.numUpdatedRows) !== 1) controller.abort(new RunCancelledError());
-      await ctx.db
-        .updateTable('runs')
-        .set({ heartbeatAt: Date.now() })
-        .where('id', '=', unit.runId)
-        .execute();
+      if (!(await beatBatch(ctx.db, { runId: unit.runId, position }, runnerId)))
+        controller.abort(new RunCancelledError());
+      await beatRun(ctx.db, unit.runId);
     })()
       .catch(() => {})
       .finally(() => {
@@ -78,21 +70,7 @@ export async function executeUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: 
       // The slot that ends the last batch merges at once (the merge unit is its to take).
       const merge = { runId: unit.runId, position: last, kind: 'merge' as const };
       position = last;
-      const taken = await ctx.db
-        .updateTable('runBatches')
-        .set((eb) => ({
-          status: 'claimed',
-          runnerId,
-          slot: null,
-          heartbeatAt: Date.now(),
-          startedAt: ctx.clock.now().toISOString(),
-          attempts: eb('attempts', '+', 1),
-        }))
-        .where('runId', '=', unit.runId)
-        .where('position', '=', last)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) {
+      if (await claimMergeUnit(ctx.db, merge, runnerId, ctx.clock.now().toISOString())) {
         runtime.aborts.set(unitKey(merge), controller);
         await mergeRun(ctx, merge, runnerId).finally(() => runtime.aborts.delete(unitKey(merge)));
       }
@@ -150,11 +128,7 @@ async function executeBatch(
       tests: result.tests.map((test) => ({ ...test, artifacts: [] })),
     };
     if (!(await endBatch(ctx.db, { ...unit, runnerId }, 'done', completedAt, kept))) return undefined;
-    const rest = await ctx.db
-      .selectFrom('runBatches')
-      .select(['position', 'kind', 'status'])
-      .where('runId', '=', run.id)
-      .execute();
+    const rest = await unitStatesOf(ctx.db, run.id);
     if (rest.some((row) => row.kind === 'tests' && row.status !== 'done')) return undefined;
     return rest.find((row) => row.kind === 'merge')?.position;
   } finally {

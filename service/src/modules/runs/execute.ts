@@ -8,7 +8,7 @@ import { failRun, finishRun } from './finish.ts';
 import { estimateFromSteps, planBatches, recordedDurations } from './planner.ts';
 import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
-import { findRun, type RunRow } from './repository.ts';
+import { beatHeldRun, findRun, type RunRow, runStatusOf, startQueuedRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir, type WorkDir } from './work-dirs.ts';
 
@@ -40,22 +40,13 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
   const beat = setInterval(() => {
     if (beating) return;
     beating = (async () => {
-      const row = await ctx.db
-        .selectFrom('runs')
-        .select(['status'])
-        .where('id', '=', runId)
-        .executeTakeFirst();
+      const row = await runStatusOf(ctx.db, runId);
       if (!row || row.status === 'cancelled') {
         cancelled = true;
         controller.abort(new RunCancelledError());
         return;
       }
-      await ctx.db
-        .updateTable('runs')
-        .set({ heartbeatAt: Date.now() })
-        .where('id', '=', runId)
-        .where('runnerId', '=', runnerId)
-        .execute();
+      await beatHeldRun(ctx.db, runId, runnerId);
     })()
       .catch(() => {})
       .finally(() => {
@@ -70,13 +61,7 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
   let work: WorkDir | undefined;
   let split = false;
   try {
-    const started = await ctx.db
-      .updateTable('runs')
-      .set({ status: 'running', startedAt: ctx.clock.now().toISOString(), heartbeatAt: Date.now() })
-      .where('id', '=', runId)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
-    if (Number(started.numUpdatedRows) !== 1) return;
+    if (!(await startQueuedRun(ctx.db, runId, ctx.clock.now().toISOString()))) return;
     const run = await findRun(ctx.db, runId);
     if (!run) return;
     work = await acquireWorkDir('stepdeck-run');
@@ -150,11 +135,7 @@ async function splitRun(
   await storeBundle(ctx, run.id, loaded, workDir);
   const now = ctx.clock.now().toISOString();
   const written = await ctx.db.transaction().execute(async (tx) => {
-    const current = await tx
-      .selectFrom('runs')
-      .select(['status'])
-      .where('id', '=', run.id)
-      .executeTakeFirst();
+    const current = await runStatusOf(tx, run.id);
     if (current?.status !== 'running') return false;
     await insertBatches(tx, run.id, planned, { runnerId: holder.runnerId, slot: holder.slot, now });
     return true;

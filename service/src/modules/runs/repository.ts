@@ -234,3 +234,34 @@ export async function testNamesOfRun(db: Db | Tx, runId: string, testIds: string
     .orderBy('position')
     .execute();
 }
+
+/** The runner's heartbeat on a run it executes. */
+export async function beatRun(db: Db | Tx, runId: string) {
+  await db.updateTable('runs').set({ heartbeatAt: Date.now() }).where('id', '=', runId).execute();
+}
+
+/** A run's status alone (undefined when the run is gone). */
+export async function runStatusOf(db: Db | Tx, runId: string) {
+  return db.selectFrom('runs').select(['status']).where('id', '=', runId).executeTakeFirst();
+}
+
+/** The heartbeat of the runner that holds an unsplit run. */
+export async function beatHeldRun(db: Db | Tx, runId: string, runnerId: string) {
+  await db
+    .updateTable('runs')
+    .set({ heartbeatAt: Date.now() })
+    .where('id', '=', runId)
+    .where('runnerId', '=', runnerId)
+    .execute();
+}
+
+/** A claimed (`queued`) run starts; false when it was no longer queued (cancelled meanwhile). */
+export async function startQueuedRun(db: Db | Tx, runId: string, now: string): Promise<boolean> {
+  const started = await db
+    .updateTable('runs')
+    .set({ status: 'running', startedAt: now, heartbeatAt: Date.now() })
+    .where('id', '=', runId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(started.numUpdatedRows) === 1;
+}
