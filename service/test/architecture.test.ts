@@ -139,7 +139,6 @@ const sqlOutsideRepositories: Record<string, string> = {
   // or claim; to be split into the module's repository.
   'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',
   'runs/dispatcher.ts': 'claims and state changes inside the dispatch transaction',
-  'runs/finish.ts': 'the run’s end written in one transaction with its per-test rows',
 };
 
 /** Files of src/modules that build SQL outside a repository and are not listed above. */

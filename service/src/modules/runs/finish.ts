@@ -2,7 +2,14 @@ import { runReport, runStats } from '@stepdeck/contract';
 import { readJson, toJson } from '../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
 import { type ExecutionResult, projects } from './deps.ts';
-import { findRun, type RunRow, runTests } from './repository.ts';
+import {
+  endRunIn,
+  endRunningRun,
+  findRun,
+  type RunRow,
+  recordRunTestResult,
+  runTests,
+} from './repository.ts';
 
 /**
  * How a run ends: its report (the spec's `report` and the step-level fields of issue 11) and
@@ -54,32 +61,22 @@ export async function finishRun(ctx: AppContext, run: RunRow, result: ExecutionR
   const completedAt = ctx.clock.now().toISOString();
   const report = buildReport(run, status, result, completedAt);
   const finished = await ctx.db.transaction().execute(async (tx) => {
-    const updated = await tx
-      .updateTable('runs')
-      .set({
-        status,
-        stats: toJson(result.stats),
-        report: toJson(report),
-        runnerError: result.runnerError ?? null,
-        duration: Math.round(result.durationMs),
-        completedAt,
-      })
-      .where('id', '=', run.id)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return false;
+    const ended = await endRunningRun(tx, run.id, {
+      status,
+      stats: toJson(result.stats),
+      report: toJson(report),
+      runnerError: result.runnerError ?? null,
+      duration: Math.round(result.durationMs),
+      completedAt,
+    });
+    if (!ended) return false;
     for (const test of result.tests) {
-      await tx
-        .updateTable('runTests')
-        .set({
-          status: test.status,
-          duration: Math.round(test.durationMs),
-          errorMessage: test.errorMessage,
-          errorLocation: test.errorLocation,
-        })
-        .where('runId', '=', run.id)
-        .where('testId', '=', test.testId)
-        .execute();
+      await recordRunTestResult(tx, run.id, test.testId, {
+        status: test.status,
+        duration: Math.round(test.durationMs),
+        errorMessage: test.errorMessage,
+        errorLocation: test.errorLocation,
+      });
     }
     return true;
   });
@@ -125,20 +122,15 @@ export async function failRun(
     htmlReportDir: '',
     log: '',
   };
-  const updated = await ctx.db
-    .updateTable('runs')
-    .set({
-      status: 'failed',
-      stats: toJson(stats),
-      report: toJson(buildReport(run, 'failed', result, completedAt)),
-      runnerError: message,
-      duration,
-      completedAt,
-    })
-    .where('id', '=', runId)
-    .where('status', 'in', from)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return false;
+  const ended = await endRunIn(ctx.db, runId, from, {
+    status: 'failed',
+    stats: toJson(stats),
+    report: toJson(buildReport(run, 'failed', result, completedAt)),
+    runnerError: message,
+    duration,
+    completedAt,
+  });
+  if (!ended) return false;
   await emitFinished(ctx, runId);
   return true;
 }

@@ -265,3 +265,50 @@ export async function startQueuedRun(db: Db | Tx, runId: string, now: string): P
     .executeTakeFirst();
   return Number(started.numUpdatedRows) === 1;
 }
+
+/** What a run's end writes on its row (stats and report as JSON text). */
+export interface RunEnd {
+  status: 'completed' | 'failed';
+  stats: string;
+  report: string;
+  runnerError: string | null;
+  duration: number;
+  completedAt: string;
+}
+
+/** Ends a run still `running`; false when something else ended it first. */
+export async function endRunningRun(db: Db | Tx, runId: string, end: RunEnd): Promise<boolean> {
+  const updated = await db
+    .updateTable('runs')
+    .set(end)
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Ends a run whose status is one of `from`; false when it was in none of them. */
+export async function endRunIn(db: Db | Tx, runId: string, from: string[], end: RunEnd): Promise<boolean> {
+  const updated = await db
+    .updateTable('runs')
+    .set(end)
+    .where('id', '=', runId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** One test's outcome in a run. */
+export async function recordRunTestResult(
+  db: Db | Tx,
+  runId: string,
+  testId: string,
+  outcome: { status: string; duration: number; errorMessage: string | null; errorLocation: string | null },
+) {
+  await db
+    .updateTable('runTests')
+    .set(outcome)
+    .where('runId', '=', runId)
+    .where('testId', '=', testId)
+    .execute();
+}
