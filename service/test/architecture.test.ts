@@ -138,7 +138,6 @@ const sqlOutsideRepositories: Record<string, string> = {
   // Logic and SQL still interleaved: the queries sit between decisions inside one transaction
   // or claim; to be split into the module's repository.
   'tests/writes.ts': 'test writes: tree-locked transactions that interleave checks and updates',
-  'runs/dispatcher.ts': 'claims and state changes inside the dispatch transaction',
 };
 
 /** Files of src/modules that build SQL outside a repository and are not listed above. */

@@ -370,3 +370,21 @@ export async function unitStatesOf(db: Db | Tx, runId: string) {
     .where('runId', '=', runId)
     .execute();
 }
+
+/** Gives a unit claimed during shutdown back (`claimed` → `pending`, the claim not counted). */
+export async function releaseUnit(db: Db | Tx, unit: ClaimedUnit, runnerId: string): Promise<void> {
+  await db
+    .updateTable('runBatches')
+    .set((eb) => ({
+      status: 'pending',
+      runnerId: null,
+      slot: null,
+      heartbeatAt: null,
+      attempts: eb('attempts', '-', 1),
+    }))
+    .where('runId', '=', unit.runId)
+    .where('position', '=', unit.position)
+    .where('status', '=', 'claimed')
+    .where('runnerId', '=', runnerId)
+    .execute();
+}

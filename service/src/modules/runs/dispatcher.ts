@@ -2,14 +2,22 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
 import { concurrencyCapOf } from '../console/public.ts';
-import { type ClaimedUnit, claimBatch, parallelsInUse } from './batches-repository.ts';
+import { type ClaimedUnit, claimBatch, parallelsInUse, releaseUnit } from './batches-repository.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
 import { failRun } from './finish.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
 import { recoverBatches } from './recovery.ts';
-import { claimedStatuses, lockDispatch } from './repository.ts';
+import {
+  claimedRunsToRecover,
+  claimedStatuses,
+  claimPendingRun,
+  lockDispatch,
+  oldestPendingRuns,
+  organizationOfRun,
+  releaseRunClaim,
+} from './repository.ts';
 import { dispatchJob } from './runtime.ts';
 
 /**
@@ -91,8 +99,8 @@ export async function startRunner(
             const runId = claim.runId;
             if (stopped) {
               // Claimed while the app was closing: hand it back for another runner.
-              if (claim.unit) await releaseUnit(ctx, claim.unit, runnerId);
-              else await releaseClaim(ctx, runId, runnerId);
+              if (claim.unit) await releaseUnit(ctx.db, claim.unit, runnerId);
+              else await releaseRunClaim(ctx.db, runId, runnerId);
               break;
             }
             held.add(number);
@@ -176,35 +184,6 @@ export async function startRunner(
   };
 }
 
-/** Gives a run claimed during shutdown back (`queued` → `pending`). */
-async function releaseClaim(ctx: AppContext, runId: string, runnerId: string): Promise<void> {
-  await ctx.db
-    .updateTable('runs')
-    .set({ status: 'pending', queuedAt: null, runnerId: null, heartbeatAt: null })
-    .where('id', '=', runId)
-    .where('status', '=', 'queued')
-    .where('runnerId', '=', runnerId)
-    .execute();
-}
-
-/** Gives a unit claimed during shutdown back (`claimed` → `pending`, the claim not counted). */
-async function releaseUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: string): Promise<void> {
-  await ctx.db
-    .updateTable('runBatches')
-    .set((eb) => ({
-      status: 'pending',
-      runnerId: null,
-      slot: null,
-      heartbeatAt: null,
-      attempts: eb('attempts', '-', 1),
-    }))
-    .where('runId', '=', unit.runId)
-    .where('position', '=', unit.position)
-    .where('status', '=', 'claimed')
-    .where('runnerId', '=', runnerId)
-    .execute();
-}
-
 interface Claim {
   runId: string;
   /** A batch (or merge) of a started run; absent for a whole pending run. */
@@ -231,20 +210,10 @@ async function claimNext(ctx: AppContext, runnerId: string, slot: string): Promi
     const now = ctx.clock.now().toISOString();
     const unit = await claimBatch(tx, { runnerId, slot, now }, capOf);
     if (unit) {
-      const run = await tx
-        .selectFrom('runs')
-        .select(['organizationId'])
-        .where('id', '=', unit.runId)
-        .executeTakeFirstOrThrow();
+      const run = await organizationOfRun(tx, unit.runId);
       return { runId: unit.runId, unit, cap: await capOf(run.organizationId) };
     }
-    const pending = await tx
-      .selectFrom('runs')
-      .select(['id', 'organizationId'])
-      .where('status', '=', 'pending')
-      .orderBy('createdAt')
-      .limit(200)
-      .execute();
+    const pending = await oldestPendingRuns(tx);
     const full = new Set<string>();
     for (const run of pending) {
       if (full.has(run.organizationId)) continue;
@@ -253,18 +222,7 @@ async function claimNext(ctx: AppContext, runnerId: string, slot: string): Promi
         full.add(run.organizationId);
         continue;
       }
-      const claimed = await tx
-        .updateTable('runs')
-        .set({
-          status: 'queued',
-          queuedAt: now,
-          runnerId,
-          heartbeatAt: Date.now(),
-        })
-        .where('id', '=', run.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 1) return { runId: run.id, cap };
+      if (await claimPendingRun(tx, run.id, runnerId, now)) return { runId: run.id, cap };
     }
     return undefined;
   });
@@ -275,22 +233,10 @@ async function claimNext(ctx: AppContext, runnerId: string, slot: string): Promi
  * the only runner, so at start every such run is orphaned; workers judge by heartbeat.
  */
 export async function recover(ctx: AppContext, which: 'all' | 'stale'): Promise<number> {
-  let query = ctx.db
-    .selectFrom('runs')
-    .select(['id'])
-    .where('status', 'in', [...claimedStatuses]);
-  if (which === 'stale')
-    query = query
-      .where('heartbeatAt', '<', Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs))
-      // A split run is judged by its batches (recoverBatches): it may wait for free slots.
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('runBatches').select('runBatches.runId').whereRef('runBatches.runId', '=', 'runs.id'),
-          ),
-        ),
-      );
-  const orphans = await query.execute();
+  const orphans = await claimedRunsToRecover(
+    ctx.db,
+    which === 'stale' ? Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs) : undefined,
+  );
   let failed = 0;
   for (const orphan of orphans) {
     const done = await failRun(

@@ -312,3 +312,74 @@ export async function recordRunTestResult(
     .where('testId', '=', testId)
     .execute();
 }
+
+/** Gives a run claimed during shutdown back (`queued` → `pending`). */
+export async function releaseRunClaim(db: Db | Tx, runId: string, runnerId: string): Promise<void> {
+  await db
+    .updateTable('runs')
+    .set({ status: 'pending', queuedAt: null, runnerId: null, heartbeatAt: null })
+    .where('id', '=', runId)
+    .where('status', '=', 'queued')
+    .where('runnerId', '=', runnerId)
+    .execute();
+}
+
+/** The organization of a run that must exist (a claimed unit's run). */
+export async function organizationOfRun(tx: Tx, runId: string) {
+  return tx.selectFrom('runs').select(['organizationId']).where('id', '=', runId).executeTakeFirstOrThrow();
+}
+
+/** Up to 200 pending runs, oldest first (claimed under the dispatch lock). */
+export async function oldestPendingRuns(tx: Tx) {
+  return tx
+    .selectFrom('runs')
+    .select(['id', 'organizationId'])
+    .where('status', '=', 'pending')
+    .orderBy('createdAt')
+    .limit(200)
+    .execute();
+}
+
+/** A runner claims a pending run (`pending` → `queued`); whether it got it. */
+export async function claimPendingRun(
+  tx: Tx,
+  runId: string,
+  runnerId: string,
+  now: string,
+): Promise<boolean> {
+  const claimed = await tx
+    .updateTable('runs')
+    .set({
+      status: 'queued',
+      queuedAt: now,
+      runnerId,
+      heartbeatAt: Date.now(),
+    })
+    .where('id', '=', runId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+/**
+ * Runs held by a runner (`queued`/`running`): all of them, or with `staleBefore` those whose
+ * heartbeat is older and that are not split (a split run is judged by its batches, in
+ * recoverBatches: it may wait for free slots).
+ */
+export async function claimedRunsToRecover(db: Db | Tx, staleBefore: number | undefined) {
+  let query = db
+    .selectFrom('runs')
+    .select(['id'])
+    .where('status', 'in', [...claimedStatuses]);
+  if (staleBefore !== undefined)
+    query = query
+      .where('heartbeatAt', '<', staleBefore)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('runBatches').select('runBatches.runId').whereRef('runBatches.runId', '=', 'runs.id'),
+          ),
+        ),
+      );
+  return query.execute();
+}
