@@ -75,3 +75,9 @@ export async function stepAttachmentRowsInProject(db: Executor, projectId: strin
     .where('stepId', 'in', stepIds)
     .execute();
 }
+
+/** The blob keys of these tests' attachments (one statement: callers chunk). */
+export async function attachmentBlobKeysOfTests(db: Executor, testIds: string[]): Promise<string[]> {
+  const files = await db.selectFrom('attachments').select('blobKey').where('testId', 'in', testIds).execute();
+  return files.map((file) => file.blobKey);
+}

@@ -17,6 +17,7 @@ import {
   StepWriter,
 } from '../steps/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
+import { attachmentBlobKeysOfTests } from './attachments-repository.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
 import {
   branchTree,
@@ -29,6 +30,17 @@ import {
   subtreeIds,
   tagsOf,
 } from './repository.ts';
+import {
+  deleteRevisionsOnBranch,
+  deleteTestRows,
+  insertTest,
+  markRevisionSaved,
+  setStatusOfRevisions,
+  testIdsWithRevisions,
+  touchRevisions,
+  updateRevisionAtVersion,
+  updateTestRow,
+} from './writes-repository.ts';
 
 type Executor = Db | Tx;
 
@@ -64,18 +76,15 @@ export class TestWrites {
         : [];
       if (data.parentTestId) await this.requireDirectory(trx, scope, data.parentTestId);
       if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
-      await trx
-        .insertInto('tests')
-        .values({
-          id,
-          projectId: scope.projectId,
-          organizationId: scope.organizationId,
-          parentTestId: data.parentTestId ?? null,
-          directory: toFlag(data.directory),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .execute();
+      await insertTest(trx, {
+        id,
+        projectId: scope.projectId,
+        organizationId: scope.organizationId,
+        parentTestId: data.parentTestId ?? null,
+        directory: toFlag(data.directory),
+        createdAt: now,
+        updatedAt: now,
+      });
       const revisionId = randomUUID();
       const writer = new StepWriter(scope.projectId, type, now);
       const stepsCount = writer.tree(revisionId, steps);
@@ -157,7 +166,7 @@ export class TestWrites {
         now,
       });
       await copyRevisionSteps(trx, [{ from: test.revisionId, to: id }]);
-      await trx.updateTable('testRevisions').set({ dirty: 0 }).where('id', '=', test.revisionId).execute();
+      await markRevisionSaved(trx, test.revisionId);
       return { id, message, revisionType: 'manual', createdAt: now };
     });
   }
@@ -194,44 +203,34 @@ export class TestWrites {
         stepsCount = writer.tree(current.revisionId, steps);
         await writer.flush(trx);
       }
-      const result = await trx
-        .updateTable('testRevisions')
-        .set({
-          ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
-          ...(data.status !== undefined ? { status: data.status } : {}),
-          ...(data.config !== undefined ? { config: toJson(data.config) } : {}),
-          ...(data.vars !== undefined ? { vars: data.vars === null ? null : toJson(data.vars) } : {}),
-          ...(data.parameters !== undefined
-            ? { parameters: data.parameters === null ? null : toJson(data.parameters) }
-            : {}),
-          ...(data.metadata !== undefined
-            ? {
-                metadata: toJson({
-                  ...current.metadata,
-                  description: data.metadata.description ?? current.metadata.description ?? '',
-                }),
-                type,
-              }
-            : {}),
-          stepsCount,
-          editVersion: current.editVersion + 1,
-          dirty: 1,
-          updatedAt: now,
-        })
-        .where('id', '=', current.revisionId)
-        .where('editVersion', '=', current.editVersion)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0)
-        throw conflict('Edit conflict: the test changed during the update');
-      await trx
-        .updateTable('tests')
-        .set({
-          ...(data.directory !== undefined ? { directory: toFlag(data.directory) } : {}),
-          ...(data.parentTestId !== undefined ? { parentTestId: data.parentTestId } : {}),
-          updatedAt: now,
-        })
-        .where('id', '=', testId)
-        .execute();
+      const updated = await updateRevisionAtVersion(trx, current.revisionId, current.editVersion, {
+        ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
+        ...(data.status !== undefined ? { status: data.status } : {}),
+        ...(data.config !== undefined ? { config: toJson(data.config) } : {}),
+        ...(data.vars !== undefined ? { vars: data.vars === null ? null : toJson(data.vars) } : {}),
+        ...(data.parameters !== undefined
+          ? { parameters: data.parameters === null ? null : toJson(data.parameters) }
+          : {}),
+        ...(data.metadata !== undefined
+          ? {
+              metadata: toJson({
+                ...current.metadata,
+                description: data.metadata.description ?? current.metadata.description ?? '',
+              }),
+              type,
+            }
+          : {}),
+        stepsCount,
+        editVersion: current.editVersion + 1,
+        dirty: 1,
+        updatedAt: now,
+      });
+      if (!updated) throw conflict('Edit conflict: the test changed during the update');
+      await updateTestRow(trx, testId, {
+        ...(data.directory !== undefined ? { directory: toFlag(data.directory) } : {}),
+        ...(data.parentTestId !== undefined ? { parentTestId: data.parentTestId } : {}),
+        updatedAt: now,
+      });
       if (data.tags) await setTags(trx, [testId], data.tags);
       await storeAttachments(trx, this.blobs, { projectId: scope.projectId, testId }, files, now);
     });
@@ -249,15 +248,12 @@ export class TestWrites {
     const now = isoNow(this.clock);
     await transaction(this.db, async (trx) => {
       const found = await this.requireAll(scope, testIds, trx, 'update');
-      for (const part of chunk(
+      await setStatusOfRevisions(
+        trx,
         found.map((test) => test.revisionId),
-        500,
-      ))
-        await trx
-          .updateTable('testRevisions')
-          .set((eb) => ({ status, dirty: 1, updatedAt: now, editVersion: eb('editVersion', '+', 1) }))
-          .where('id', 'in', part)
-          .execute();
+        status,
+        now,
+      );
     });
   }
 
@@ -267,11 +263,11 @@ export class TestWrites {
       const found = await this.requireAll(scope, testIds, trx, 'update');
       await requireTagsInOrganization(trx, scope.organizationId, tagIds);
       await setTags(trx, [...new Set(testIds)], tagIds);
-      for (const part of chunk(
+      await touchRevisions(
+        trx,
         found.map((test) => test.revisionId),
-        500,
-      ))
-        await trx.updateTable('testRevisions').set({ updatedAt: now }).where('id', 'in', part).execute();
+        now,
+      );
     });
   }
 
@@ -295,27 +291,12 @@ export class TestWrites {
       // Waits for updates in flight on these tests (their row locks), in id order.
       await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'update');
       for (const part of chunk(ids, 500)) {
-        await trx
-          .deleteFrom('testRevisions')
-          .where('testId', 'in', part)
-          .where('branchId', '=', scope.branchId)
-          .execute();
-        const remaining = await trx
-          .selectFrom('testRevisions')
-          .select('testId')
-          .distinct()
-          .where('testId', 'in', part)
-          .execute();
-        const keep = new Set(remaining.map((row) => row.testId));
+        await deleteRevisionsOnBranch(trx, part, scope.branchId);
+        const keep = await testIdsWithRevisions(trx, part);
         const gone = part.filter((id) => !keep.has(id));
         if (gone.length > 0) {
-          const files = await trx
-            .selectFrom('attachments')
-            .select('blobKey')
-            .where('testId', 'in', gone)
-            .execute();
-          removedBlobs.push(...files.map((file) => file.blobKey));
-          await trx.deleteFrom('tests').where('id', 'in', gone).execute();
+          removedBlobs.push(...(await attachmentBlobKeysOfTests(trx, gone)));
+          await deleteTestRows(trx, gone);
         }
       }
     });
@@ -348,18 +329,15 @@ export class TestWrites {
         const test = byId.get(id);
         if (!test) continue;
         const copyId = newIds.get(id) as string;
-        await trx
-          .insertInto('tests')
-          .values({
-            id: copyId,
-            projectId: scope.projectId,
-            organizationId: scope.organizationId,
-            parentTestId: id === testId ? test.parentTestId : (newIds.get(test.parentTestId ?? '') ?? null),
-            directory: toFlag(test.directory),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .execute();
+        await insertTest(trx, {
+          id: copyId,
+          projectId: scope.projectId,
+          organizationId: scope.organizationId,
+          parentTestId: id === testId ? test.parentTestId : (newIds.get(test.parentTestId ?? '') ?? null),
+          directory: toFlag(test.directory),
+          createdAt: now,
+          updatedAt: now,
+        });
         const views = await loadStepTree(trx, test.revisionId);
         const writer = new StepWriter(scope.projectId, test.type, now);
         const revisionId = randomUUID();
