@@ -45,6 +45,7 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
           kind: 'apiKey' as const,
           apiKeyId: principal.apiKeyId,
           apiKeyName: principal.apiKeyName,
+          apiKeyPrefix: principal.apiKeyPrefix,
           organizationId: principal.organizationId,
         };
   };

@@ -3,7 +3,6 @@ import type { AuditEntry } from '@stepdeck/contract';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { apiKeyPrefixOf } from '../console/public.ts';
 import {
   type AuditFilters,
   type AuditRow,
@@ -20,7 +19,7 @@ import {
 /** Who made a changing request, as the auth hook resolved it. */
 export type AuditActor =
   | { kind: 'user'; userId: string; email: string; organizationId: string }
-  | { kind: 'apiKey'; apiKeyId: string; apiKeyName: string; organizationId: string };
+  | { kind: 'apiKey'; apiKeyId: string; apiKeyName: string; apiKeyPrefix: string; organizationId: string };
 
 /** What is recorded of a request: never its body, headers beyond the user agent, or a secret. */
 export interface AuditRequest {
@@ -68,7 +67,7 @@ export class AuditLog {
 
   /** Writes the entry at once (a request refused before its handler: its status is known). */
   async record(request: AuditRequest): Promise<string> {
-    const row = await this.entryOf(request);
+    const row = this.entryOf(request);
     await insertAuditEntry(this.db, row);
     await this.purgeExpired();
     return row.id;
@@ -80,7 +79,7 @@ export class AuditLog {
    * request's change opens, so the entry commits or rolls back with the change.
    */
   async prepare(request: AuditRequest): Promise<{ row: AuditRow; statement: CompiledQuery }> {
-    const row = await this.entryOf({ ...request, status: undefined });
+    const row = this.entryOf({ ...request, status: undefined });
     return { row, statement: auditEntryInsert(this.db, row) };
   }
 
@@ -96,12 +95,9 @@ export class AuditLog {
     await this.purgeExpired();
   }
 
-  private async entryOf(request: AuditRequest): Promise<AuditRow> {
+  private entryOf(request: AuditRequest): AuditRow {
     const { actor } = request;
-    const label =
-      actor.kind === 'user'
-        ? actor.email
-        : `${actor.apiKeyName} (${(await apiKeyPrefixOf(this.db, actor.apiKeyId)) ?? 'deleted key'})`;
+    const label = actor.kind === 'user' ? actor.email : `${actor.apiKeyName} (${actor.apiKeyPrefix})`;
     return {
       id: randomUUID(),
       organizationId: actor.organizationId,

@@ -4,7 +4,6 @@
  * through these functions (test/architecture.test.ts checks that nothing else is imported).
  */
 export {
-  apiKeyPrefixOf,
   branchNames,
   concurrencyCapOf,
   defaultConcurrencyCap,

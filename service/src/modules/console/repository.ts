@@ -207,12 +207,6 @@ export async function ensureTags(
   return { ids, created };
 }
 
-/** The prefix of an API key (kept after the key's deletion by nobody: undefined then). */
-export async function apiKeyPrefixOf(db: Executor, apiKeyId: string): Promise<string | undefined> {
-  return (await db.selectFrom('apiKeys').select('prefix').where('id', '=', apiKeyId).executeTakeFirst())
-    ?.prefix;
-}
-
 export async function deleteApiKey(db: Executor, apiKeyId: string): Promise<void> {
   await db.deleteFrom('apiKeys').where('id', '=', apiKeyId).execute();
 }

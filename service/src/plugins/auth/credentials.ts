@@ -10,6 +10,8 @@ export interface ApiKeyPrincipal {
   organizationId: string;
   apiKeyId: string;
   apiKeyName: string;
+  /** The key's visible 8-character prefix (the audit log names a key by name and prefix). */
+  apiKeyPrefix: string;
   scopes: ReadonlySet<Scope>;
   subscriptionActive: boolean;
 }
@@ -43,9 +45,13 @@ export interface ApiKeyLookup {
   branch: ActiveBranch | null;
 }
 
+/** One schema object for every lookup: built once, and `readJson` remembers the texts it accepted. */
+const scopeList = scope.array();
+
 interface LookupRow {
   keyId: string;
   keyName: string;
+  keyPrefix: string;
   scopes: string;
   revokedAt: string | null;
   organizationId: string;
@@ -75,6 +81,7 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
     .select([
       'apiKeys.id as keyId',
       'apiKeys.name as keyName',
+      'apiKeys.prefix as keyPrefix',
       'apiKeys.scopes as scopes',
       'apiKeys.revokedAt as revokedAt',
       'apiKeys.organizationId as organizationId',
@@ -107,6 +114,7 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
     .select([
       'apiKeys.id as keyId',
       'apiKeys.name as keyName',
+      'apiKeys.prefix as keyPrefix',
       'apiKeys.scopes as scopes',
       'apiKeys.revokedAt as revokedAt',
       'apiKeys.organizationId as organizationId',
@@ -162,7 +170,8 @@ function toLookup(row: LookupRow | undefined): ApiKeyLookup {
     organizationId: row.organizationId,
     apiKeyId: row.keyId,
     apiKeyName: row.keyName,
-    scopes: new Set(readJson(scope.array(), row.scopes, [], `apiKeys ${row.keyId}/scopes`)),
+    apiKeyPrefix: row.keyPrefix,
+    scopes: new Set(readJson(scopeList, row.scopes, [], `apiKeys ${row.keyId}/scopes`)),
     subscriptionActive: fromFlag(row.subscriptionActive),
   };
   const project =
@@ -217,8 +226,10 @@ function cachedLookup(sqlite: SqliteDatabase.Database, writes: WriteCounter) {
 function sqliteLookup(sqlite: SqliteDatabase.Database) {
   const key = sqlite.prepare<
     [string],
-    Pick<LookupRow, 'scopes' | 'revokedAt' | 'organizationId'> & { id: string; name: string }
-  >('select "id", "name", "scopes", "revokedAt", "organizationId" from "apiKeys" where "keyHash" = ?');
+    Pick<LookupRow, 'scopes' | 'revokedAt' | 'organizationId'> & { id: string; name: string; prefix: string }
+  >(
+    'select "id", "name", "prefix", "scopes", "revokedAt", "organizationId" from "apiKeys" where "keyHash" = ?',
+  );
   const organization = sqlite.prepare<[string], { subscriptionActive: number }>(
     'select "subscriptionActive" from "organizations" where "id" = ?',
   );
@@ -244,6 +255,7 @@ function sqliteLookup(sqlite: SqliteDatabase.Database) {
     return {
       keyId: found.id,
       keyName: found.name,
+      keyPrefix: found.prefix,
       scopes: found.scopes,
       revokedAt: found.revokedAt,
       organizationId: found.organizationId,
