@@ -87,6 +87,7 @@ test.describe('shared step children', () => {
     await form.getByLabel('selector', { exact: true }).fill('#out');
     await form.getByLabel('value', { exact: true }).fill('Hello Bob');
     await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/shared-step-editing.png', fullPage: true });
     await dialog.getByRole('button', { name: 'Review and save its steps…' }).click();
     const review = dialog.getByRole('region', { name: 'Before saving' });
     await expect(review).toContainText(
@@ -109,6 +110,7 @@ test.describe('shared step children', () => {
     const conflict = dialog.getByRole('alert');
     await expect(conflict).toContainText('Someone changed this shared step’s steps since you opened them.');
     await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/shared-step-conflict.png', fullPage: true });
     expect(await sharedChildren(firstId)).toEqual([
       { name: 'theirs', action: { name: 'fill', selector: '#who', value: 'Eve' } },
     ]);

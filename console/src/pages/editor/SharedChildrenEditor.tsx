@@ -19,7 +19,7 @@ import {
   updateStep,
 } from '../../lib/step-tree-edit.ts';
 import { Palette } from './Palette.tsx';
-import { StepFiles } from './StepFiles.tsx';
+import { ChosenStepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 import { StepToolbar } from './StepToolbar.tsx';
@@ -181,77 +181,73 @@ export function SharedChildrenEditor(props: {
   return (
     <section className="shared-children" aria-labelledby={headingId}>
       <h3 id={headingId}>Its steps</h3>
-      {steps.length === 0 ? <p className="muted">No steps: add one below.</p> : null}
-      <StepsTree
-        steps={steps}
-        selectedKey={selectedKey}
-        invalidKeys={invalidKeys}
-        onSelect={setSelectedKey}
-        onKeyMove={move}
-        onDrop={(key, before) => change(moveBefore(steps, key, before))}
-      />
-      {selected ? (
-        <section aria-label={`Shared step’s step: ${selected.name || String(selected.action.name)}`}>
-          <StepToolbar
-            onMove={(direction) => move(selected.key, direction)}
-            onDelete={() => {
-              change(removeStep(steps, selected.key));
-              setSelectedKey(undefined);
-            }}
+      <div className="shared-children-columns">
+        <div>
+          {steps.length === 0 ? <p className="muted">No steps: add one from the palette.</p> : null}
+          <StepsTree
+            steps={steps}
+            selectedKey={selectedKey}
+            invalidKeys={invalidKeys}
+            onSelect={setSelectedKey}
+            onKeyMove={move}
+            onDrop={(key, before) => change(moveBefore(steps, key, before))}
           />
-          {selected.shared && selected.stepId ? (
-            <p className="muted">A shared step inside this one: manage it from the palette.</p>
-          ) : (
-            <StepForm
-              key={selected.key}
-              step={selected}
-              serverError={undefined}
-              suggestions={[]}
-              onChange={(partial) => change(updateStep(steps, selected.key, partial))}
-            />
-          )}
-          {selected.action.name === 'setInputFiles' && !selected.shared ? (
-            <StepFiles
-              names={Array.isArray(selected.action.files) ? selected.action.files.map(String) : []}
-              stored={new Set((storedFiles.data?.data ?? []).map((file) => file.filename))}
-              pending={uploads}
-              onAdd={(files) => {
-                const next = new Map(uploads);
-                for (const file of files) next.set(file.name, file);
-                setUploads(next);
-                const listed = Array.isArray(selected.action.files) ? selected.action.files.map(String) : [];
-                const names = [...new Set([...listed, ...files.map((file) => file.name)])];
-                change(updateStep(steps, selected.key, { action: { ...selected.action, files: names } }));
-              }}
-            />
+          {selected ? (
+            <section aria-label={`Shared step’s step: ${selected.name || String(selected.action.name)}`}>
+              <StepToolbar
+                onMove={(direction) => move(selected.key, direction)}
+                onDelete={() => {
+                  change(removeStep(steps, selected.key));
+                  setSelectedKey(undefined);
+                }}
+              />
+              {selected.shared && selected.stepId ? (
+                <p className="muted">A shared step inside this one: manage it from the palette.</p>
+              ) : (
+                <StepForm
+                  key={selected.key}
+                  step={selected}
+                  serverError={undefined}
+                  suggestions={[]}
+                  onChange={(partial) => change(updateStep(steps, selected.key, partial))}
+                />
+              )}
+              <ChosenStepFiles
+                step={selected}
+                storedFiles={storedFiles.data?.data}
+                uploads={uploads}
+                onUploads={setUploads}
+                onStepChange={(partial) => change(updateStep(steps, selected.key, partial))}
+              />
+            </section>
           ) : null}
-        </section>
-      ) : null}
-      <Palette
-        scope={scope}
-        manage={false}
-        onAdd={(actionName) =>
-          add({
-            key: newKey(),
-            name: '',
-            action: emptyAction(actionName),
-            condition: null,
-            shared: false,
-            children: [],
-          })
-        }
-        onAddShared={(shared) =>
-          add({
-            key: newKey(),
-            stepId: shared.id,
-            name: shared.name,
-            action: { name: 'group' },
-            condition: null,
-            shared: true,
-            children: [],
-          })
-        }
-      />
+        </div>
+        <Palette
+          scope={scope}
+          manage={false}
+          onAdd={(actionName) =>
+            add({
+              key: newKey(),
+              name: '',
+              action: emptyAction(actionName),
+              condition: null,
+              shared: false,
+              children: [],
+            })
+          }
+          onAddShared={(shared) =>
+            add({
+              key: newKey(),
+              stepId: shared.id,
+              name: shared.name,
+              action: { name: 'group' },
+              condition: null,
+              shared: true,
+              children: [],
+            })
+          }
+        />
+      </div>
       <p role="status" className="notice">
         {saved}
       </p>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { EditorStep } from '../../lib/step-tree-edit.ts';
 
 /**
  * The files of a `setInputFiles` step: each name the action lists, whether the service already
@@ -42,5 +43,36 @@ export function StepFiles(props: {
         </ul>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * `StepFiles` for the chosen step, when it is an own `setInputFiles` step: added files join the
+ * pending uploads (a same-named one replaced) and the action's file names. Shared by the test
+ * editor and the shared step's editor.
+ */
+export function ChosenStepFiles(props: {
+  step: EditorStep;
+  storedFiles: readonly { filename: string }[] | undefined;
+  uploads: ReadonlyMap<string, File>;
+  onUploads(next: ReadonlyMap<string, File>): void;
+  onStepChange(change: Partial<EditorStep>): void;
+}) {
+  const { step } = props;
+  if (step.action.name !== 'setInputFiles' || step.shared) return null;
+  const listed = Array.isArray(step.action.files) ? step.action.files.map(String) : [];
+  return (
+    <StepFiles
+      names={listed}
+      stored={new Set((props.storedFiles ?? []).map((file) => file.filename))}
+      pending={props.uploads}
+      onAdd={(files) => {
+        const next = new Map(props.uploads);
+        for (const file of files) next.set(file.name, file);
+        props.onUploads(next);
+        const names = [...new Set([...listed, ...files.map((file) => file.name)])];
+        props.onStepChange({ action: { ...step.action, files: names } });
+      }}
+    />
   );
 }

@@ -30,7 +30,7 @@ import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
 import { RunDialog } from './RunDialog.tsx';
 import { SharedStepPanel } from './SharedStepPanel.tsx';
-import { StepFiles } from './StepFiles.tsx';
+import { ChosenStepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 import { StepToolbar } from './StepToolbar.tsx';
@@ -373,23 +373,13 @@ function TestEditor() {
                   }}
                 />
               )}
-              {selected.action.name === 'setInputFiles' && !selected.shared ? (
-                <StepFiles
-                  names={Array.isArray(selected.action.files) ? selected.action.files.map(String) : []}
-                  stored={new Set((storedFiles.data?.data ?? []).map((file) => file.filename))}
-                  pending={uploads}
-                  onAdd={(files) => {
-                    const next = new Map(uploads);
-                    for (const file of files) next.set(file.name, file);
-                    setUploads(next);
-                    const listed = Array.isArray(selected.action.files)
-                      ? selected.action.files.map(String)
-                      : [];
-                    const names = [...new Set([...listed, ...files.map((file) => file.name)])];
-                    change(updateStep(steps, selected.key, { action: { ...selected.action, files: names } }));
-                  }}
-                />
-              ) : null}
+              <ChosenStepFiles
+                step={selected}
+                storedFiles={storedFiles.data?.data}
+                uploads={uploads}
+                onUploads={setUploads}
+                onStepChange={(partial) => change(updateStep(steps, selected.key, partial))}
+              />
             </section>
           ) : (
             <p className="muted">Choose a step to edit it.</p>
