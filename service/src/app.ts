@@ -185,7 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   const moduleOptions: ModuleOptions = { ctx, background, role };
   for (const plugin of modulePlugins) await app.register(plugin, moduleOptions);
-  await registerConsoleStatic(app, ctx);
+  await registerConsoleStatic(app);
 
   let installed = false;
   const installBootstrap = async () => {

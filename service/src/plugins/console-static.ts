@@ -4,9 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';
 import { contentSecurityPolicyHeader } from './security-headers.ts';
 
 /** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */
@@ -31,13 +29,8 @@ const hidden = { schema: { hide: true } };
  * Playwright's trace viewer lives at `/console/trace/`, its own directory so that its service
  * worker's scope covers only the viewer.
  */
-export async function registerConsoleStatic(
-  app: FastifyInstance,
-  ctx: AppContext,
-  options: { distDir?: string } = {},
-) {
+export async function registerConsoleStatic(app: FastifyInstance, options: { distDir?: string } = {}) {
   const distDir = options.distDir ?? consoleDistDir;
-  await artifactProxyRoutes(app, ctx);
   app.get('/', hidden, async (_request, reply) => reply.redirect('/console/', 302));
 
   await app.register(fastifyStatic, {

@@ -4,7 +4,6 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/context.ts';
 import { routeRules } from '../../src/plugins/auth/route-rules.ts';
 import { registerConsoleStatic } from '../../src/plugins/console-static.ts';
 import { registerErrorHandling } from '../../src/plugins/errors.ts';
@@ -222,7 +221,7 @@ describe('serving the built console', () => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     registerErrorHandling(app);
-    await registerConsoleStatic(app, {} as AppContext, { distDir: dist });
+    await registerConsoleStatic(app, { distDir: dist });
     await app.ready();
   });
   afterAll(async () => {

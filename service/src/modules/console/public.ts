@@ -3,6 +3,10 @@
  * tags, API keys and settings live in its tables, and other modules read or change them only
  * through these functions (test/architecture.test.ts checks that nothing else is imported).
  */
+
+// The auth plugin's credential lookups and the API key's "last used" (every request's path).
+export { ApiKeyUsage } from './api-key-usage.ts';
+export { apiKeyLookup, findActiveProject, findSessionUser } from './credentials-repository.ts';
 export {
   branchNames,
   concurrencyCapOf,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound } from '../../errors.ts';
-import { findBranch, findProject, findSessionUser } from './credentials.ts';
+import { findActiveProject, findBranch, findSessionUser } from '../../modules/console/public.ts';
 import type { RouteRule } from './route-rules.ts';
 import { readSessionToken } from './session-cookie.ts';
 
@@ -65,11 +65,11 @@ export async function authenticateConsoleSession(
     // Any value that is not a project (or branch) of the organization, well-formed or not, is
     // the spec's 404, as on the API-key path.
     const project = uuidPattern.test(projectId)
-      ? await findProject(db, user.organizationId, projectId.toLowerCase())
+      ? await findActiveProject(db, user.organizationId, projectId.toLowerCase())
       : undefined;
     if (!project) throw notFound('Project not found');
     if (branchId !== undefined && !uuidPattern.test(branchId)) throw notFound('Branch not found');
-    const branch = await findBranch(db, project.id, branchId?.toLowerCase() ?? project.defaultBranchId);
+    const branch = await findBranch(db, branchId?.toLowerCase() ?? project.defaultBranchId, project.id);
     if (!branch) throw notFound('Branch not found');
     request.project = project;
     request.branch = branch;

@@ -4,16 +4,9 @@ import fp from 'fastify-plugin';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
+import { ApiKeyUsage, apiKeyLookup, findSessionUser } from '../../modules/console/public.ts';
 import { authenticateConsoleSession, requireCsrfHeader, wantsConsoleSession } from './console-session.ts';
-import {
-  type ActiveBranch,
-  type ActiveProject,
-  type ApiKeyPrincipal,
-  apiKeyLookup,
-  findSessionUser,
-  type UserPrincipal,
-} from './credentials.ts';
-import { ApiKeyUsage } from './key-usage.ts';
+import type { ActiveBranch, ActiveProject, ApiKeyPrincipal, UserPrincipal } from './credentials.ts';
 import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
 import { apiKeyPattern } from './secrets.ts';
 import { readSessionToken } from './session-cookie.ts';

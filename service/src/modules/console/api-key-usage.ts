@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
+import { writeApiKeyLastUsed } from './credentials-repository.ts';
 
 /** How often at most a key's `lastUsedAt` is written: "last used" is shown to the minute. */
 export const lastUsedResolutionMs = 60_000;
@@ -46,12 +47,6 @@ export class ApiKeyUsage {
   }
 
   private async write(apiKeyId: string, now: number): Promise<void> {
-    const cutoff = new Date(now - lastUsedResolutionMs).toISOString();
-    await this.db
-      .updateTable('apiKeys')
-      .set({ lastUsedAt: new Date(now).toISOString() })
-      .where('id', '=', apiKeyId)
-      .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<=', cutoff)]))
-      .execute();
+    await writeApiKeyLastUsed(this.db, apiKeyId, new Date(now), lastUsedResolutionMs);
   }
 }
