@@ -1,23 +1,17 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createApiKey, createTestApp, databaseKinds, login, type TestApp } from '../helper.ts';
+import {
+  consoleCall,
+  createApiKey,
+  createTest,
+  createTestApp,
+  databaseKinds,
+  login,
+  type TestApp,
+} from '../helper.ts';
 
 const unknownId = '00000000-0000-4000-8000-000000000000';
 const invalidKey = { message: 'Invalid API key' };
-
-/** POST /v1/tests (multipart) with the given key/project headers; returns the new test id. */
-async function createTest(
-  app: FastifyInstance,
-  headers: Record<string, string>,
-  name: string,
-): Promise<string> {
-  const form = new FormData();
-  form.append('testData', JSON.stringify({ name, status: 'draft' }));
-  const response = await app.inject({ method: 'POST', url: '/v1/tests', headers, payload: form });
-  if (response.statusCode !== 200)
-    throw new Error(`test creation failed: ${response.statusCode} ${response.body}`);
-  return response.json().data.id as string;
-}
 
 const listNames = async (app: FastifyInstance, headers: Record<string, string>) => {
   const response = await app.inject({ method: 'GET', url: '/v1/tests', headers });
@@ -155,7 +149,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
     });
 
     it('changes nothing when refused', async () => {
-      const id = await createTest(t.app, t.headers, 'scope-guarded');
+      const id = (await createTest(t, { name: 'scope-guarded', status: 'draft' }, { headers: t.headers })).id;
       const readOnly = await createApiKey(t, ['tests:read'], 'read only');
       const refused = await inject({
         method: 'POST',
@@ -240,8 +234,16 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           payload: { name: 'feature-auth' },
         })
       ).json().data.id as string;
-      await createTest(t.app, { ...t.headers, 'x-branch-id': feature }, 'only-on-feature');
-      await createTest(t.app, { ...t.headers, 'x-branch-id': t.bootstrap.branchId }, 'only-on-main');
+      await createTest(
+        t,
+        { name: 'only-on-feature', status: 'draft' },
+        { headers: { ...t.headers, 'x-branch-id': feature } },
+      );
+      await createTest(
+        t,
+        { name: 'only-on-main', status: 'draft' },
+        { headers: { ...t.headers, 'x-branch-id': t.bootstrap.branchId } },
+      );
 
       const byDefault = await listNames(t.app, t.headers);
       expect(byDefault).toContain('only-on-main');
@@ -254,7 +256,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
 
   describe('subscription', () => {
     it('403 LICENSE_REQUIRED on changing requests while inactive; GETs still work', async () => {
-      const id = await createTest(t.app, t.headers, 'licensed');
+      const id = (await createTest(t, { name: 'licensed', status: 'draft' }, { headers: t.headers })).id;
       expect(
         (await call({ method: 'PUT', url: '/console/v1/subscription', payload: { active: false } }))
           .statusCode,
@@ -382,9 +384,11 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
     });
 
     it("cannot see or change the other organization's tests: 404 as if absent", async () => {
-      const firstTest = await createTest(t.app, t.headers, 'tenant-a-secret-test');
+      const firstTest = (
+        await createTest(t, { name: 'tenant-a-secret-test', status: 'draft' }, { headers: t.headers })
+      ).id;
       const secondHeaders = { 'x-api-key': secondKey, 'x-project-id': second.projectId };
-      await createTest(t.app, secondHeaders, 'tenant-b-test');
+      await createTest(t, { name: 'tenant-b-test', status: 'draft' }, { headers: secondHeaders });
 
       expect(await listNames(t.app, secondHeaders)).toEqual(['tenant-b-test']);
       expect(await listNames(t.app, t.headers)).not.toContain('tenant-b-test');
@@ -419,7 +423,12 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         method: 'POST',
         url: '/v1/tests/bulk-update-status',
         headers: t.headers,
-        payload: { testIds: [await createTest(t.app, t.headers, 'still-licensed')], status: 'active' },
+        payload: {
+          testIds: [
+            (await createTest(t, { name: 'still-licensed', status: 'draft' }, { headers: t.headers })).id,
+          ],
+          status: 'active',
+        },
       });
       expect(firstStillLicensed.statusCode).toBe(200);
       const secondRefused = await inject({

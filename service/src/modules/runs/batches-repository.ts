@@ -222,16 +222,6 @@ export async function endBatch(
   return Number(updated.numUpdatedRows) === 1;
 }
 
-/** Whether a run was split (it then has batch rows). */
-export async function isBatched(db: Db | Tx, runId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('runBatches')
-    .select(['runId'])
-    .where('runId', '=', runId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The run detail's `shards`: one entry per slot that worked on the run's batches. */
 export async function shardsOf(db: Db | Tx, runId: string): Promise<RunShard[]> {
   const rows = await db

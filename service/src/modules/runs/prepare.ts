@@ -66,17 +66,6 @@ export async function storeBundle(ctx: AppContext, runId: string, loaded: Loaded
   await ctx.blobs.put(artifactKey(runId, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
 }
 
-export async function compileAndExecute(ctx: AppContext, run: RunRow, workDir: string, signal: AbortSignal) {
-  const loaded = await loadRunProject(ctx, run);
-  // Packed and stored while the browser runs: the run does not wait for it to start.
-  const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
-  // Settled below; a rejection must not go unhandled while the run executes.
-  bundleStored.catch(() => {});
-  const executed = await executeLoaded(ctx, run, loaded, workDir, signal);
-  await bundleStored;
-  return executed;
-}
-
 /** Runs a loaded project (a whole run, or one batch writing a blob report into `blobDir`). */
 export async function executeLoaded(
   ctx: AppContext,
