@@ -14,7 +14,7 @@ import type { Config } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
 import { Metrics } from './metrics.ts';
 import { type ModuleOptions, modulePlugins } from './modules/index.ts';
-import { RunsRuntime } from './modules/runs/runtime.ts';
+import { RunsRuntime } from './modules/runs/public.ts';
 import { authPlugin } from './plugins/auth/index.ts';
 import { registerConsoleStatic } from './plugins/console-static.ts';
 import { registerErrorHandling } from './plugins/errors.ts';

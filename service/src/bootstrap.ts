@@ -3,7 +3,14 @@ import path from 'node:path';
 import { allScopes } from '@stepdeck/contract';
 import type { Db } from './adapters/db/index.ts';
 import { type Clock, isoNow } from './clock.ts';
-import { insertApiKey, insertOrganization, insertProject, insertUser } from './modules/console/repository.ts';
+import {
+  insertApiKey,
+  insertInstall,
+  insertOrganization,
+  insertProject,
+  insertUser,
+  installOrganizationId,
+} from './modules/console/public.ts';
 import { newPassword } from './plugins/auth/secrets.ts';
 
 export interface BootstrapInfo {
@@ -39,15 +46,14 @@ export async function bootstrapInstall(
   db: Db,
   options: { dataDir: string; adminPassword: string | undefined; publicUrl: string; clock: Clock },
 ): Promise<BootstrapInfo | undefined> {
-  const existing = await db.selectFrom('install').select('id').executeTakeFirst();
-  if (existing) return undefined;
+  if ((await installOrganizationId(db)) !== undefined) return undefined;
   const now = isoNow(options.clock);
   const adminPassword = options.adminPassword ?? newPassword();
   let info: BootstrapInfo;
   try {
     info = await db.transaction().execute(async (trx) => {
       const organizationId = await insertOrganization(trx, 'Default organization', now);
-      await trx.insertInto('install').values({ id: 1, organizationId, createdAt: now }).execute();
+      await insertInstall(trx, organizationId, now);
       await insertUser(
         trx,
         { organizationId, email: adminEmail, password: adminPassword, role: 'owner' },
@@ -71,7 +77,7 @@ export async function bootstrapInstall(
     });
   } catch (error) {
     // Another instance won the race to bootstrap; its data stands.
-    if (await db.selectFrom('install').select('id').executeTakeFirst()) return undefined;
+    if ((await installOrganizationId(db)) !== undefined) return undefined;
     throw error;
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });

@@ -5,8 +5,8 @@ import type { ProcessQueue } from './adapters/queue/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
-import type { BranchCopier } from './modules/console/service.ts';
-import type { RunsRuntime } from './modules/runs/runtime.ts';
+import type { BranchCopier } from './modules/console/public.ts';
+import type { RunsRuntime } from './modules/runs/public.ts';
 
 /**
  * A run that reached `completed` or `failed`, with everything a webhook body needs, so the

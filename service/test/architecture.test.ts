@@ -4,7 +4,8 @@
  * through the other's `public.ts` (its explicit, small surface). Inside a module, SQL is written
  * only in its repositories (routes → service → repository). Plugins (src/plugins) use modules
  * through `public.ts` too and name no module's table. A file that breaks a rule fails here,
- * naming the file and what it did.
+ * naming the file and what it did. The service's shared files (src/*.ts, src/runner) follow
+ * the plugins' rules.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -215,6 +216,52 @@ function pluginViolations(
   return found;
 }
 
+/**
+ * The service's shared files (src/*.ts and src/runner: the app, its start-up and first start,
+ * context, config, the runner) are no module's either: like plugins, they name no module's
+ * table and use a module only through its `public.ts`, or the registry of module plugins
+ * (`modules/index.ts`). Adapters (the database's migrations name every table) are not checked.
+ */
+function sharedFileViolations(files: SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    for (const pattern of [kyselyTable, rawSqlTable])
+      for (const match of text.matchAll(pattern)) {
+        const table = match[1] as string;
+        if (infrastructureTables.has(table)) continue;
+        const owner = tableOwners[table];
+        found.push(
+          owner
+            ? `${file}: queries ${table}, a table of the ${owner} module; use ${owner}/public.ts`
+            : `${file}: queries ${table}, a table with no owner in test/architecture.test.ts`,
+        );
+      }
+    for (const match of text.matchAll(relativeImport)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] as string));
+      if (!target.startsWith('modules/') || target === 'modules/index.ts') continue;
+      if (!/^modules\/[^/]+\/public\.ts$/.test(target))
+        found.push(`${file}: imports ${target}; shared files use a module through its public.ts`);
+    }
+  }
+  return found;
+}
+
+/** src/*.ts and src/runner/**: paths relative to src. */
+function sharedSources(): SourceFile[] {
+  const topLevel = fs
+    .readdirSync(srcRoot)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({
+      file: name,
+      text: withoutComments(fs.readFileSync(path.join(srcRoot, name), 'utf8')),
+    }));
+  const runner = sourcesUnder(path.join(srcRoot, 'runner')).map((source) => ({
+    ...source,
+    file: `runner/${source.file}`,
+  }));
+  return [...topLevel, ...runner];
+}
+
 describe('module boundaries', () => {
   it('no module queries another module’s tables or imports another module’s internals', () => {
     const files = moduleSources();
@@ -319,6 +366,34 @@ describe('module boundaries', () => {
       'plugins/auth/keys.ts: queries users, a table of the console module; use console/public.ts',
       'plugins/quota.ts: queries runs, a table of the runs module; use runs/public.ts',
       'plugins/odd.ts: queries mystery, a table with no owner in test/architecture.test.ts',
+    ]);
+  });
+
+  it('the shared files (app, start-up, context, runner) use modules only through public.ts and name no module’s table', () => {
+    const files = sharedSources();
+    expect(files.map((source) => source.file)).toEqual(expect.arrayContaining(['app.ts', 'bootstrap.ts']));
+    expect(sharedFileViolations(files)).toEqual([]);
+  });
+
+  it('reports each kind of shared-file crossing (the check can fail)', () => {
+    const violations = sharedFileViolations([
+      { file: 'bootstrap.ts', text: "await db.selectFrom('install').select('id').executeTakeFirst()" },
+      { file: 'app.ts', text: "import { RunsRuntime } from './modules/runs/runtime.ts';" },
+      { file: 'runner/compiler/index.ts', text: "import { x } from '../../modules/steps/repository.ts';" },
+      { file: 'backup.ts', text: 'sql`select * from "mystery"`' },
+      // Allowed: infrastructure tables, public.ts, the registry of module plugins, non-modules.
+      { file: 'settings.ts', text: "db.selectFrom('settings')" },
+      { file: 'bootstrap.ts', text: "import { insertInstall } from './modules/console/public.ts';" },
+      {
+        file: 'app.ts',
+        text: "import { modulePlugins } from './modules/index.ts'; import { a } from './clock.ts';",
+      },
+    ]);
+    expect(violations).toEqual([
+      'bootstrap.ts: queries install, a table of the console module; use console/public.ts',
+      'app.ts: imports modules/runs/runtime.ts; shared files use a module through its public.ts',
+      'runner/compiler/index.ts: imports modules/steps/repository.ts; shared files use a module through its public.ts',
+      'backup.ts: queries mystery, a table with no owner in test/architecture.test.ts',
     ]);
   });
 

@@ -141,6 +141,11 @@ export async function listUsersOf(db: Executor, organizationId: string) {
     .execute();
 }
 
+/** Marks the install as set up (first start), with its first organization: row 1, so once only. */
+export async function insertInstall(db: Executor, organizationId: string, now: string) {
+  await db.insertInto('install').values({ id: 1, organizationId, createdAt: now }).execute();
+}
+
 /** The organization this install was set up with (the one whose owners create others). */
 export async function installOrganizationId(db: Executor): Promise<string | undefined> {
   return (await db.selectFrom('install').select('organizationId').executeTakeFirst())?.organizationId;

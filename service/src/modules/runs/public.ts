@@ -9,4 +9,6 @@ export {
   hasActiveRunOfSchedule,
   runOfScheduleCreatedSince,
 } from './repository.ts';
+// The process's run slots and wake-ups, created with the app and kept on its context.
+export { RunsRuntime } from './runtime.ts';
 export { startRun } from './trigger.ts';

@@ -1,12 +1,7 @@
 import type { RunStepResult, RunTestResult, TestRunDetail } from '@stepdeck/contract';
+import escapeHtml from 'escape-html';
 
-const esc = (value: unknown): string =>
-  String(value ?? '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+const esc = (value: unknown): string => escapeHtml(String(value ?? ''));
 
 const colors: Record<string, string> = {
   passed: '#1a7f37',
