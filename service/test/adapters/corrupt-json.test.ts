@@ -134,6 +134,29 @@ describe.each(databaseKinds)('a corrupt JSON column on %s', (database) => {
     );
   });
 
+  it('refuses to trigger a schedule whose config is not an object, naming it, and starts no run', async () => {
+    const test = await createTest(t, { name: 'triggered', status: 'active' });
+    const schedule = await createSchedule(t, { testIds: [test.id] });
+    await t.ctx.db.updateTable('schedules').set({ config: '[1]' }).where('id', '=', schedule.id).execute();
+    const runCount = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('runs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await runCount();
+
+    const response = await t.api({ method: 'POST', url: `/v1/schedules/${schedule.id}/trigger` });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(
+      new RegExp(`^Corrupt stored data in schedules ${schedule.id}/config: `),
+    );
+    expect(await runCount()).toBe(before);
+  });
+
   /** A pending run of one active test (no runner: the app runs no background work). */
   async function pendingRun(name: string): Promise<string> {
     const test = await createTest(t, { name, status: 'active' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RunConfig } from '@stepdeck/contract';
+import { jsonObject, type RunConfig } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
-import { toFlag, toJson } from '../../adapters/db/index.ts';
+import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { findBranch, findProject, findTag } from '../console/public.ts';
@@ -15,6 +15,7 @@ import {
   listSchedules,
   recordStarted,
   type ScheduleRow,
+  storedTestIds,
   toSchedule,
   updateSchedule,
 } from './repository.ts';
@@ -58,8 +59,16 @@ export type ScheduleUpdate = Partial<Omit<ScheduleInput, 'projectId' | 'config' 
 };
 
 export function scheduledRunRequest(row: ScheduleRow): ScheduledRunRequest {
-  const testIds = row.testIds ? (JSON.parse(row.testIds) as string[]) : undefined;
-  const config = row.config ? (JSON.parse(row.config) as RunConfig | null) : null;
+  // Read as the schedule's API reads them (toSchedule): a corrupt row stops the firing, named.
+  // The config was checked with runConfig when written; read back as an object, so its keys keep
+  // their order in the run (runConfig's parse would reorder them).
+  const testIds = readJson(storedTestIds, row.testIds, null, `schedules ${row.id}/testIds`) ?? undefined;
+  const config = readJson(
+    jsonObject.nullable(),
+    row.config,
+    null,
+    `schedules ${row.id}/config`,
+  ) as RunConfig | null;
   return {
     organizationId: row.organizationId,
     projectId: row.projectId,
