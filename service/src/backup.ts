@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
 
 /**
@@ -22,13 +23,15 @@ const BLOBS = 'blobs';
 const BOOTSTRAP = 'bootstrap.json';
 const MANIFEST = 'stepdeck-backup.json';
 
-export interface BackupManifest {
-  format: 1;
-  createdAt: string;
-  database: string;
-  blobs: number;
-  bytes: number;
-}
+/** `stepdeck-backup.json`, written last by a backup: checked before a restore touches anything. */
+const backupManifest = z.object({
+  format: z.literal(1),
+  createdAt: z.string(),
+  database: z.string(),
+  blobs: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+});
+export type BackupManifest = z.infer<typeof backupManifest>;
 
 export class BackupError extends Error {}
 
@@ -116,12 +119,18 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
 
 /** Restores a backup into `dataDir`, which must be missing or empty (the service stopped). */
 export async function restoreDataDir(backupDir: string, dataDir: string): Promise<BackupManifest> {
-  const manifest = (await fs
+  const stored: unknown = await fs
     .readFile(path.join(backupDir, MANIFEST), 'utf8')
-    .then((text) => JSON.parse(text) as BackupManifest)
+    .then((text) => JSON.parse(text))
     .catch(() => {
       throw new BackupError(`${backupDir} is not a Stepdeck backup (no ${MANIFEST})`);
-    })) as BackupManifest;
+    });
+  const checked = backupManifest.safeParse(stored);
+  if (!checked.success)
+    throw new BackupError(
+      `${path.join(backupDir, MANIFEST)} is not a manifest this version restores: ${z.prettifyError(checked.error).replaceAll('\n', '; ')}`,
+    );
+  const manifest = checked.data;
   if (!(await isEmptyOrMissing(dataDir))) {
     throw new BackupError(`DATA_DIR ${dataDir} is not empty: restore into a new, empty DATA_DIR`);
   }

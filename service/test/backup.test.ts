@@ -107,6 +107,25 @@ describe('backup and restore of the embedded default while it runs', () => {
     }
   });
 
+  it('refuses a backup whose manifest it cannot read, with one clear line, and restores nothing', async () => {
+    const foreign = path.join(scratch, 'foreign');
+    fs.mkdirSync(foreign);
+    const manifestFile = path.join(foreign, 'stepdeck-backup.json');
+    fs.writeFileSync(manifestFile, JSON.stringify({ format: 2, createdAt: 'now', database: 'x', blobs: 0 }));
+    const target = path.join(scratch, 'restored-foreign');
+    const refused = await cli('restore', foreign, target).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    const line = `${manifestFile} is not a manifest this version restores: `;
+    expect(refused?.stderr.startsWith(line), refused?.stderr).toBe(true);
+    // Names what is wrong: the format it does not know and the field that is missing.
+    expect(refused?.stderr).toMatch(/format.*bytes/s);
+    expect(refused?.stderr.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
   it('refuses a non-empty target and a DATABASE_URL deployment with one clear line', async () => {
     const used = path.join(scratch, 'used');
     fs.mkdirSync(used);
