@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -203,4 +204,13 @@ export async function createTest(
   });
   if (response.statusCode !== 200) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json().data as { id: string; parentTestId: string | null };
+}
+
+/** A free loopback port (for a process or a PUBLIC_URL that must be known before it listens). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helper.ts';
 
 const serverFile = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const tempDirs: string[] = [];
@@ -15,17 +15,6 @@ afterAll(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** A real `node src/server.ts` process, with its output collected and awaitable. */
 function startServer(env: Record<string, string>) {

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
+import { consoleCall, createTestApp, freePort, type TestApp } from '../../helper.ts';
 import { createTest, waitForStatus } from '../runs/helpers.ts';
 
 /**
@@ -106,15 +106,6 @@ async function startSignupSite(smtpPort: number): Promise<SignupSite> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** A free loopback port, so PUBLIC_URL (which the runner's email steps poll) can name it. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe('sign-up flow: a browser run follows a link mailed through the service SMTP', () => {

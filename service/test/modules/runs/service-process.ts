@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+
+export { freePort } from '../../helper.ts';
 
 /** Helpers for tests that run the service as a real process (`node src/server.ts`, `src/worker.ts`). */
 
@@ -55,14 +56,6 @@ export const alive = (info: ProcessInfo) => {
     return false;
   }
 };
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,

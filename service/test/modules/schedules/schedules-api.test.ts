@@ -10,22 +10,13 @@ import {
   login,
   type TestApp,
 } from '../../helper.ts';
-
-/** A clock the test moves by hand (sessions last 12 h, so only small steps). */
-function manualClock(start: string) {
-  let current = new Date(start).getTime();
-  return {
-    now: () => new Date(current),
-    advance(ms: number) {
-      current += ms;
-    },
-  };
-}
+import { manualClock } from './fixtures.ts';
 
 describe.each(databaseKinds)('schedules API on %s', (database) => {
   let t: TestApp;
   let cookie: string;
   let tagId: string;
+  // Moved by hand (sessions last 12 h, so only small steps).
   const clock = manualClock('2030-03-04T10:15:30.000Z');
   const call = (inject: InjectOptions) => consoleCall(t.app, cookie, inject);
   const withKey = (key: string, inject: InjectOptions) =>
