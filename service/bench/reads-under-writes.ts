@@ -3,13 +3,17 @@
  *
  *   node bench/reads-under-writes.ts [--tests 500] [--reads 300] [--seconds 5] [--writers 50]
  *                                    [--database sqlite|postgres|both] [--pg-at-once 4,6]
- *                                    [--admit-at-once 1,3]
+ *                                    [--admit-at-once 1,3] [--sqlite-yield-after-ms 10]
+ *                                    [--baselines false]
  *
- * The service listens in the main thread; the clients run in a worker thread of this file, so
+ * The service listens in the main thread; the clients run in worker threads of this file, so
  * their work (encoding bodies, parsing answers) does not run on the service's event loop, and
  * every request reaches the service as socket I/O, as it would in production. (Through
  * `inject`, a read is answered in microtasks alone: a loop of reads never yielded to the
  * writers' multipart parsing, which starved them, down to 0 creates while the reads ran.)
+ * The reader has a thread of its own, apart from the writers' thread, as it would be another
+ * client: in one thread with the 50 writers, the slowest reads spent up to ~120 ms after the
+ * service had answered, waiting for that thread to handle the writers' answers first.
  *
  * For each database: seeds `--tests` tests, then measures `GET /v1/tests?limit=50` p50/p99
  * over `--reads` sequential requests alone, then again while `--writers` clients create tests
@@ -21,8 +25,9 @@
  *
  * Each database runs on fresh databases in the same run: without write turns (as before issue
  * 25's fix) and with the product's (`writeTurnRules`, docs/concurrency.md); SQLite also with
- * the turns alone (without the write admission of `writeAdmissionRules`) and with each number
- * of `--admit-at-once` admitted requests; PostgreSQL also with each cap of `--pg-at-once` on
+ * the turns alone (without the write admission of `writeAdmissionRules`), with each number
+ * of `--admit-at-once` admitted requests and with each `--sqlite-yield-after-ms` slice of
+ * back-to-back write transactions (the product gives every transaction a turn of its own); PostgreSQL also with each cap of `--pg-at-once` on
  * concurrent write transactions. Each measure prints the CPU time the process used while its
  * loaded reads ran (per create), as wall-clock figures depend on the machine's load. About 40 s per measure
  * (six measures by default: 4–5 minutes on the 2-core VM). Prints each ratio with its verdict.
@@ -36,6 +41,8 @@ import type { WriteTurnRules } from '../src/adapters/db/write-turns.ts';
 import type { WriteAdmissionRules } from '../src/plugins/write-admission.ts';
 
 interface ClientPlan {
+  /** The thread of the writers (which also seeds and leads), or of the reader. */
+  role: 'writers' | 'reader';
   baseUrl: string;
   headers: Record<string, string>;
   seedCount: number;
@@ -57,7 +64,13 @@ type ClientMessage =
       createdTotal: number;
     };
 
+/** What the writers' thread asks the reader's: `readCount` reads, for at least `atLeastMs`. */
+interface ReadOrder {
+  atLeastMs: number;
+}
+
 if (isMainThread) await main();
+else if ((workerData as ClientPlan).role === 'reader') runReader(workerData as ClientPlan);
 else await runClients(workerData as ClientPlan);
 
 async function main() {
@@ -72,6 +85,10 @@ async function main() {
       'pg-at-once': { type: 'string', default: '4,6' },
       // SQLite write admission places to compare in the same run (the product's is writeAdmissionRules).
       'admit-at-once': { type: 'string', default: '' },
+      // SQLite slices of write turns to compare in the same run (the product's is writeTurnRules).
+      'sqlite-yield-after-ms': { type: 'string', default: '' },
+      // `false` skips the measures without write turns and without admission (minutes at load).
+      baselines: { type: 'string', default: 'true' },
     },
   });
   const plan = {
@@ -129,7 +146,7 @@ async function main() {
       let busyLoaded: EventLoopUtilization | undefined;
       const result = await new Promise<Extract<ClientMessage, { phase: 'done' }>>((resolve, reject) => {
         const worker = new Worker(new URL(import.meta.url), {
-          workerData: { ...plan, baseUrl: address, headers: t.headers } satisfies ClientPlan,
+          workerData: { ...plan, role: 'writers', baseUrl: address, headers: t.headers } satisfies ClientPlan,
         });
         worker.on('message', (message: ClientMessage) => {
           if (message.phase === 'done') resolve(message);
@@ -172,11 +189,12 @@ async function main() {
     const summary: string[] = [];
     for (const database of ['sqlite', 'postgres'] as const) {
       if (values.database !== 'both' && values.database !== database) continue;
-      const before = await measure(database, false, false);
+      const baselines = values.baselines !== 'false';
       const verdict = (ratio: number) => `${ratio.toFixed(2)} (${ratio <= 3 ? 'met' : 'NOT met'})`;
-      const line = [`${database}: p99 ratio (target ≤ 3) without write turns ${before.toFixed(2)}`];
+      const line = [`${database}: p99 ratio (target ≤ 3)`];
+      if (baselines) line.push(`without write turns ${(await measure(database, false, false)).toFixed(2)}`);
       const admission = writeAdmissionRules[database];
-      if (admission)
+      if (admission && baselines)
         line.push(
           `with the write turns ${JSON.stringify(writeTurnRules[database])} alone ${verdict(await measure(database, true, false))}`,
         );
@@ -184,6 +202,13 @@ async function main() {
       line.push(
         `with the product's ${JSON.stringify(writeTurnRules[database])}${admission ? ` and write admission ${JSON.stringify(admission)}` : ''} ${verdict(after)}`,
       );
+      if (database === 'sqlite' && values['sqlite-yield-after-ms'])
+        for (const yieldAfterMs of values['sqlite-yield-after-ms'].split(',').map(Number)) {
+          if (!(yieldAfterMs >= 0) || yieldAfterMs === writeTurnRules.sqlite.yieldAfterMs) continue;
+          line.push(
+            `with a turn after ${yieldAfterMs} ms of write transactions ${verdict(await measure(database, { ...writeTurnRules.sqlite, yieldAfterMs }))}`,
+          );
+        }
       if (admission && values['admit-at-once'])
         for (const atOnce of values['admit-at-once'].split(',').map(Number)) {
           if (!(atOnce > 0) || atOnce === admission.atOnce) continue;
@@ -204,11 +229,47 @@ async function main() {
   }
 }
 
-/** The client side, in the worker thread: seeds, then times the reads alone, loaded, alone. */
+/** The reader's thread: on each order of the writers' thread, times `readCount` sequential reads. */
+function runReader(plan: ClientPlan) {
+  const agentReady = import('undici').then(({ Agent, request }) => ({
+    agent: new Agent({ connections: 1 }),
+    request,
+  }));
+  parentPort?.on('message', async (order: ReadOrder | 'close') => {
+    const { agent, request } = await agentReady;
+    if (order === 'close') {
+      await agent.close();
+      parentPort?.close();
+      return;
+    }
+    const list = async () => {
+      const response = await request(`${plan.baseUrl}/v1/tests?limit=50`, {
+        dispatcher: agent,
+        headers: plan.headers,
+      });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`list: ${response.statusCode}`);
+    };
+    const times: number[] = [];
+    const started = performance.now();
+    for (let index = 0; index < plan.readCount || performance.now() - started < order.atLeastMs; index++) {
+      const begun = performance.now();
+      await list();
+      times.push(performance.now() - begun);
+    }
+    parentPort?.postMessage(times.sort((a, b) => a - b));
+  });
+}
+
+/** The writers' thread: seeds, then has the reader time the reads alone, loaded, alone. */
 async function runClients(plan: ClientPlan) {
   const { Agent, request } = await import('undici');
   const agent = new Agent({ connections: plan.writerCount + 4 });
   const report = (message: ClientMessage) => parentPort?.postMessage(message);
+  const reader = new Worker(new URL(import.meta.url), { workerData: { ...plan, role: 'reader' } });
+  reader.on('error', (error) => {
+    throw error;
+  });
 
   // Built once per name, not per create: encoding a body is the client's work, not the service's.
   const forms = new Map<string, { payload: Buffer; contentType: string }>();
@@ -245,27 +306,14 @@ async function runClients(plan: ClientPlan) {
     const body = await response.body.text();
     if (response.statusCode !== 200) throw new Error(`create: ${response.statusCode} ${body}`);
   };
-  const list = async () => {
-    const response = await request(`${plan.baseUrl}/v1/tests?limit=50`, {
-      dispatcher: agent,
-      headers: plan.headers,
+  const timeReads = (atLeastMs = 0) =>
+    new Promise<number[]>((resolve) => {
+      reader.once('message', resolve);
+      reader.postMessage({ atLeastMs } satisfies ReadOrder);
     });
-    await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`list: ${response.statusCode}`);
-  };
-  const timeReads = async (atLeastMs = 0) => {
-    const times: number[] = [];
-    const started = performance.now();
-    for (let index = 0; index < plan.readCount || performance.now() - started < atLeastMs; index++) {
-      const begun = performance.now();
-      await list();
-      times.push(performance.now() - begun);
-    }
-    return times.sort((a, b) => a - b);
-  };
 
   for (let index = 0; index < plan.seedCount; index++) await create(`seed ${index % 50}`);
-  for (let index = 0; index < 20; index++) await list();
+  await timeReads(); // warm-up
   const alone = await timeReads();
 
   let writing = true;
@@ -288,6 +336,7 @@ async function runClients(plan: ClientPlan) {
   writing = false;
   await Promise.all(writers);
   const after = await timeReads();
+  reader.postMessage('close');
   await agent.close();
   report({ phase: 'done', alone, loaded, after, seconds, createdLoaded, createdTotal: created });
 }

@@ -8,6 +8,7 @@ export interface WriteTurnRules {
   /**
    * Embedded SQLite: once the queued transactions have run back to back for this long, the
    * next waits for a fresh turn of the event loop, so requests in between (reads) are served.
+   * 0: every transaction waits for a fresh turn.
    */
   yieldAfterMs?: number;
 }
