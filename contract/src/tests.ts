@@ -24,6 +24,12 @@ export const listTestsQuery = z.object({
   tagIds: oneOrMany(uuid),
   type: testTypeFilter.default('all'),
   testId: uuid.optional(),
+  /**
+   * Extension of the spec (the console's tree loads its top level first): `true` lists only the
+   * tests that sit in no directory. Filters, sort and pagination apply as without it; `false` or
+   * absent changes nothing. Cannot be combined with `testId` (400).
+   */
+  topLevel: z.enum(['true', 'false'], { error: 'topLevel must be true or false' }).optional(),
   branch: uuid.optional(),
   sortBy: z.enum(['name', 'status', 'updatedAt']).optional(),
   sortOrder: z.enum(['asc', 'desc']).optional(),

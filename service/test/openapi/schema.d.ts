@@ -3794,6 +3794,7 @@ export interface operations {
                 tagIds?: string | string[];
                 type?: "all" | "ui" | "api";
                 testId?: string;
+                topLevel?: "true" | "false";
                 branch?: string;
                 sortBy?: "name" | "status" | "updatedAt";
                 sortOrder?: "asc" | "desc";

@@ -43,6 +43,10 @@ export async function listWorking(
       eb.selectFrom('tests as p').select('p.id').where('p.parentTestId', '=', parentId),
     );
   }
+  if (query.topLevel === 'true')
+    base = base.where('r.testId', 'in', (eb) =>
+      eb.selectFrom('tests as p').select('p.id').where('p.parentTestId', 'is', null),
+    );
   if (query.tagIds && query.tagIds.length > 0) {
     const tagIds = query.tagIds;
     base = base.where(({ exists, selectFrom }) =>

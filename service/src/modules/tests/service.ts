@@ -2,7 +2,7 @@ import type { ListTestsQuery } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { loadStepTree, type StepView } from '../steps/public.ts';
 import { loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { attachmentsOfTest } from './attachments-repository.ts';
@@ -56,6 +56,10 @@ export class TestsService {
   }
 
   async list(scope: Scope, query: ListTestsQuery) {
+    if (query.testId && query.topLevel === 'true')
+      throw badRequest(
+        "testId and topLevel=true cannot be combined: a directory's children are not at the top level",
+      );
     if (query.testId) await requireWorking(this.reads, scope.projectId, scope.branchId, query.testId);
     const { rows, tags, total, paginate } = await listWorking(this.reads, { ...scope, query });
     const limit = paginate ? query.limit : Math.max(total, 1);

@@ -101,6 +101,35 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
     expect(children.pagination).toMatchObject({ total: 2, hasMore: false });
   });
 
+  it('lists only the top level with topLevel=true (an extension), with filters, sort and pages', async () => {
+    const top = await list('?topLevel=true');
+    expect(top.children.map((item) => item.id).sort()).toEqual([ids.dir, ids.api].sort());
+    expect(top.pagination).toEqual({ page: 0, limit: 50, total: 2, totalPages: 1, hasMore: false });
+    expect(top.children.find((item) => item.id === ids.dir)).toMatchObject({ childrenCount: 2 });
+    expect(
+      (await list('?topLevel=true&sortBy=name&sortOrder=desc')).children.map((item) => item.name),
+    ).toEqual(['Checkout', 'Api health']);
+    expect((await list('?topLevel=true&type=api')).children.map((item) => item.id)).toEqual([ids.api]);
+    expect((await list('?topLevel=true&name=login')).children).toHaveLength(0);
+    const paged = await list('?topLevel=true&limit=1&page=1&sortBy=name');
+    expect(paged.children.map((item) => item.name)).toEqual(['Checkout']);
+    expect(paged.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2, hasMore: false });
+    // topLevel=false and no topLevel are the spec's list, byte for byte.
+    const plain = await t.api({ method: 'GET', url: '/v1/tests?sortBy=name' });
+    const withFalse = await t.api({ method: 'GET', url: '/v1/tests?sortBy=name&topLevel=false' });
+    expect(withFalse.body).toBe(plain.body);
+    expect(plain.json().pagination.total).toBe(4);
+  });
+
+  it('rejects topLevel with another value, or combined with testId, with 400', async () => {
+    const bad = await t.api({ method: 'GET', url: '/v1/tests?topLevel=yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('topLevel must be true or false');
+    const both = await t.api({ method: 'GET', url: `/v1/tests?topLevel=true&testId=${ids.dir}` });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toContain('testId and topLevel=true cannot be combined');
+  });
+
   it('sorts by name, status and updatedAt', async () => {
     expect((await list('?sortBy=name&sortOrder=desc')).children.map((item) => item.name)).toEqual([
       'Checkout',
