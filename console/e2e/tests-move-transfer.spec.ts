@@ -132,6 +132,12 @@ test.describe('tests tree: move, export and import', () => {
     await importDialog.getByRole('button', { name: 'Close' }).click();
     // The round trip: the directory and both tests exist twice now, the copy with its step.
     await expect(row(page, `shipped ${suffix}`)).toHaveCount(2);
+    // Directories list their children when expanded: open both.
+    const expand = page.getByRole('button', { name: `Expand shipped ${suffix}` });
+    await expect(expand).toHaveCount(2);
+    await expand.first().click();
+    await expect(expand).toHaveCount(1);
+    await expand.first().click();
     await expect(page.getByRole('link', { name: `packed one ${suffix}` })).toHaveCount(2);
 
     // An archive with one bad entry: the good one comes in, the bad one is named with its reason.

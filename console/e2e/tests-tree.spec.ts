@@ -72,6 +72,71 @@ test.describe('tests tree', () => {
     await expect(page.getByRole('link', { name: `renamed ${suffix}` })).toHaveCount(0);
   });
 
+  test("loads the top level first and a directory's children when it is expanded", async ({ page }) => {
+    const outerId = await createDirectory(`lazy outer ${suffix}`);
+    const innerId = await createDirectory(`lazy inner ${suffix}`, outerId);
+    await createTest({ name: `lazy leaf ${suffix}`, parentTestId: outerId, steps: [] });
+    await createTest({ name: `lazy deep ${suffix}`, parentTestId: innerId, steps: [] });
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/tests') lists.push(url.search);
+    });
+    await page.reload();
+
+    // The first render asks for the top level only; the directory shows its count, folded.
+    await expect(row(page, `lazy outer ${suffix}`)).toContainText('(2)');
+    await expect(page.getByRole('button', { name: `Expand lazy outer ${suffix}` })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    await expect(page.getByRole('link', { name: `lazy leaf ${suffix}` })).toHaveCount(0);
+    expect(lists).toEqual(['?limit=10000&type=all&topLevel=true']);
+
+    // Expanding (keyboard) asks for that directory's direct children, and only those.
+    await page.getByRole('button', { name: `Expand lazy outer ${suffix}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('link', { name: `lazy leaf ${suffix}` })).toBeVisible();
+    await expect(row(page, `lazy inner ${suffix}`)).toContainText('(1)');
+    await expect(page.getByRole('link', { name: `lazy deep ${suffix}` })).toHaveCount(0);
+    expect(lists.slice(1)).toEqual([`?type=all&testId=${outerId}`]);
+    await page.getByRole('button', { name: `Expand lazy inner ${suffix}` }).click();
+    await expect(page.getByRole('link', { name: `lazy deep ${suffix}` })).toBeVisible();
+    expect(lists).toContain(`?type=all&testId=${innerId}`);
+    await expectAccessible(page);
+
+    // A change refreshes the expanded directories: a test created inside the inner one shows
+    // there, and both counts follow.
+    await page.getByRole('button', { name: 'New test' }).click();
+    const create = page.getByRole('dialog', { name: 'New test' });
+    await create.getByLabel('Name').fill(`lazy new ${suffix}`);
+    await create.getByLabel('In directory').selectOption({ label: `lazy inner ${suffix}` });
+    await create.getByRole('button', { name: 'Create test' }).click();
+    await expect(create).toBeHidden();
+    await expect(page.getByRole('link', { name: `lazy new ${suffix}` })).toBeVisible();
+    await expect(row(page, `lazy inner ${suffix}`)).toContainText('(2)');
+
+    // Expanded directories stay expanded on a reload (kept for the tab), and fold again.
+    await page.reload();
+    await expect(page.getByRole('link', { name: `lazy deep ${suffix}` })).toBeVisible();
+    await page.getByRole('button', { name: `Collapse lazy outer ${suffix}` }).click();
+    await expect(page.getByRole('link', { name: `lazy leaf ${suffix}` })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: `lazy deep ${suffix}` })).toHaveCount(0);
+
+    // Selection outlives folding: a test selected inside, then folded away, is still acted on.
+    await page.getByRole('button', { name: `Expand lazy outer ${suffix}` }).click();
+    await page.getByRole('checkbox', { name: `Select lazy leaf ${suffix}` }).check();
+    await page.getByRole('button', { name: `Collapse lazy outer ${suffix}` }).click();
+    const bar = page.getByRole('group', { name: /1 selected/ });
+    await bar.getByLabel('New status').selectOption('archived');
+    await bar.getByRole('button', { name: 'Set status' }).click();
+    await expect(page.getByRole('status')).toHaveText('Status set to archived on 1 tests');
+    const leaf = (await testDetail(outerId)).children.find(
+      (child: { name: string }) => child.name === `lazy leaf ${suffix}`,
+    );
+    expect(leaf.status).toBe('archived');
+  });
+
   test('shows the API refusal when an active schedule uses the test', async ({ page }) => {
     const scheduledId = await createTest(waitingTest(`scheduled ${suffix}`, 10));
     await createSchedule(page, `nightly ${suffix}`, [scheduledId]);

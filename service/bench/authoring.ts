@@ -1,7 +1,8 @@
 /**
  * The authoring pages' two budgets (issue 14), in Debian's Chromium on loopback:
  * 1. The tests tree with 10000 tests (100 directories of 99 tests, plus 100 at the top level):
- *    navigation → the tree's first rows visible, ≤ 500 ms median.
+ *    navigation → the tree's first rows visible, ≤ 500 ms median. The tree loads on demand (its
+ *    top level first), so expanding a directory (its 99 rows listed and visible) is measured too.
  * 2. The test editor with a 300-step test: typing into a step's field stays responsive, each
  *    keystroke's latency ≤ 50 ms. Latency is the browser's own Event Timing measure (from the key
  *    event to the next paint after its handlers ran), read with a PerformanceObserver.
@@ -116,7 +117,8 @@ const treePage = `/console/projects/${bootstrap.projectId}/tests`;
 const treeTimings: number[] = [];
 /** Where the tree's time goes, per round (ms from the navigation's start, the browser's clock). */
 const treePhases: Record<string, number[]> = {};
-const caption = `${totalTests - directories} tests, ${directories} directories`;
+// The first render shows the top level: the directories and the 100 tests in none.
+const caption = `100 tests, ${directories} directories at the top level`;
 for (let round = 0; round < rounds + 2; round += 1) {
   await page.goto('about:blank');
   const start = performance.now();
@@ -144,6 +146,18 @@ for (let round = 0; round < rounds + 2; round += 1) {
   }
 }
 const renderedRows = await page.locator('table.tests tbody tr').count();
+// Expanding a directory on demand: click → its children listed and the first one visible.
+const expandTimings: number[] = [];
+for (let round = 0; round < Math.min(rounds, directories); round += 1) {
+  const name = `directory ${String(round).padStart(3, '0')}`;
+  const start = performance.now();
+  await page.getByRole('button', { name: `Expand ${name}`, exact: true }).click();
+  await page
+    .getByRole('link', { name: `bench test ${String(100 + round).padStart(5, '0')}`, exact: true })
+    .waitFor({ state: 'visible', timeout: 60_000 });
+  expandTimings.push(performance.now() - start);
+  await page.getByRole('button', { name: `Collapse ${name}`, exact: true }).click();
+}
 
 await page.goto(`/console/projects/${bootstrap.projectId}/tests/${editorTestId}`);
 await page.getByRole('heading', { name: 'Edit bench editor' }).waitFor();
@@ -175,6 +189,7 @@ const sortedOf = (list: number[]) => [...list].sort((a, b) => a - b);
 const tree = sortedOf(treeTimings);
 const treeMedian = tree[Math.floor(tree.length / 2)] as number;
 const treeP90 = tree[Math.floor(tree.length * 0.9)] as number;
+const expandMedian = sortedOf(expandTimings)[Math.floor(expandTimings.length / 2)] as number;
 const latencies = sortedOf([...slow, ...Array.from({ length: keystrokes - slow.length }, () => 16)]);
 const latencyMedian = latencies[Math.floor(latencies.length / 2)] as number;
 const latencyP95 = latencies[Math.floor(latencies.length * 0.95)] as number;
@@ -186,6 +201,7 @@ process.stdout.write(
     `  medians in the page (ms after navigation start): ${Object.entries(treePhases)
       .map(([name, list]) => `${name} ${(sortedOf(list)[Math.floor(list.length / 2)] as number).toFixed(0)}`)
       .join(', ')}`,
+    `  expanding a directory (click → its children listed, the first visible), ${expandTimings.length} directories: median ${expandMedian.toFixed(0)} ms`,
     `editor, ${stepCount}-step test, ${keystrokes} keystrokes into a step's field (Event Timing, keydown → next paint; ${slow.length} over 16 ms): median ${latencyMedian.toFixed(0)} ms, p95 ${latencyP95.toFixed(0)} ms, max ${latencyMax.toFixed(0)} ms; target ≤ 50 ms: ${latencyP95 <= 50 ? 'met (p95)' : 'NOT met (p95)'}`,
     `  typed text arrived whole: ${typed === text ? 'yes' : `no (${typed})`}`,
     `  load average at the end: ${os.loadavg()[0]?.toFixed(1)}`,

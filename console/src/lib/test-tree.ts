@@ -6,6 +6,8 @@ export type TestItem = z.infer<typeof testListItem>;
 export interface TreeRow {
   test: TestItem;
   depth: number;
+  /** An expanded directory whose children are still being asked for. */
+  loading?: boolean;
 }
 
 /** Children of each directory (key `null`: the root), in the order the API listed them. */
@@ -33,6 +35,28 @@ export function visibleRows(tests: readonly TestItem[], collapsed: ReadonlySet<s
     }
   };
   walk(null, 0);
+  return rows;
+}
+
+/**
+ * The rows of a tree loaded on demand: the top level, and below each expanded directory its
+ * children once they have been listed (`children` holds them by directory id).
+ */
+export function loadedRows(
+  top: readonly TestItem[],
+  children: ReadonlyMap<string, readonly TestItem[]>,
+  expanded: ReadonlySet<string>,
+): TreeRow[] {
+  const rows: TreeRow[] = [];
+  const walk = (list: readonly TestItem[], depth: number, path: ReadonlySet<string>) => {
+    for (const test of list) {
+      const open = test.directory && expanded.has(test.id) && !path.has(test.id);
+      const below = open ? children.get(test.id) : undefined;
+      rows.push(open && !below ? { test, depth, loading: true } : { test, depth });
+      if (below) walk(below, depth + 1, new Set([...path, test.id]));
+    }
+  };
+  walk(top, 0, new Set());
   return rows;
 }
 

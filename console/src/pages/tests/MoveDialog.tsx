@@ -16,25 +16,27 @@ const topLevel = '';
 export function MoveDialog(props: {
   scope: ProjectScope;
   tests: TestItem[];
-  everything: TestItem[];
+  /** The whole tree (the dialog opens at once; the choices appear when it has loaded). */
+  everything: TestItem[] | undefined;
   onClose(): void;
   onMoved(message: string): void;
 }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>();
   const moving = new Set(props.tests.map((test) => test.id));
+  const everything = props.everything ?? [];
   const inside = new Set<string>();
   for (const test of props.tests)
-    if (test.directory) for (const below of descendantsOf(props.everything, test.id)) inside.add(below.id);
+    if (test.directory) for (const below of descendantsOf(everything, test.id)) inside.add(below.id);
   const blocked = new Set([...moving, ...inside]);
   // A selected test inside a selected directory travels with the directory, not on its own.
   const roots = props.tests.filter((test) => !inside.has(test.id));
-  const directories = visibleRows(props.everything, new Set()).filter(({ test }) => test.directory);
+  const directories = visibleRows(everything, new Set()).filter(({ test }) => test.directory);
   const move = useMutation({
     mutationFn: (target: string) => moveAll(props.scope, roots, target || null),
     onSuccess: async (_result, target) => {
       await queryClient.invalidateQueries({ queryKey: ['tests'] });
-      const where = target ? props.everything.find((test) => test.id === target)?.name : 'the top level';
+      const where = target ? everything.find((test) => test.id === target)?.name : 'the top level';
       props.onMoved(`Moved ${props.tests.map((test) => test.name).join(', ')} to ${where}`);
       props.onClose();
     },
@@ -66,10 +68,11 @@ export function MoveDialog(props: {
               {test.name}/
             </label>
           ))}
+          {props.everything ? null : <p role="status">Listing the directories…</p>}
         </fieldset>
         {error ? <ErrorMessage error={error} title="Not moved" /> : null}
         <div className="dialog-buttons">
-          <button type="submit" disabled={move.isPending}>
+          <button type="submit" disabled={move.isPending || !props.everything}>
             Move
           </button>
           <button type="button" onClick={props.onClose}>

@@ -13,6 +13,10 @@ export function CreateTestDialog(props: {
   scope: ProjectScope;
   directory: boolean;
   directories: TestItem[];
+  /** The directories are still being listed (the whole tree loads when the dialog opens). */
+  directoriesLoading: boolean;
+  /** Created in this directory (null: the top level), so the tree can show it there. */
+  onCreated(parentTestId: string | null): void;
   onClose(): void;
 }) {
   const queryClient = useQueryClient();
@@ -26,7 +30,8 @@ export function CreateTestDialog(props: {
         parentTestId: parent || null,
       });
     },
-    onSuccess: async () => {
+    onSuccess: async (_created, form) => {
+      props.onCreated(String(form.get('parent') ?? '') || null);
       await queryClient.invalidateQueries({ queryKey: ['tests'] });
       props.onClose();
     },
@@ -46,7 +51,7 @@ export function CreateTestDialog(props: {
         </div>
         <div className="field">
           <label htmlFor="create-parent">In directory</label>
-          <select id="create-parent" name="parent" defaultValue="">
+          <select id="create-parent" name="parent" defaultValue="" aria-busy={props.directoriesLoading}>
             <option value="">(top level)</option>
             {props.directories.map((directory) => (
               <option key={directory.id} value={directory.id}>
@@ -120,7 +125,9 @@ export function RenameTestDialog(props: { scope: ProjectScope; test: TestItem; o
 export function DeleteTestsDialog(props: {
   scope: ProjectScope;
   tests: TestItem[];
-  descendants: TestItem[];
+  /** Everything inside the chosen directories; undefined while it is being listed. */
+  descendants: TestItem[] | undefined;
+  descendantsError: unknown;
   onClose(): void;
   onDeleted(): void;
 }) {
@@ -140,6 +147,7 @@ export function DeleteTestsDialog(props: {
     onError: setError,
   });
   const [first] = props.tests;
+  const { descendants } = props;
   const title =
     props.tests.length === 1 && first
       ? `Delete ${first.directory ? 'directory' : 'test'} ${first.name}?`
@@ -155,22 +163,32 @@ export function DeleteTestsDialog(props: {
           </li>
         ))}
       </ul>
-      {props.descendants.length > 0 ? (
+      {descendants === undefined ? (
+        <p role="status">Listing what is inside…</p>
+      ) : descendants.length > 0 ? (
         <>
           <p>
-            and everything inside: {props.descendants.length}{' '}
-            {props.descendants.length === 1 ? 'item' : 'items'}
+            and everything inside: {descendants.length} {descendants.length === 1 ? 'item' : 'items'}
           </p>
           <ul className="doomed">
-            {props.descendants.map((test) => (
+            {descendants.map((test) => (
               <li key={test.id}>{test.name}</li>
             ))}
           </ul>
         </>
       ) : null}
+      {props.descendantsError && !remove.isSuccess ? (
+        <ErrorMessage error={props.descendantsError} title="Could not list what is inside" />
+      ) : null}
       {error ? <ErrorMessage error={error} title="Not deleted" /> : null}
       <div className="dialog-buttons">
-        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+        <button
+          type="button"
+          className="danger"
+          // Nothing goes before the dialog has named all of it.
+          disabled={remove.isPending || descendants === undefined}
+          onClick={() => remove.mutate()}
+        >
           Delete
         </button>
         <button type="button" onClick={props.onClose}>

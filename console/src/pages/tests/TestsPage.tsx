@@ -1,24 +1,28 @@
 import { testStatus } from '@stepdeck/contract';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
+import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
-import { descendantsOf, type TestItem } from '../../lib/test-tree.ts';
+import { loadedRows, type TestItem } from '../../lib/test-tree.ts';
 import { CreateBranchDialog } from './BranchDialog.tsx';
 import { BulkBar } from './BulkBar.tsx';
+import { loadDescendants } from './descendants.ts';
 import { MoveDialog, moveAll } from './MoveDialog.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
 import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
 import {
+  childrenQueryOf,
   filterNames,
+  isFiltered,
   sortNames,
   testsQueryKey,
   testsQueryOf,
-  treeLimit,
   treeStaleTime,
+  wholeTreeQuery,
 } from './tree-query.ts';
 
 type OpenDialog =
@@ -30,6 +34,19 @@ type OpenDialog =
   | { kind: 'export' }
   | { kind: 'import' };
 
+/** Where the expanded directories of a project's branch are kept across visits in the tab. */
+const expandedStorageKey = (projectId: string, branchId = '') =>
+  `stepdeck.tests.expanded ${projectId} ${branchId}`;
+
+function readExpanded(key: string): ReadonlySet<string> {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(key) ?? '[]');
+    return new Set(Array.isArray(stored) ? stored.filter((id) => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
 export function TestsPage() {
   const scope = useProjectScope();
   const [search, setSearch] = useSearchParams();
@@ -38,27 +55,83 @@ export function TestsPage() {
   const [notice, setNotice] = useState('');
   const queryClient = useQueryClient();
   const query = testsQueryOf(search);
-  const filtered = filterNames.some(
-    (name) => search.get(name) && !(name === 'type' && search.get(name) === 'all'),
-  );
+  const filtered = isFiltered(search);
+  // The tree loads on demand: the top level first, a directory's children when it is expanded.
+  const storageKey = expandedStorageKey(scope.projectId, scope.branchId);
+  const [expanded, setExpanded] = useState(() => readExpanded(storageKey));
+  useEffect(() => {
+    sessionStorage.setItem(storageKey, JSON.stringify([...expanded]));
+  }, [storageKey, expanded]);
   const tests = useQuery({
     queryKey: testsQueryKey(scope, query),
     queryFn: () => authoringApi.tests(scope, query),
     placeholderData: keepPreviousData,
     staleTime: treeStaleTime,
   });
-  // Directory names for the flat list's paths and the create dialog, whatever the filters.
+  const opened = filtered ? [] : [...expanded];
+  const childLists = useQueries({
+    queries: opened.map((directoryId) => {
+      const childrenQuery = childrenQueryOf(search, directoryId);
+      return {
+        queryKey: testsQueryKey(scope, childrenQuery),
+        queryFn: () => authoringApi.tests(scope, childrenQuery),
+      };
+    }),
+  });
+  // The whole tree, flat, only where it is needed: a filtered list's paths and the dialogs that
+  // pick a directory (create, move, export). The tree itself never waits for it.
+  const needsWholeTree =
+    filtered || dialog?.kind === 'create' || dialog?.kind === 'move' || dialog?.kind === 'export';
   const all = useQuery({
-    queryKey: testsQueryKey(scope, { limit: treeLimit, type: 'all' }),
-    queryFn: () => authoringApi.tests(scope, { limit: treeLimit, type: 'all' }),
-    enabled: filtered,
+    queryKey: testsQueryKey(scope, wholeTreeQuery),
+    queryFn: () => authoringApi.tests(scope, wholeTreeQuery),
+    enabled: needsWholeTree,
+  });
+  const deletingDirectories =
+    dialog?.kind === 'delete' ? dialog.tests.filter((test) => test.directory).map((test) => test.id) : [];
+  const descendants = useQuery({
+    queryKey: ['tests', scope.projectId, scope.branchId, 'descendants', deletingDirectories],
+    queryFn: () => loadDescendants(scope, deletingDirectories),
+    enabled: deletingDirectories.length > 0,
   });
   const tags = useQuery({ queryKey: ['tags'], queryFn: authoringApi.tags, staleTime: 60_000 });
   const listed = tests.data?.children ?? [];
-  const everything = filtered ? (all.data?.children ?? []) : listed;
-  const byId = useMemo(() => new Map(everything.map((test) => [test.id, test])), [everything]);
-  const directories = everything.filter((test) => test.directory);
+  const childrenOf = new Map<string, TestItem[]>();
+  opened.forEach((directoryId, index) => {
+    const children = childLists[index]?.data?.children;
+    if (children) childrenOf.set(directoryId, children);
+  });
+  const rows = filtered
+    ? listed.map((test) => ({ test, depth: 0 }))
+    : loadedRows(listed, childrenOf, expanded);
+  // Every test seen so far (rows, expanded directories, the whole tree when loaded): the
+  // selection outlives a directory folding, and paths are named from it.
+  const known = useRef(new Map<string, TestItem>()).current;
+  for (const list of [all.data?.children ?? [], listed, ...childrenOf.values()])
+    for (const test of list) known.set(test.id, test);
+  const byId: ReadonlyMap<string, TestItem> = known;
+  const directories = (all.data?.children ?? []).filter((test) => test.directory);
   const selection = [...selected].map((id) => byId.get(id)).filter((test): test is TestItem => Boolean(test));
+  // A directory deleted or moved away (here or elsewhere) answers 404 until its parent's list,
+  // refreshed by the same change, drops it: that is not worth an error.
+  const childrenError = childLists.find(
+    (list) => list.error && !(list.error instanceof ApiError && list.error.status === 404),
+  )?.error;
+  const fold = (id: string) => {
+    const next = new Set(expanded);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setExpanded(next);
+  };
+  /** Shows a directory's insides: it and every directory above it are expanded. */
+  const reveal = (directoryId: string | null) => {
+    const next = new Set(expanded);
+    for (let id = directoryId, hops = 0; id && hops < 64; hops += 1) {
+      next.add(id);
+      id = byId.get(id)?.parentTestId ?? null;
+    }
+    setExpanded(next);
+  };
 
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -79,12 +152,14 @@ export function TestsPage() {
     setSelected(next);
   };
   const deleting = dialog?.kind === 'delete' ? dialog.tests : [];
-  const doomedBelow = deleting
-    .filter((test) => test.directory)
-    .flatMap((test) => descendantsOf(everything, test.id))
-    .filter((test, index, list) => list.findIndex((other) => other.id === test.id) === index)
-    .filter((test) => !deleting.some((chosen) => chosen.id === test.id));
-  const testCount = everything.filter((test) => !test.directory).length;
+  const doomedBelow =
+    deletingDirectories.length === 0
+      ? []
+      : descendants.data
+          ?.filter((test, index, list) => list.findIndex((other) => other.id === test.id) === index)
+          .filter((test) => !deleting.some((chosen) => chosen.id === test.id));
+  const topDirectories = listed.filter((test) => test.directory).length;
+  const topTests = listed.length - topDirectories;
   return (
     <section aria-labelledby="tests-heading">
       <h1 id="tests-heading">Tests</h1>
@@ -169,16 +244,21 @@ export function TestsPage() {
         {notice}
       </p>
       {tests.error ? <ErrorMessage error={tests.error} title="Could not list tests" /> : null}
+      {childrenError ? (
+        <ErrorMessage error={childrenError} title="Could not list a directory's tests" />
+      ) : null}
       {tests.data ? (
         <TestsTable
           scope={scope}
-          tests={listed}
+          rows={rows}
           flat={filtered}
+          expanded={expanded}
+          onFold={fold}
           byId={byId}
           caption={
             filtered
               ? `${listed.length} matching`
-              : `${testCount} ${testCount === 1 ? 'test' : 'tests'}, ${directories.length} ${directories.length === 1 ? 'directory' : 'directories'}`
+              : `${topTests} ${topTests === 1 ? 'test' : 'tests'}, ${topDirectories} ${topDirectories === 1 ? 'directory' : 'directories'} at the top level`
           }
           selected={selected}
           onToggle={toggle}
@@ -187,8 +267,14 @@ export function TestsPage() {
           onMove={(test) => setDialog({ kind: 'move', tests: [test] })}
           onDropInto={(testId, directoryId) => {
             const test = byId.get(testId);
-            const inside = descendantsOf(everything, testId).some((below) => below.id === directoryId);
-            if (!test || testId === directoryId || inside) return;
+            // The target is on screen, so every directory above it is loaded: a directory dropped
+            // onto itself or something inside it is refused here (and by the service).
+            let inside = false;
+            for (let id: string | null = directoryId, hops = 0; id && hops < 64; hops += 1) {
+              if (id === testId) inside = true;
+              id = byId.get(id)?.parentTestId ?? null;
+            }
+            if (!test || inside) return;
             moveAll(scope, [test], directoryId).then(
               () => {
                 void queryClient.invalidateQueries({ queryKey: ['tests'] });
@@ -207,6 +293,8 @@ export function TestsPage() {
           scope={scope}
           directory={dialog.directory}
           directories={directories}
+          directoriesLoading={all.isPending}
+          onCreated={reveal}
           onClose={() => setDialog(undefined)}
         />
       ) : null}
@@ -224,7 +312,7 @@ export function TestsPage() {
         <MoveDialog
           scope={scope}
           tests={dialog.tests}
-          everything={everything}
+          everything={all.data?.children}
           onClose={() => setDialog(undefined)}
           onMoved={setNotice}
         />
@@ -234,6 +322,7 @@ export function TestsPage() {
           scope={scope}
           selection={selection}
           directories={directories}
+          anyDirectory={directories.length > 0 || topDirectories > 0}
           tags={tags.data?.data ?? []}
           onClose={() => setDialog(undefined)}
           onDone={setNotice}
@@ -245,11 +334,17 @@ export function TestsPage() {
           scope={scope}
           tests={dialog.tests}
           descendants={doomedBelow}
+          descendantsError={descendants.error}
           onClose={() => setDialog(undefined)}
           onDeleted={() => {
             const next = new Set(selected);
-            for (const test of [...dialog.tests, ...doomedBelow]) next.delete(test.id);
+            const open = new Set(expanded);
+            for (const test of [...dialog.tests, ...(doomedBelow ?? [])]) {
+              next.delete(test.id);
+              open.delete(test.id);
+            }
             setSelected(next);
+            setExpanded(open);
             setNotice(`Deleted ${dialog.tests.map((test) => test.name).join(', ')}`);
           }}
         />

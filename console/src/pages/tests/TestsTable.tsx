@@ -6,7 +6,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
-import { pathOf, type TestItem, visibleRows } from '../../lib/test-tree.ts';
+import { pathOf, type TestItem, type TreeRow } from '../../lib/test-tree.ts';
 
 /** The drag payload of a row (a test id), so drops of anything else are ignored. */
 const dragType = 'application/x-stepdeck-test';
@@ -19,11 +19,16 @@ const virtualizeAbove = 300;
 /** A row's height before it is measured (one line of text and buttons). */
 const estimatedRowHeight = 41;
 
-/** The tests as a table: a tree (indented, directories fold) or, when filtered, flat with paths. */
+/**
+ * The tests as a table: a tree (indented; a directory's children are listed when it is expanded)
+ * or, when filtered, flat with paths.
+ */
 export function TestsTable(props: {
   scope: ProjectScope & { branchQuery: string };
-  tests: TestItem[];
+  rows: TreeRow[];
   flat: boolean;
+  expanded: ReadonlySet<string>;
+  onFold(id: string): void;
   byId: ReadonlyMap<string, TestItem>;
   caption: string;
   selected: ReadonlySet<string>;
@@ -38,11 +43,8 @@ export function TestsTable(props: {
   const { scope } = props;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [dropTarget, setDropTarget] = useState<string>();
-  const rows = props.flat
-    ? props.tests.map((test) => ({ test, depth: 0 }))
-    : visibleRows(props.tests, collapsed);
+  const { rows, expanded } = props;
   const virtual = rows.length > virtualizeAbove;
   const body = useRef<HTMLTableSectionElement>(null);
   const [bodyTop, setBodyTop] = useState(0);
@@ -80,12 +82,6 @@ export function TestsTable(props: {
       void navigate(`/projects/${scope.projectId}/runs/${result.data.runId}${scope.branchQuery}`),
     onError: (error) => props.onNotice(`Could not run: ${error.message}`),
   });
-  const fold = (id: string) => {
-    const next = new Set(collapsed);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setCollapsed(next);
-  };
   return (
     // Virtualized, the table tells assistive technology how many rows it has in all (+ the header).
     <table className="tests" aria-rowcount={virtual ? rows.length + 1 : undefined}>
@@ -109,7 +105,7 @@ export function TestsTable(props: {
             <td colSpan={7} style={{ height: spaceAbove }} />
           </tr>
         ) : null}
-        {shown.map(({ test, depth, index }) => (
+        {shown.map(({ test, depth, loading, index }) => (
           <tr
             key={test.id}
             data-index={index}
@@ -151,15 +147,16 @@ export function TestsTable(props: {
                     <button
                       type="button"
                       className="fold"
-                      aria-expanded={!collapsed.has(test.id)}
-                      aria-label={`${collapsed.has(test.id) ? 'Expand' : 'Collapse'} ${test.name}`}
-                      onClick={() => fold(test.id)}
+                      aria-expanded={expanded.has(test.id)}
+                      aria-label={`${expanded.has(test.id) ? 'Collapse' : 'Expand'} ${test.name}`}
+                      onClick={() => props.onFold(test.id)}
                     >
-                      {collapsed.has(test.id) ? '▸' : '▾'}
+                      {expanded.has(test.id) ? '▾' : '▸'}
                     </button>
                   )}
                   <span className="directory-name">{test.name}/</span>{' '}
                   <span className="muted">({test.childrenCount})</span>
+                  {loading ? <span className="muted"> loading…</span> : null}
                 </>
               ) : (
                 <Link to={`/projects/${scope.projectId}/tests/${test.id}${scope.branchQuery}`}>

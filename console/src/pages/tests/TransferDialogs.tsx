@@ -14,13 +14,16 @@ type Source = 'selection' | 'directory' | 'tag';
 export function ExportDialog(props: {
   scope: ProjectScope;
   selection: TestItem[];
+  /** Every directory, once the whole tree has loaded (empty until then). */
   directories: TestItem[];
+  /** Whether the project has a directory at all (known from the tree's top level at once). */
+  anyDirectory: boolean;
   tags: Array<z.infer<typeof consoleTag>>;
   onClose(): void;
   onDone(message: string): void;
 }) {
   const [source, setSource] = useState<Source>(
-    props.selection.length > 0 ? 'selection' : props.directories.length > 0 ? 'directory' : 'tag',
+    props.selection.length > 0 ? 'selection' : props.anyDirectory ? 'directory' : 'tag',
   );
   const download = useMutation({
     mutationFn: (form: FormData) => {
@@ -41,7 +44,7 @@ export function ExportDialog(props: {
   });
   const options: Array<[Source, string, boolean]> = [
     ['selection', `The selection (${props.selection.length})`, props.selection.length > 0],
-    ['directory', 'A directory and everything inside', props.directories.length > 0],
+    ['directory', 'A directory and everything inside', props.anyDirectory],
     ['tag', 'The tests with a tag', props.tags.length > 0],
   ];
   return (
