@@ -1,11 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { testDetail } from './authoring-fixtures.ts';
+import { consoleCall, testDetail } from './authoring-fixtures.ts';
 import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
 
 /**
  * Issue 14, shared steps: a shared step's steps replaced from its manage dialog with the
  * editor's parts, after the usage and the copy-on-write rule; a change meanwhile asks which to
- * keep; both tests using it show the change, and one runs to a pass.
+ * keep; both tests using it show the change, and one runs to a pass. Edited on a branch while
+ * another branch uses it: copy-on-write, this branch gets its own copy, the other keeps its steps.
  */
 test.describe('shared step children', () => {
   const suffix = Date.now().toString(36);
@@ -142,6 +143,139 @@ test.describe('shared step children', () => {
     await page.getByRole('dialog', { name: 'Run this test' }).getByRole('button', { name: 'Run' }).click();
     await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
     await expect(page.locator('[data-status]').first()).toHaveText('completed', { timeout: 150_000 });
+  });
+
+  test('edits a shared step used on two branches: this branch gets its own copy, the other keeps its steps', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const sharedName = `cow ${suffix}`;
+    const userName = `cow user ${suffix}`;
+    const testId = await createTest({
+      name: userName,
+      steps: [
+        { name: 'open greeter', action: { name: 'goto', url: `${siteUrl()}/greet` } },
+        {
+          name: sharedName,
+          shared: true,
+          group: true,
+          action: { name: 'group' },
+          children: [
+            { name: 'type name', action: { name: 'fill', selector: '#who', value: 'Ada' } },
+            { name: 'press greet', action: { name: 'click', selector: '#go' } },
+          ],
+        },
+      ],
+    });
+    const originalId = (await testDetail(testId)).steps[1].stepId as string;
+    // A branch made from the default: its working revision points at the same shared step.
+    const branch = await consoleCall(page, 'POST', `/console/v1/projects/${bootstrap().projectId}/branches`, {
+      name: `cow-${suffix}`,
+    });
+    expect(branch.status).toBe(201);
+    const onBranch = { 'x-branch-id': branch.json.data.id as string };
+    const usage = async (stepId: string, headers: Record<string, string> = {}) => {
+      const response = await apiCall('GET', `/v1/steps/${stepId}/usage`, undefined, headers);
+      expect(response.status).toBe(200);
+      return response.json.data.map((user: { name: string }) => user.name);
+    };
+    const sharedNode = async (headers: Record<string, string> = {}) => {
+      const response = await apiCall('GET', `/v1/tests/${testId}`, undefined, headers);
+      expect(response.status).toBe(200);
+      const node = response.json.steps[1];
+      return {
+        stepId: node.stepId as string,
+        children: node.children.map((child: { name: string; action: Record<string, unknown> }) => ({
+          name: child.name,
+          action: child.action,
+        })),
+      };
+    };
+    const before = [
+      { name: 'type name', action: { name: 'fill', selector: '#who', value: 'Ada' } },
+      { name: 'press greet', action: { name: 'click', selector: '#go' } },
+    ];
+    expect(await usage(originalId)).toEqual([userName]);
+    expect(await usage(originalId, onBranch)).toEqual([userName]);
+
+    // On the branch: the usage and the copy-on-write rule come before any editing.
+    await page.goto(`${editorPath(testId)}?branch=${onBranch['x-branch-id']}`);
+    await steps(page)
+      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    await expect(dialog.getByText(/^Used by 1 test on this branch: /)).toHaveText(
+      `Used by 1 test on this branch: ${userName}.`,
+    );
+    await expect(
+      dialog.getByText(/Tests on other branches keep the\s+version they have \(copy-on-write\)/),
+    ).toBeVisible();
+    await dialog.getByRole('button', { name: 'Edit its steps…' }).click();
+    const tree = dialog.getByRole('list', { name: 'Steps', exact: true });
+    const form = dialog.getByRole('region', { name: /^Shared step’s step:/ });
+    await tree.getByRole('button', { name: /^1\. type name/ }).click();
+    await form.getByLabel('Step name', { exact: true }).fill('type Bob');
+    await form.getByLabel('value', { exact: true }).fill('Bob');
+    await dialog.getByRole('button', { name: 'Review and save its steps…' }).click();
+    const review = dialog.getByRole('region', { name: 'Before saving' });
+    await expect(review).toContainText(
+      `Saving replaces the steps of ${sharedName} in 1 test on this branch: ${userName}`,
+    );
+    await expect(review).toContainText('copy-on-write');
+    await review.getByRole('button', { name: 'Replace its steps' }).click();
+    await expect(dialog.getByRole('status').last()).toHaveText(
+      'Saved 2 steps for 1 test: another branch uses it, so this branch now has its own copy; the other branches keep the steps they had (copy-on-write)',
+    );
+    await expect(tree.getByRole('button')).toHaveText([/^1\. type Bob fill/, /^2\. press greet click/]);
+    await expectAccessible(page);
+
+    // The outcome through the API: the branch uses a new shared step record with the new steps;
+    // the default branch still uses the original, unchanged.
+    const mine = await sharedNode(onBranch);
+    expect(mine.stepId).not.toBe(originalId);
+    expect(mine.children).toEqual([
+      { name: 'type Bob', action: { name: 'fill', selector: '#who', value: 'Bob' } },
+      before[1],
+    ]);
+    expect(await sharedNode()).toEqual({ stepId: originalId, children: before });
+    expect(await usage(originalId)).toEqual([userName]);
+    expect(await usage(mine.stepId, onBranch)).toEqual([userName]);
+    // Each record is now a shared step of one branch only (docs/tests.md: a shared step is on a
+    // branch when a working revision there uses it, or nothing does): 404 on the other.
+    expect((await apiCall('GET', `/v1/steps/${originalId}/usage`, undefined, onBranch)).status).toBe(404);
+    expect((await apiCall('GET', `/v1/steps/${mine.stepId}/usage`)).status).toBe(404);
+
+    // The dialog now manages the branch's copy: used by the same test, and a second edit changes
+    // the copy in place (no other branch uses it), keeping its id.
+    await expect(dialog.getByText(/^Used by 1 test on this branch: /)).toHaveText(
+      `Used by 1 test on this branch: ${userName}.`,
+    );
+    await tree.getByRole('button', { name: /^1\. type Bob/ }).click();
+    await form.getByLabel('value', { exact: true }).fill('Cy');
+    await dialog.getByRole('button', { name: 'Review and save its steps…' }).click();
+    await review.getByRole('button', { name: 'Replace its steps' }).click();
+    await expect(dialog.getByRole('status').last()).toHaveText('Saved 2 steps for 1 test');
+    const again = await sharedNode(onBranch);
+    expect(again.stepId).toBe(mine.stepId);
+    expect(again.children[0]).toEqual({
+      name: 'type Bob',
+      action: { name: 'fill', selector: '#who', value: 'Cy' },
+    });
+    expect(await sharedNode()).toEqual({ stepId: originalId, children: before });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The editors show it too: the branch's test the new steps, the default's the old ones.
+    await expect(steps(page).getByRole('button', { name: /^2\.1\. type Bob fill/ })).toBeVisible();
+    await page.goto(editorPath(testId));
+    await steps(page)
+      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .click();
+    await expect(steps(page).getByRole('button', { name: /^2\.1\. type name fill/ })).toBeVisible();
+    await expect(steps(page).getByRole('button', { name: /type Bob/ })).toHaveCount(0);
   });
 
   test('an unsaved editor holds back editing a shared step\u2019s steps', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { type StepTreeItem, stepTree } from '@stepdeck/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError, type ProjectScope } from '../../api/client.ts';
@@ -48,11 +48,29 @@ function findNode(steps: readonly StepTreeItem[], sharedId: string): StepTreeIte
   return undefined;
 }
 
-async function loadHolder(scope: ProjectScope, holderId: string, sharedId: string) {
+/** A node of the test's own tree by its revision-step id. */
+function findNodeById(steps: readonly StepTreeItem[], nodeId: string): StepTreeItem | undefined {
+  for (const step of steps) {
+    if (step.id === nodeId) return step;
+    if (!step.shared) {
+      const found = findNodeById(step.children ?? [], nodeId);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The shared step's node in the holding test: by its canonical id, or (`nodeId`, right after a
+ * save) by the node the save went through, which keeps its id when copy-on-write repoints it to
+ * this branch's new copy.
+ */
+async function loadHolder(scope: ProjectScope, holderId: string, sharedId: string, nodeId?: string) {
   const detail = await authoringApi.test(scope, holderId);
-  const node = findNode(stepTree.parse(detail.steps), sharedId);
+  const steps = stepTree.parse(detail.steps);
+  const node = nodeId ? findNodeById(steps, nodeId) : findNode(steps, sharedId);
   if (!node) throw new ApiError(404, 'The test no longer uses this shared step: reopen the dialog');
-  return { nodeId: node.id, children: node.children ?? [] };
+  return { nodeId: node.id, stepId: node.stepId, children: node.children ?? [] };
 }
 
 /** The children as the service has them, for telling whether someone changed them meanwhile. */
@@ -70,6 +88,11 @@ export function SharedChildrenEditor(props: {
   step: { id: string; name: string };
   users: Array<{ id: string; name: string }>;
   editing?: SharedEditing | undefined;
+  /**
+   * Copy-on-write happened: another branch used the step, so this branch's tests now use a new
+   * shared step record (`stepId`) holding the saved steps; the other branches keep the old one.
+   */
+  onCopied(stepId: string): void;
 }) {
   const { scope, step, users, editing } = props;
   const queryClient = useQueryClient();
@@ -81,6 +104,8 @@ export function SharedChildrenEditor(props: {
     queryFn: () => loadHolder(scope, holderId as string, step.id),
     enabled: holderId !== undefined && !editing?.editorDirty,
     staleTime: 0,
+    // After a copy-on-write the step's id changes: the editor stays while the new one is read.
+    placeholderData: keepPreviousData,
   });
   const [draft, setDraft] = useState<{ steps: EditorStep[]; baseline: string }>();
   const [selectedKey, setSelectedKey] = useState<string>();
@@ -158,12 +183,17 @@ export function SharedChildrenEditor(props: {
       setSelectedKey(undefined);
       await queryClient.invalidateQueries({ queryKey: ['tests', scope.projectId] });
       await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
-      const fresh = await loadHolder(scope, holderId, step.id);
+      const fresh = await loadHolder(scope, holderId, step.id, current.nodeId);
       setDraft({ steps: fromWire(fresh.children), baseline: fingerprint(fresh.children) });
+      const copied = fresh.stepId !== step.id;
       setSaved(
-        `Saved ${result.data.children.length} ${result.data.children.length === 1 ? 'step' : 'steps'} for ${users.length} ${users.length === 1 ? 'test' : 'tests'}`,
+        `Saved ${result.data.children.length} ${result.data.children.length === 1 ? 'step' : 'steps'} for ${users.length} ${users.length === 1 ? 'test' : 'tests'}` +
+          (copied
+            ? ': another branch uses it, so this branch now has its own copy; the other branches keep the steps they had (copy-on-write)'
+            : ''),
       );
       setPhase('editing');
+      if (copied) props.onCopied(fresh.stepId);
       editing?.onSaved();
     } catch (caught) {
       setError(caught);

@@ -1,5 +1,5 @@
 import { stepStillUsedBody } from '@stepdeck/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
@@ -20,12 +20,17 @@ export function SharedStepDialog(props: {
   onDeleted?(): void;
   editing?: SharedEditing | undefined;
 }) {
-  const { scope, step } = props;
+  const { scope } = props;
+  // A save of its steps may give this branch its own copy (copy-on-write): from then on the
+  // dialog manages the copy, which is what this branch's tests use.
+  const [copiedTo, setCopiedTo] = useState<string>();
+  const step = { ...props.step, id: copiedTo ?? props.step.id };
   const queryClient = useQueryClient();
   const [stillUsed, setStillUsed] = useState<ReturnType<typeof stepStillUsedBody.parse>>();
   const usage = useQuery({
     queryKey: ['shared-steps', scope.projectId, scope.branchId, 'usage', step.id],
     queryFn: () => authoringApi.stepUsage(scope, step.id),
+    placeholderData: keepPreviousData,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
   const rename = useMutation({
@@ -77,7 +82,13 @@ export function SharedStepDialog(props: {
         {rename.error ? <ErrorMessage error={rename.error} title="Not renamed" /> : null}
       </form>
       {usage.data ? (
-        <SharedChildrenEditor scope={scope} step={step} users={users} editing={props.editing} />
+        <SharedChildrenEditor
+          scope={scope}
+          step={step}
+          users={users}
+          editing={props.editing}
+          onCopied={setCopiedTo}
+        />
       ) : null}
       {remove.error ? (
         <div role="alert" className="error-box">
