@@ -185,7 +185,7 @@ export function SharedChildrenEditor(props: {
       await queryClient.invalidateQueries({ queryKey: ['shared-steps', scope.projectId] });
       const fresh = await loadHolder(scope, holderId, step.id, current.nodeId);
       setDraft({ steps: fromWire(fresh.children), baseline: fingerprint(fresh.children) });
-      const copied = fresh.stepId !== step.id;
+      const copied = fresh.stepId !== undefined && fresh.stepId !== step.id;
       setSaved(
         `Saved ${result.data.children.length} ${result.data.children.length === 1 ? 'step' : 'steps'} for ${users.length} ${users.length === 1 ? 'test' : 'tests'}` +
           (copied
@@ -193,7 +193,7 @@ export function SharedChildrenEditor(props: {
             : ''),
       );
       setPhase('editing');
-      if (copied) props.onCopied(fresh.stepId);
+      if (copied && fresh.stepId) props.onCopied(fresh.stepId);
       editing?.onSaved();
     } catch (caught) {
       setError(caught);
