@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descendantsOf, pathOf, type TestItem, visibleRows } from './test-tree.ts';
+import { descendantsOf, loadedRows, pathOf, type TestItem, visibleRows } from './test-tree.ts';
 
 const item = (id: string, parentTestId: string | null, directory = false): TestItem => ({
   id,
@@ -39,5 +39,30 @@ describe('test tree', () => {
   it('names every descendant of a directory and the path above a test', () => {
     expect(descendantsOf(tests, 'a').map((test) => test.id)).toEqual(['b', 'c', 'e']);
     expect(pathOf(new Map(tests.map((test) => [test.id, test])), item('c', 'b'))).toBe('a / b');
+  });
+  it('shows a tree loaded on demand: expanded directories with their listed children, others folded', () => {
+    const top = [item('a', null, true), item('d', null)];
+    const children = new Map([
+      ['a', [item('b', 'a', true), item('e', 'a')]],
+      ['b', [item('c', 'b')]],
+    ]);
+    const rows = (expanded: string[]) =>
+      loadedRows(top, children, new Set(expanded)).map(
+        (row) => `${row.test.id}${row.depth}${row.loading ? '…' : ''}`,
+      );
+    expect(rows([])).toEqual(['a0', 'd0']);
+    expect(rows(['a'])).toEqual(['a0', 'b1', 'e1', 'd0']);
+    expect(rows(['a', 'b'])).toEqual(['a0', 'b1', 'c2', 'e1', 'd0']);
+    // Expanded inside a folded directory: hidden until the directory above opens.
+    expect(rows(['b'])).toEqual(['a0', 'd0']);
+    // Expanded but not listed yet: the directory says its children are loading.
+    expect(loadedRows(top, new Map(), new Set(['a'])).map((row) => Boolean(row.loading))).toEqual([
+      true,
+      false,
+    ]);
+  });
+  it('does not loop on a directory listed inside itself', () => {
+    const loop = new Map([['a', [item('a', 'a', true)]]]);
+    expect(loadedRows([item('a', null, true)], loop, new Set(['a'])).map((row) => row.depth)).toEqual([0, 1]);
   });
 });
