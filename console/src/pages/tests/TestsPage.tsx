@@ -68,7 +68,20 @@ export function TestsPage() {
     placeholderData: keepPreviousData,
     staleTime: treeStaleTime,
   });
-  const opened = filtered ? [] : [...expanded];
+  // The expanded directories on screen (each one's parent is expanded and listed), read from
+  // the cache: one hidden under a folded directory, or gone, is not asked for.
+  const opened: string[] = [];
+  const openFrom = (list: readonly TestItem[]) => {
+    for (const test of list) {
+      if (!test.directory || !expanded.has(test.id) || opened.includes(test.id)) continue;
+      opened.push(test.id);
+      const listedBelow = queryClient.getQueryData<{ children: TestItem[] }>(
+        testsQueryKey(scope, childrenQueryOf(search, test.id)),
+      );
+      if (listedBelow) openFrom(listedBelow.children);
+    }
+  };
+  if (!filtered) openFrom(tests.data?.children ?? []);
   const childLists = useQueries({
     queries: opened.map((directoryId) => {
       const childrenQuery = childrenQueryOf(search, directoryId);
