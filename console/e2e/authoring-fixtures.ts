@@ -3,6 +3,16 @@ import { apiCall, bootstrap, createTest } from './fixtures.ts';
 
 /** Authoring (issue 14) helpers: test trees made through the real API, console-only calls with the session. */
 
+export const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
+/** The editor's steps tree. */
+export const stepsList = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
+/** Adds a step from the palette. */
+export const addStep = async (page: Page, action: string) =>
+  page.getByRole('button', { name: `Add ${action}`, exact: true }).click();
+/** A field of the selected step's form. */
+export const stepField = (page: Page, name: string) =>
+  page.getByRole('region', { name: /^Step:/ }).getByLabel(name, { exact: true });
+
 export async function createDirectory(name: string, parentTestId?: string): Promise<string> {
   return createTest({ name, directory: true, ...(parentTestId ? { parentTestId } : {}) });
 }

@@ -1,26 +1,10 @@
-import { expect, type Page, test } from '@playwright/test';
-import { createTag, testDetail } from './authoring-fixtures.ts';
-import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+import { expect } from '@playwright/test';
+import { addStep, createTag, editorPath, stepField, stepsList, testDetail } from './authoring-fixtures.ts';
+import { apiCall, createTest, expectAccessible, siteUrl, signedInTest as test } from './fixtures.ts';
 
 /** Issue 14, test editor: files for `setInputFiles` uploaded with the save, and Run with a config override. */
 test.describe('test editor: files and runs', () => {
   const suffix = Date.now().toString(36);
-  const errors: string[] = [];
-  const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
-
-  test.beforeEach(async ({ page }) => {
-    page.on('pageerror', (error) => errors.push(error.message));
-    await signInFresh(page);
-  });
-  test.afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-
-  const steps = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
-  const add = async (page: Page, action: string) =>
-    page.getByRole('button', { name: `Add ${action}`, exact: true }).click();
-  const field = (page: Page, name: string) =>
-    page.getByRole('region', { name: /^Step:/ }).getByLabel(name, { exact: true });
 
   test('a setInputFiles step with a file uploaded from the step form runs and passes', async ({ page }) => {
     test.setTimeout(240_000);
@@ -29,11 +13,11 @@ test.describe('test editor: files and runs', () => {
       steps: [{ name: 'open uploader', action: { name: 'goto', url: `${siteUrl()}/upload` } }],
     });
     await page.goto(editorPath(testId));
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. open uploader/ })
       .click();
-    await add(page, 'setInputFiles');
-    await field(page, 'selector').fill('#file');
+    await addStep(page, 'setInputFiles');
+    await stepField(page, 'selector').fill('#file');
     await page.getByLabel('Upload files for this step').setInputFiles({
       name: 'hello.txt',
       mimeType: 'text/plain',
@@ -42,17 +26,17 @@ test.describe('test editor: files and runs', () => {
     const files = page.getByRole('list', { name: 'Files of this step' });
     await expect(files.getByRole('listitem')).toHaveText('hello.txt uploaded with the next save');
     // The action lists the file by name (the contract's `files` field).
-    await expect(field(page, 'files (optional)').or(field(page, 'files'))).toHaveValue('hello.txt');
-    await add(page, 'assertText');
-    await field(page, 'selector').fill('#out');
-    await field(page, 'value').fill('hello.txt: hi from the editor');
+    await expect(stepField(page, 'files (optional)').or(stepField(page, 'files'))).toHaveValue('hello.txt');
+    await addStep(page, 'assertText');
+    await stepField(page, 'selector').fill('#out');
+    await stepField(page, 'value').fill('hello.txt: hi from the editor');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
 
     const stored = await apiCall('GET', `/v1/tests/${testId}/files`);
     expect(stored.json.data.map((file: { filename: string }) => file.filename)).toEqual(['hello.txt']);
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^2\. setInputFiles/ })
       .click();
     await expect(files.getByRole('listitem')).toHaveText('hello.txt stored');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import type { Bootstrap } from './service.ts';
 
 export const serviceUrl = () => process.env.STEPDECK_E2E_URL as string;
@@ -130,3 +130,17 @@ export async function expectAccessible(page: Page, within?: string) {
     ),
   ).toEqual([]);
 }
+
+/**
+ * `test` whose `page` is signed in fresh as the admin and fails its test on any uncaught page
+ * error (the console's standard: no uncaught page errors).
+ */
+export const signedInTest = base.extend({
+  page: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signInFresh(page);
+    await use(page);
+    expect(errors).toEqual([]);
+  },
+});

@@ -1,6 +1,13 @@
-import { expect, type Page, test } from '@playwright/test';
-import { consoleCall, testDetail } from './authoring-fixtures.ts';
-import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+import { expect } from '@playwright/test';
+import { consoleCall, editorPath, stepsList, testDetail } from './authoring-fixtures.ts';
+import {
+  apiCall,
+  bootstrap,
+  createTest,
+  expectAccessible,
+  siteUrl,
+  signedInTest as test,
+} from './fixtures.ts';
 
 /**
  * Issue 14, shared steps: a shared step's steps replaced from its manage dialog with the
@@ -10,18 +17,7 @@ import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl 
  */
 test.describe('shared step children', () => {
   const suffix = Date.now().toString(36);
-  const errors: string[] = [];
-  const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
 
-  test.beforeEach(async ({ page }) => {
-    page.on('pageerror', (error) => errors.push(error.message));
-    await signInFresh(page);
-  });
-  test.afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-
-  const steps = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
   /** The shared step's children in the tree a test shows (names of its direct children). */
   const sharedChildren = async (testId: string) => {
     const node = (await testDetail(testId)).steps.find((step: { shared: boolean }) => step.shared);
@@ -62,7 +58,7 @@ test.describe('shared step children', () => {
     });
 
     await page.goto(editorPath(firstId));
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
       .click();
     await page
@@ -134,10 +130,10 @@ test.describe('shared step children', () => {
 
     // The second test's editor shows the new steps under the shared step.
     await page.goto(editorPath(secondId));
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
       .click();
-    await expect(steps(page).getByRole('button', { name: /^2\.3\. greeted assertText/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^2\.3\. greeted assertText/ })).toBeVisible();
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('dialog', { name: 'Run this test' }).getByRole('button', { name: 'Run' }).click();
@@ -200,7 +196,7 @@ test.describe('shared step children', () => {
 
     // On the branch: the usage and the copy-on-write rule come before any editing.
     await page.goto(`${editorPath(testId)}?branch=${onBranch['x-branch-id']}`);
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
       .click();
     await page
@@ -269,13 +265,13 @@ test.describe('shared step children', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     // The editors show it too: the branch's test the new steps, the default's the old ones.
-    await expect(steps(page).getByRole('button', { name: /^2\.1\. type Bob fill/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^2\.1\. type Bob fill/ })).toBeVisible();
     await page.goto(editorPath(testId));
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
       .click();
-    await expect(steps(page).getByRole('button', { name: /^2\.1\. type name fill/ })).toBeVisible();
-    await expect(steps(page).getByRole('button', { name: /type Bob/ })).toHaveCount(0);
+    await expect(stepsList(page).getByRole('button', { name: /^2\.1\. type name fill/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /type Bob/ })).toHaveCount(0);
   });
 
   test('an unsaved editor holds back editing a shared step\u2019s steps', async ({ page }) => {
@@ -294,7 +290,7 @@ test.describe('shared step children', () => {
     });
     await page.goto(editorPath(testId));
     await page.getByRole('combobox', { name: 'Status' }).selectOption('draft');
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^1\\. ${sharedName}`) })
       .click();
     await page

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { testDetail } from './authoring-fixtures.ts';
-import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl } from './fixtures.ts';
+import { expect, type Page } from '@playwright/test';
+import { addStep, editorPath, stepField, stepsList, testDetail } from './authoring-fixtures.ts';
+import { apiCall, createTest, expectAccessible, siteUrl, signedInTest as test } from './fixtures.ts';
 
 /**
  * Issue 14, test editor: a test built from nothing with the editor (goto, fill, click,
@@ -10,22 +10,7 @@ import { apiCall, bootstrap, createTest, expectAccessible, signInFresh, siteUrl 
  */
 test.describe('test editor', () => {
   const suffix = Date.now().toString(36);
-  const errors: string[] = [];
-  const editorPath = (testId: string) => `/console/projects/${bootstrap().projectId}/tests/${testId}`;
 
-  test.beforeEach(async ({ page }) => {
-    page.on('pageerror', (error) => errors.push(error.message));
-    await signInFresh(page);
-  });
-  test.afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-
-  const steps = (page: Page) => page.getByRole('list', { name: 'Steps', exact: true });
-  const add = async (page: Page, action: string) =>
-    page.getByRole('button', { name: `Add ${action}`, exact: true }).click();
-  const field = (page: Page, name: string) =>
-    page.getByRole('region', { name: /^Step:/ }).getByLabel(name, { exact: true });
   const saveAndWait = async (page: Page) => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
@@ -59,49 +44,49 @@ test.describe('test editor', () => {
     await expect(page.getByRole('heading', { name: `Edit built ${suffix}` })).toBeVisible();
     await expect(page.getByText('No steps yet')).toBeVisible();
 
-    await add(page, 'goto');
-    await field(page, 'url').fill(`${siteUrl()}/greet`);
-    await field(page, 'Step name').fill('open greeter');
-    await add(page, 'fill');
+    await addStep(page, 'goto');
+    await stepField(page, 'url').fill(`${siteUrl()}/greet`);
+    await stepField(page, 'Step name').fill('open greeter');
+    await addStep(page, 'fill');
     // The contract's check, as you type: a required selector left empty is named on its field.
     await expect(page.getByText('selector must not be empty')).toBeVisible();
-    await expect(field(page, 'selector')).toHaveAttribute('aria-invalid', 'true');
-    await field(page, 'selector').fill('#who');
-    await field(page, 'value').fill('Ada');
+    await expect(stepField(page, 'selector')).toHaveAttribute('aria-invalid', 'true');
+    await stepField(page, 'selector').fill('#who');
+    await stepField(page, 'value').fill('Ada');
     await expect(page.getByText('selector must not be empty')).toHaveCount(0);
-    await add(page, 'group');
-    await field(page, 'Step name').fill(`greet ${suffix}`);
+    await addStep(page, 'group');
+    await stepField(page, 'Step name').fill(`greet ${suffix}`);
     await page.getByLabel('Save this group as a shared step').check();
     // A step added while a group is chosen goes into the group.
-    await add(page, 'click');
-    await field(page, 'selector').fill('#go');
-    await steps(page)
+    await addStep(page, 'click');
+    await stepField(page, 'selector').fill('#go');
+    await stepsList(page)
       .getByRole('button', { name: /^1\. open greeter/ })
       .click();
-    await add(page, 'assertText');
-    await field(page, 'selector').fill('#out');
-    await field(page, 'value').fill('Hello Ada');
+    await addStep(page, 'assertText');
+    await stepField(page, 'selector').fill('#out');
+    await stepField(page, 'value').fill('Hello Ada');
     await expectAccessible(page);
 
     // assertText went in after the goto: keyboard only, Alt+↓ twice puts it after the group.
-    const assertButton = steps(page).getByRole('button', { name: /^2\. assertText/ });
+    const assertButton = stepsList(page).getByRole('button', { name: /^2\. assertText/ });
     await assertButton.focus();
     await page.keyboard.press('Alt+ArrowDown');
-    await expect(steps(page).getByRole('button', { name: /^3\. assertText/ })).toBeFocused();
+    await expect(stepsList(page).getByRole('button', { name: /^3\. assertText/ })).toBeFocused();
     await page.keyboard.press('Alt+ArrowDown');
-    await expect(steps(page).getByRole('button', { name: /^4\. assertText/ })).toBeFocused();
+    await expect(stepsList(page).getByRole('button', { name: /^4\. assertText/ })).toBeFocused();
     await expect(page.getByRole('status')).toHaveText('Moved assertText down');
-    await expect(steps(page).getByRole('button', { name: /^3\.1\. click/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^3\.1\. click/ })).toBeVisible();
 
     // Then, after the chosen assertText: the inserted shared step (another page) and an upload there.
     await page.getByLabel('Shared step', { exact: true }).selectOption({ label: uploaderName });
     await page.getByRole('button', { name: 'Insert shared step' }).click();
     await expect(
-      steps(page).getByRole('button', { name: new RegExp(`^5\\. ${uploaderName} group, shared`) }),
+      stepsList(page).getByRole('button', { name: new RegExp(`^5\\. ${uploaderName} group, shared`) }),
     ).toBeVisible();
     await expectAccessible(page);
-    await add(page, 'setInputFiles');
-    await field(page, 'selector').fill('#file');
+    await addStep(page, 'setInputFiles');
+    await stepField(page, 'selector').fill('#file');
     await page.getByLabel('Upload files for this step').setInputFiles({
       name: 'built.txt',
       mimeType: 'text/plain',
@@ -111,11 +96,11 @@ test.describe('test editor', () => {
       'built.txt uploaded with the next save',
     );
     await expectAccessible(page);
-    await add(page, 'assertText');
-    await field(page, 'Step name').fill('uploaded');
-    await field(page, 'selector').fill('#out');
-    await field(page, 'value').fill('built.txt: built from nothing');
-    await expect(steps(page).getByRole('button')).toHaveText([
+    await addStep(page, 'assertText');
+    await stepField(page, 'Step name').fill('uploaded');
+    await stepField(page, 'selector').fill('#out');
+    await stepField(page, 'value').fill('built.txt: built from nothing');
+    await expect(stepsList(page).getByRole('button')).toHaveText([
       /^1\. open greeter goto/,
       /^2\. fill fill/,
       new RegExp(`^3\\. greet ${suffix} group`),
@@ -142,15 +127,15 @@ test.describe('test editor', () => {
       (await testDetail(testId(page))).steps.map((step: { action: { name: string } }) => step.action.name),
     ).toEqual(['goto', 'fill', 'group', 'assertText', 'goto', 'setInputFiles', 'assertText']);
     await expect(
-      steps(page).getByRole('button', { name: new RegExp(`^3\\. greet ${suffix} group, shared`) }),
+      stepsList(page).getByRole('button', { name: new RegExp(`^3\\. greet ${suffix} group, shared`) }),
     ).toBeVisible();
     await runAndExpect(page, 'completed');
 
     await page.goBack();
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^4\. assertText/ })
       .click();
-    await field(page, 'value').fill('Hello Bob');
+    await stepField(page, 'value').fill('Hello Bob');
     await saveAndWait(page);
     // Saving again keeps referencing the one shared step the first save made.
     const shared = await apiCall('GET', `/v1/steps/shared?search=${encodeURIComponent(`greet ${suffix}`)}`);
@@ -187,19 +172,19 @@ test.describe('test editor', () => {
     await expect(page.getByText(`owner ${suffix}`)).toBeVisible();
     await expect(page.getByText('copy-on-write')).toBeVisible();
     await saveAndWait(page);
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: new RegExp(`^1\\. ${sharedName}`) })
       .click();
     await expect(page.getByText('Used by 2 tests on this branch')).toBeVisible();
     expect((await testDetail(ownerId)).steps[0].stepId).toBe((await testDetail(userId)).steps[0].stepId);
 
     // An assertCount with a value the contract accepts as typed but the API refuses (negative).
-    await add(page, 'assertCount');
-    await field(page, 'selector').fill('li');
-    await field(page, 'value').fill('-1');
+    await addStep(page, 'assertCount');
+    await stepField(page, 'selector').fill('li');
+    await stepField(page, 'value').fill('-1');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Could not save (400)' })).toBeVisible();
-    await expect(field(page, 'value')).toHaveAttribute('aria-invalid', 'true');
+    await expect(stepField(page, 'value')).toHaveAttribute('aria-invalid', 'true');
     await expectAccessible(page);
   });
 
@@ -219,21 +204,21 @@ test.describe('test editor', () => {
     await other.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(other.getByText('All changes saved')).toBeVisible();
 
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. open/ })
       .click();
-    await field(page, 'Step name').fill('mine');
+    await stepField(page, 'Step name').fill('mine');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = page.getByRole('dialog', { name: 'This test changed since you opened it' });
     await expect(conflict).toBeVisible();
     await expectAccessible(page);
     await conflict.getByRole('button', { name: 'Reload their version' }).click();
-    await expect(steps(page).getByRole('button', { name: /^1\. theirs/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^1\. theirs/ })).toBeVisible();
 
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. theirs/ })
       .click();
-    await field(page, 'Step name').fill('mine');
+    await stepField(page, 'Step name').fill('mine');
     await other.reload();
     await other.getByRole('button', { name: /^1\. theirs/ }).click();
     await other
@@ -248,10 +233,10 @@ test.describe('test editor', () => {
     expect((await testDetail(testId)).steps[0].name).toBe('mine');
 
     // Leaving with unsaved changes asks first.
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. mine/ })
       .click();
-    await field(page, 'Step name').fill('unsaved');
+    await stepField(page, 'Step name').fill('unsaved');
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
     await leave.getByRole('button', { name: 'Stay' }).click();
@@ -276,10 +261,10 @@ test.describe('test editor', () => {
     await revisions.getByRole('button', { name: 'Save revision' }).click();
     await expect(revisions.getByRole('alert')).toContainText('Revision not saved (400)');
 
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. first/ })
       .click();
-    await field(page, 'Step name').fill('second');
+    await stepField(page, 'Step name').fill('second');
     await expect(revisions.getByRole('button', { name: 'Save revision' })).toBeDisabled();
     await saveAndWait(page);
     await revisions.getByRole('button', { name: 'Save revision' }).click();
@@ -296,7 +281,7 @@ test.describe('test editor', () => {
     await expectAccessible(page);
     await view.getByRole('button', { name: 'Restore this revision' }).click();
     await expect(view).toBeHidden();
-    await expect(steps(page).getByRole('button', { name: /^1\. first/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^1\. first/ })).toBeVisible();
     expect((await testDetail(testId)).steps[0].name).toBe('first');
   });
 
@@ -316,10 +301,10 @@ test.describe('test editor', () => {
     await expect(branchSelect(page)).toHaveValue(branchId);
 
     await page.getByRole('link', { name: `branched ${suffix}` }).click();
-    await steps(page)
+    await stepsList(page)
       .getByRole('button', { name: /^1\. on default/ })
       .click();
-    await field(page, 'Step name').fill('on branch');
+    await stepField(page, 'Step name').fill('on branch');
     await saveAndWait(page);
     expect((await testDetail(testId)).steps[0].name).toBe('on default');
     const onBranch = await apiCall('GET', `/v1/tests/${testId}`, undefined, { 'x-branch-id': branchId });
@@ -332,6 +317,6 @@ test.describe('test editor', () => {
       .locator('option')
       .first();
     await branchSelect(page).selectOption((await defaultOption.getAttribute('value')) as string);
-    await expect(steps(page).getByRole('button', { name: /^1\. on default/ })).toBeVisible();
+    await expect(stepsList(page).getByRole('button', { name: /^1\. on default/ })).toBeVisible();
   });
 });

@@ -1,22 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import yazl from 'yazl';
 import { createDirectory, testDetail } from './authoring-fixtures.ts';
-import { createTest, expectAccessible, signInFresh } from './fixtures.ts';
+import { createTest, expectAccessible, signedInTest as test } from './fixtures.ts';
 
 /** Issue 14, tests tree: move (dialog, keyboard, selection, drag) and export/import round trip. */
 test.describe('tests tree: move, export and import', () => {
   const suffix = Date.now().toString(36);
-  const errors: string[] = [];
-
   test.beforeEach(async ({ page }) => {
-    page.on('pageerror', (error) => errors.push(error.message));
-    await signInFresh(page);
     await page.getByRole('link', { name: 'Tests', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Tests', exact: true })).toBeVisible();
-  });
-  test.afterEach(() => {
-    expect(errors).toEqual([]);
   });
 
   const row = (page: Page, name: string) =>

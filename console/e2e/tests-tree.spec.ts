@@ -1,20 +1,13 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createDirectory, createSchedule, createTag, testDetail } from './authoring-fixtures.ts';
-import { createTest, expectAccessible, signInFresh, waitingTest } from './fixtures.ts';
+import { createTest, expectAccessible, signedInTest as test, waitingTest } from './fixtures.ts';
 
 /** Issue 14, tests tree: create, rename, duplicate, delete (naming what goes), filters, bulk actions. */
 test.describe('tests tree', () => {
   const suffix = Date.now().toString(36);
-  const errors: string[] = [];
-
   test.beforeEach(async ({ page }) => {
-    page.on('pageerror', (error) => errors.push(error.message));
-    await signInFresh(page);
     await page.getByRole('link', { name: 'Tests', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Tests', exact: true })).toBeVisible();
-  });
-  test.afterEach(() => {
-    expect(errors).toEqual([]);
   });
 
   /** The row whose name cell starts with the name (a directory's with its fold arrow). */
