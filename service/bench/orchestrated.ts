@@ -79,6 +79,8 @@ async function install(slots: number) {
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
+    // Any free port: another service (or bench) on this machine may hold the default 2525.
+    SMTP_PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
     RUNNER_SLOTS: String(slots),
