@@ -19,7 +19,8 @@
  * the merge process: bench/support/cpu-meter.ts), which load does not distort as it does
  * wall-clock: the start-up CPU of one `playwright test` (a run of 1 trivial test against one of
  * 8, on 1 slot) and what each extra batch costs ((CPU split over n slots − CPU on 1 slot) ÷
- * (batches − 1)). Each line ends with the load average. About 5 minutes on an idle 2-core VM.
+ * (batches − 1)), and where it went by process (runner, worker, Chromium's browser, GPU,
+ * renderer... processes). Each line ends with the load average. About 5 minutes on an idle 2-core VM.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,6 +64,13 @@ const meter = new CpuMeter(200);
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+/** CPU by process kind, largest first, in seconds: where a run's CPU went (cpu-meter.ts). */
+const kinds = (byKind: Map<string, number>) =>
+  [...byKind]
+    .filter(([, ms]) => ms >= 50)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(2)}`)
+    .join(', ');
 const uniform = Array.from({ length: 16 }, () => 1500);
 const skewed = [8000, 8000, 4000, 4000, 4000, 4000, ...Array.from({ length: 10 }, () => 1000)];
 
@@ -71,6 +79,8 @@ async function install(slots: number) {
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
+    // Any free port: another service (or bench) on this machine may hold the default 2525.
+    SMTP_PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
     RUNNER_SLOTS: String(slots),
@@ -101,7 +111,7 @@ async function install(slots: number) {
     return response.json().data.id as string;
   };
   const run = (testIds: string[]) =>
-    meter.measure(() => runOnce(testIds)).then(({ value, cpuMs }) => ({ ...value, cpuMs }));
+    meter.measure(() => runOnce(testIds)).then(({ value, cpuMs, byKind }) => ({ ...value, cpuMs, byKind }));
   const runOnce = async (testIds: string[]) => {
     // Back-to-back runs meet the API's 10 s cooldown between bulk runs (429): wait it out,
     // outside the measured wall time.
@@ -229,6 +239,8 @@ for (const slots of slotCounts) {
         `${one.cpuMs.toFixed(0)} ms CPU in ${seconds(one.ms)}, of 8: ${eight.cpuMs.toFixed(0)} ms in ${seconds(eight.ms)}; ` +
         `${perTest.toFixed(0)} ms CPU per trivial test); ${load()}`,
     );
+    say(`  CPU s by process, run of 1: ${kinds(one.byKind)}`);
+    say(`  CPU s by process, run of 8: ${kinds(eight.byKind)}`);
   }
 
   if (parts.has('uniform')) {
@@ -249,6 +261,7 @@ for (const slots of slotCounts) {
           : '') +
         `; ${load()}`,
     );
+    say(`  CPU s by process: ${kinds(uni.byKind)}`);
   }
 
   if (parts.has('skewed')) {

@@ -15,10 +15,16 @@ import * as tar from 'tar';
  * Chromium, first found wins:
  *  1. `CHROMIUM_PATH`;
  *  2. Playwright's own browser of the pinned revision (`npx playwright install chromium`);
- *  3. the system's Chromium (`/usr/bin/chromium`, the Debian package);
+ *  3. the system's Chromium (`/usr/bin/chromium-headless-shell`, else `/usr/bin/chromium`: the
+ *     Debian packages chromium-headless-shell and chromium);
  *  4. the Chromium shipped inside the npm package `@sparticuz/chromium` (an optional dependency
  *     of the service), unpacked once into the cache directory, never into the repository.
  * ffmpeg (video): `FFMPEG_PATH`; Playwright's own; `/usr/bin/ffmpeg`; `@ffmpeg-installer/linux-x64`.
+ *
+ * Runs are always headless, so a headless shell comes first where there is a choice (Playwright's
+ * own download has both, Debian packages both): it is what Playwright itself launches for
+ * headless runs, and it costs a third less CPU per test than the full browser in its headless
+ * mode (docs/orchestrated-runs.md, "Per-batch overhead"). The npm Chromium is a headless shell.
  *
  * `STEPDECK_SKIP_SYSTEM_BINARIES=1` skips the system steps (3 and `/usr/bin/ffmpeg`): it lets a
  * machine that has the Debian packages prove the npm path that a fresh machine takes.
@@ -43,7 +49,11 @@ type Env = Record<string, string | undefined>;
 
 const require = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
-const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const SYSTEM_CHROMIUMS = [
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+];
 const SYSTEM_FFMPEG = '/usr/bin/ffmpeg';
 
 interface PinnedBrowser {
@@ -143,9 +153,8 @@ export async function prepareBrowsersPath(
 
 /** Playwright's own Chromium of the pinned revision under `browsersPath`, if installed. */
 function playwrightChromium(browsersPath: string): string | null {
+  // The headless shell first (see the top of this file).
   const candidates = [
-    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux64', 'chrome'),
-    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux', 'chrome'),
     path.join(
       `chromium_headless_shell-${pinned('chromium-headless-shell').revision}`,
       'chrome-headless-shell-linux64',
@@ -156,6 +165,8 @@ function playwrightChromium(browsersPath: string): string | null {
       'chrome-linux',
       'headless_shell',
     ),
+    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux64', 'chrome'),
+    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux', 'chrome'),
   ];
   for (const registry of [browsersPath, path.join(cacheHome(), 'ms-playwright')]) {
     for (const candidate of candidates) {

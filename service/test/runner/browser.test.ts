@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBrowser, findFfmpeg, resolveChromium } from '../../src/runner/browser.ts';
@@ -10,6 +11,7 @@ import { removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './f
  * with STEPDECK_SKIP_SYSTEM_BINARIES=1 and unsets CHROMIUM_PATH/FFMPEG_PATH: runs must then use
  * the binaries shipped in the npm packages.
  */
+const require = createRequire(import.meta.url);
 const NPM_ONLY = { STEPDECK_SKIP_SYSTEM_BINARIES: '1' };
 const HIDDEN = ['CHROMIUM_PATH', 'FFMPEG_PATH', 'PLAYWRIGHT_BROWSERS_PATH', 'STEPDECK_SKIP_SYSTEM_BINARIES'];
 
@@ -46,13 +48,47 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
       problem:
         'Chromium is not installed: CHROMIUM_PATH points to /nonexistent/chromium, which does not exist',
     });
-    if (existsSync('/usr/bin/chromium')) {
+    // The Debian headless shell when installed, else the Debian browser.
+    const debian = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file));
+    if (debian) {
       const system = await resolveChromium({ env: {}, cacheDir, browsersPath: path.join(cacheDir, 'none') });
       expect(system).toMatchObject({
         ok: true,
-        browser: { source: 'system', executablePath: '/usr/bin/chromium' },
+        browser: { source: 'system', executablePath: debian },
       });
     }
+  });
+
+  it("prefers Playwright's headless shell to its full Chromium (runs are headless)", async () => {
+    const core = path.dirname(
+      require.resolve('playwright-core/package.json', {
+        paths: [path.dirname(require.resolve('@playwright/test/package.json'))],
+      }),
+    );
+    const revisions = new Map(
+      (
+        JSON.parse(readFileSync(path.join(core, 'browsers.json'), 'utf8')) as {
+          browsers: Array<{ name: string; revision: string }>;
+        }
+      ).browsers.map((browser) => [browser.name, browser.revision]),
+    );
+    const browsersPath = path.join(cacheDir, 'playwright-both');
+    const full = path.join(browsersPath, `chromium-${revisions.get('chromium')}`, 'chrome-linux64', 'chrome');
+    const shell = path.join(
+      browsersPath,
+      `chromium_headless_shell-${revisions.get('chromium-headless-shell')}`,
+      'chrome-headless-shell-linux64',
+      'chrome-headless-shell',
+    );
+    for (const file of [full, shell]) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    }
+    const both = await resolveChromium({ env: {}, cacheDir, browsersPath });
+    expect(both).toMatchObject({ ok: true, browser: { source: 'playwright', executablePath: shell } });
+    rmSync(shell);
+    const fullOnly = await resolveChromium({ env: {}, cacheDir, browsersPath });
+    expect(fullOnly).toMatchObject({ ok: true, browser: { source: 'playwright', executablePath: full } });
   });
 
   it('unpacks @sparticuz/chromium once into the cache and describes it as not the pinned revision', async () => {
