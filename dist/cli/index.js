@@ -73924,6 +73924,12 @@ const listTestsQuery = classic_schemas/* object */.Ikc({
     tagIds: oneOrMany(uuid),
     type: testTypeFilter.default('all'),
     testId: uuid.optional(),
+    /**
+     * Extension of the spec (the console's tree loads its top level first): `true` lists only the
+     * tests that sit in no directory. Filters, sort and pagination apply as without it; `false` or
+     * absent changes nothing. Cannot be combined with `testId` (400).
+     */
+    topLevel: classic_schemas/* enum */.k5n(['true', 'false'], { error: 'topLevel must be true or false' }).optional(),
     branch: uuid.optional(),
     sortBy: classic_schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
     sortOrder: classic_schemas/* enum */.k5n(['asc', 'desc']).optional(),
