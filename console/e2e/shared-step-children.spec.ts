@@ -27,13 +27,10 @@ test.describe('shared step children', () => {
     }));
   };
 
-  test('replaces a shared step\u2019s steps used by two tests; both show it and one runs to a pass', async ({
-    page,
-  }) => {
-    test.setTimeout(240_000);
-    const sharedName = `greet ${suffix}`;
-    const firstId = await createTest({
-      name: `first user ${suffix}`,
+  /** A test that opens the greeter and greets through a shared group (its steps: fill, click). */
+  const createGreeterWithSharedGroup = (name: string, sharedName: string) =>
+    createTest({
+      name,
       steps: [
         { name: 'open greeter', action: { name: 'goto', url: `${siteUrl()}/greet` } },
         {
@@ -48,6 +45,13 @@ test.describe('shared step children', () => {
         },
       ],
     });
+
+  test('replaces a shared step\u2019s steps used by two tests; both show it and one runs to a pass', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const sharedName = `greet ${suffix}`;
+    const firstId = await createGreeterWithSharedGroup(`first user ${suffix}`, sharedName);
     const sharedId = (await testDetail(firstId)).steps[1].stepId as string;
     const secondId = await createTest({
       name: `second user ${suffix}`,
@@ -147,22 +151,7 @@ test.describe('shared step children', () => {
     test.setTimeout(240_000);
     const sharedName = `cow ${suffix}`;
     const userName = `cow user ${suffix}`;
-    const testId = await createTest({
-      name: userName,
-      steps: [
-        { name: 'open greeter', action: { name: 'goto', url: `${siteUrl()}/greet` } },
-        {
-          name: sharedName,
-          shared: true,
-          group: true,
-          action: { name: 'group' },
-          children: [
-            { name: 'type name', action: { name: 'fill', selector: '#who', value: 'Ada' } },
-            { name: 'press greet', action: { name: 'click', selector: '#go' } },
-          ],
-        },
-      ],
-    });
+    const testId = await createGreeterWithSharedGroup(userName, sharedName);
     const originalId = (await testDetail(testId)).steps[1].stepId as string;
     // A branch made from the default: its working revision points at the same shared step.
     const branch = await consoleCall(page, 'POST', `/console/v1/projects/${bootstrap().projectId}/branches`, {
