@@ -178,6 +178,23 @@ const pluginTableExceptions: Record<string, string> = {};
  */
 const pluginImportExceptions: Record<string, string> = {};
 
+/** A file outside src/modules (`where`) that names a module's table instead of using its public.ts. */
+function moduleTableViolations(where: string, text: string): string[] {
+  const found: string[] = [];
+  for (const pattern of [kyselyTable, rawSqlTable])
+    for (const match of text.matchAll(pattern)) {
+      const table = match[1] as string;
+      if (infrastructureTables.has(table)) continue;
+      const owner = tableOwners[table];
+      found.push(
+        owner
+          ? `${where}: queries ${table}, a table of the ${owner} module; use ${owner}/public.ts`
+          : `${where}: queries ${table}, a table with no owner in test/architecture.test.ts`,
+      );
+    }
+  return found;
+}
+
 function pluginViolations(
   files: SourceFile[],
   tableExceptions: Record<string, string>,
@@ -186,19 +203,7 @@ function pluginViolations(
   const found: string[] = [];
   for (const { file, text } of files) {
     const where = `plugins/${file}`;
-    if (!(file in tableExceptions)) {
-      for (const pattern of [kyselyTable, rawSqlTable])
-        for (const match of text.matchAll(pattern)) {
-          const table = match[1] as string;
-          if (infrastructureTables.has(table)) continue;
-          const owner = tableOwners[table];
-          found.push(
-            owner
-              ? `${where}: queries ${table}, a table of the ${owner} module; use ${owner}/public.ts`
-              : `${where}: queries ${table}, a table with no owner in test/architecture.test.ts`,
-          );
-        }
-    }
+    if (!(file in tableExceptions)) found.push(...moduleTableViolations(where, text));
     for (const match of text.matchAll(relativeImport)) {
       const target = path.posix.normalize(
         path.posix.join('plugins', path.posix.dirname(file), match[1] as string),
@@ -225,17 +230,7 @@ function pluginViolations(
 function sharedFileViolations(files: SourceFile[]): string[] {
   const found: string[] = [];
   for (const { file, text } of files) {
-    for (const pattern of [kyselyTable, rawSqlTable])
-      for (const match of text.matchAll(pattern)) {
-        const table = match[1] as string;
-        if (infrastructureTables.has(table)) continue;
-        const owner = tableOwners[table];
-        found.push(
-          owner
-            ? `${file}: queries ${table}, a table of the ${owner} module; use ${owner}/public.ts`
-            : `${file}: queries ${table}, a table with no owner in test/architecture.test.ts`,
-        );
-      }
+    found.push(...moduleTableViolations(file, text));
     for (const match of text.matchAll(relativeImport)) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] as string));
       if (!target.startsWith('modules/') || target === 'modules/index.ts') continue;
