@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { consoleCall, editorPath, stepsList, testDetail } from './authoring-fixtures.ts';
 import {
   apiCall,
@@ -27,6 +27,18 @@ test.describe('shared step children', () => {
     }));
   };
 
+  /** Opens the editor at `path` and the manage dialog of its second step, the shared group. */
+  const openSharedStep = async (page: Page, path: string, sharedName: string) => {
+    await page.goto(path);
+    await stepsList(page)
+      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .click();
+    await page
+      .getByRole('region', { name: /^Step:/ })
+      .getByRole('button', { name: 'Manage shared step…' })
+      .click();
+    return page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+  };
   /** A test that opens the greeter and greets through a shared group (its steps: fill, click). */
   const createGreeterWithSharedGroup = (name: string, sharedName: string) =>
     createTest({
@@ -61,15 +73,7 @@ test.describe('shared step children', () => {
       ],
     });
 
-    await page.goto(editorPath(firstId));
-    await stepsList(page)
-      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
-      .click();
-    await page
-      .getByRole('region', { name: /^Step:/ })
-      .getByRole('button', { name: 'Manage shared step…' })
-      .click();
-    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    const dialog = await openSharedStep(page, editorPath(firstId), sharedName);
     // Who it reaches and the copy-on-write rule come before any editing.
     const usage = dialog.getByText(/^Used by 2 tests on this branch: /);
     await expect(usage).toContainText(`first user ${suffix}`);
@@ -184,15 +188,11 @@ test.describe('shared step children', () => {
     expect(await usage(originalId, onBranch)).toEqual([userName]);
 
     // On the branch: the usage and the copy-on-write rule come before any editing.
-    await page.goto(`${editorPath(testId)}?branch=${onBranch['x-branch-id']}`);
-    await stepsList(page)
-      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
-      .click();
-    await page
-      .getByRole('region', { name: /^Step:/ })
-      .getByRole('button', { name: 'Manage shared step…' })
-      .click();
-    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    const dialog = await openSharedStep(
+      page,
+      `${editorPath(testId)}?branch=${onBranch['x-branch-id']}`,
+      sharedName,
+    );
     await expect(dialog.getByText(/^Used by 1 test on this branch: /)).toHaveText(
       `Used by 1 test on this branch: ${userName}.`,
     );
