@@ -147,6 +147,8 @@ test('an empty project with a long name', async ({ page }) => {
     await check(page, name);
     await expectAccessible(page);
   }
+  // The empty tree says what to do instead of showing a bare header.
+  await expect(page.getByText('No tests here yet: create one with New test or New directory')).toBeVisible();
   expect(errors).toEqual([]);
 });
 

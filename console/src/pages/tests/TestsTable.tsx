@@ -201,6 +201,15 @@ export function TestsTable(props: {
             <td colSpan={7} style={{ height: spaceBelow }} />
           </tr>
         ) : null}
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={7} className="muted">
+              {props.flat
+                ? 'No test matches these filters.'
+                : 'No tests here yet: create one with New test or New directory, or import a ZIP.'}
+            </td>
+          </tr>
+        ) : null}
       </tbody>
     </table>
   );
