@@ -1,6 +1,6 @@
 import { testStatus } from '@stepdeck/contract';
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
@@ -119,7 +119,7 @@ export function TestsPage() {
     : loadedRows(listed, childrenOf, expanded);
   // Every test seen so far (rows, expanded directories, the whole tree when loaded): the
   // selection outlives a directory folding, and paths are named from it.
-  const known = useRef(new Map<string, TestItem>()).current;
+  const [known] = useState(() => new Map<string, TestItem>());
   for (const list of [all.data?.children ?? [], listed, ...childrenOf.values()])
     for (const test of list) known.set(test.id, test);
   const byId: ReadonlyMap<string, TestItem> = known;
