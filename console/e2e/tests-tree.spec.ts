@@ -65,6 +65,23 @@ test.describe('tests tree', () => {
     await expect(page.getByRole('link', { name: `renamed ${suffix}` })).toHaveCount(0);
   });
 
+  test("a directory whose children cannot be listed says so, with the service's message", async ({
+    page,
+  }) => {
+    const directoryId = await createDirectory(`unlisted ${suffix}`);
+    await createTest({ name: `unlisted leaf ${suffix}`, parentTestId: directoryId, steps: [] });
+    await page.route(`**/v1/tests?*testId=${directoryId}*`, (route) =>
+      route.fulfill({ status: 500, json: { message: 'Database unavailable' } }),
+    );
+    await page.reload();
+    await page.getByRole('button', { name: `Expand unlisted ${suffix}` }).click();
+    // After the query's retries: the error above the table, and the row no longer says loading.
+    await expect(page.getByText('Database unavailable')).toBeVisible({ timeout: 15_000 });
+    await expect(row(page, `unlisted ${suffix}`)).toContainText('not listed');
+    await expect(row(page, `unlisted ${suffix}`)).not.toContainText('loading');
+    await expect(page.getByRole('link', { name: `unlisted leaf ${suffix}` })).toHaveCount(0);
+  });
+
   test("loads the top level first and a directory's children when it is expanded", async ({ page }) => {
     const outerId = await createDirectory(`lazy outer ${suffix}`);
     const innerId = await createDirectory(`lazy inner ${suffix}`, outerId);

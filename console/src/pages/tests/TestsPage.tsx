@@ -110,9 +110,12 @@ export function TestsPage() {
   const tags = useQuery({ queryKey: ['tags'], queryFn: authoringApi.tags, staleTime: 60_000 });
   const listed = tests.data?.children ?? [];
   const childrenOf = new Map<string, TestItem[]>();
+  // Directories whose children could not be listed: their row says so instead of "loading…".
+  const unlisted = new Set<string>();
   opened.forEach((directoryId, index) => {
     const children = childLists[index]?.data?.children;
     if (children) childrenOf.set(directoryId, children);
+    else if (childLists[index]?.isError) unlisted.add(directoryId);
   });
   const rows = filtered
     ? listed.map((test) => ({ test, depth: 0 }))
@@ -267,6 +270,7 @@ export function TestsPage() {
           flat={filtered}
           expanded={expanded}
           onFold={fold}
+          unlisted={unlisted}
           byId={byId}
           caption={
             filtered

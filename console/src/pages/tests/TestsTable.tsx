@@ -29,6 +29,8 @@ export function TestsTable(props: {
   flat: boolean;
   expanded: ReadonlySet<string>;
   onFold(id: string): void;
+  /** Expanded directories whose children could not be listed (the error is shown above). */
+  unlisted: ReadonlySet<string>;
   byId: ReadonlyMap<string, TestItem>;
   caption: string;
   selected: ReadonlySet<string>;
@@ -156,7 +158,9 @@ export function TestsTable(props: {
                   )}
                   <span className="directory-name">{test.name}/</span>{' '}
                   <span className="muted">({test.childrenCount})</span>
-                  {loading ? <span className="muted"> loading…</span> : null}
+                  {loading ? (
+                    <span className="muted">{props.unlisted.has(test.id) ? ' not listed' : ' loading…'}</span>
+                  ) : null}
                 </>
               ) : (
                 <Link to={`/projects/${scope.projectId}/tests/${test.id}${scope.branchQuery}`}>
