@@ -17,7 +17,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { buildConsole, startService } from '../../console/e2e/service.ts';
 import { resolveChromium } from '../src/runner/browser.ts';
 import { CHROMIUM_ARGS } from '../src/runner/compiler/constants.ts';
-import { staticPageFloors } from './support/page-floor.ts';
+import { staticPageFloors, whenShown } from './support/page-floor.ts';
 
 const { values } = parseArgs({
   options: {
@@ -136,10 +136,8 @@ for (let round = 0; round < rounds + 2; round += 1) {
   await page.goto('about:blank');
   const start = performance.now();
   await page.goto(treePage, { waitUntil: 'commit' });
-  await page.getByText(caption).waitFor({ state: 'visible', timeout: 60_000 });
-  await page
-    .locator('table.tests th[scope="row"]', { hasText: 'directory 000/' })
-    .waitFor({ state: 'visible' });
+  await whenShown(page, 'table.tests caption', caption);
+  await whenShown(page, 'table.tests th[scope="row"]', 'directory 000/');
   // The first two rounds warm the caches (as a user's second visit would be).
   if (round < 2) continue;
   treeTimings.push(performance.now() - start);
@@ -154,7 +152,7 @@ for (let round = 0; round < rounds + 2; round += 1) {
       'list request sent': list?.startTime ?? Number.NaN,
       'list answered': list?.responseEnd ?? Number.NaN,
       'page chunk loaded': answered((name) => /\/TestsPage-[^/]*\.js$/.test(name)),
-      // By the page's own clock (Playwright's polling adds part of its interval to the wall clock).
+      // By the page's own clock, before layout and paint.
       'first row in the DOM': (window as unknown as { benchRowAt?: number }).benchRowAt ?? Number.NaN,
       'rows visible': performance.now(),
     };

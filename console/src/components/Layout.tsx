@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import { NavLink, Outlet, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { useProjectScope } from '../lib/scope.ts';
 import { AccountMenu } from './AccountMenu.tsx';
@@ -26,6 +26,8 @@ const adminLinks: readonly AdminLink[] = [
 /** Header with the organization, project and branch switchers, navigation and sign-out. */
 export function Layout() {
   const navigate = useNavigate();
+  // A page opened for the first time loads its code before it shows (route `lazy`).
+  const openingPage = useNavigation().state === 'loading';
   const queryClient = useQueryClient();
   const { projectId } = useParams();
   const [search] = useSearchParams();
@@ -107,7 +109,8 @@ export function Layout() {
           onSignOut={() => void signOut()}
         />
       </header>
-      <main>
+      {openingPage ? <div className="page-loading" role="progressbar" aria-label="Opening the page" /> : null}
+      <main aria-busy={openingPage || undefined}>
         <Outlet />
       </main>
     </>
