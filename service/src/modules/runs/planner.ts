@@ -1,6 +1,7 @@
 import type { StepNode } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
 import { recentTestDurations } from './repository.ts';
+import { StartupCost } from './startup-cost.ts';
 
 /**
  * How an orchestrated run is split (issue 21). Each test (with all its `repeatEach` copies:
@@ -9,8 +10,13 @@ import { recentTestDurations } from './repository.ts';
  * estimate from its steps. Units are packed longest first into batches that free slots claim.
  */
 
-/** What one `playwright test` start costs before the first test runs (measured by the bench). */
+/**
+ * What one `playwright test` costs besides its tests before this process has measured it (the
+ * bench's figure on the slowest machine it met; startup-cost.ts measures the real one).
+ */
 export const batchStartupMs = 2_500;
+/** The start-up cost this process measures on every execution (startup-cost.ts). */
+export const startupCost = new StartupCost(batchStartupMs);
 /**
  * A batch carries at least this many start-ups' worth of tests, so start-up stays at most a
  * fifth of a batch's work (the rule behind the batch count, see {@link planBatches}).
@@ -71,7 +77,7 @@ export interface PlannedBatch {
 export function planBatches(
   units: PlannedUnit[],
   parallels: number,
-  startupMs = batchStartupMs,
+  startupMs = startupCost.estimate(),
 ): PlannedBatch[] {
   const work = units.reduce((sum, unit) => sum + unit.expectedMs, 0);
   const byCost = Math.floor(work / (minWorkPerStartup * startupMs));

@@ -10,6 +10,7 @@ import { concurrencyCapOf } from '../console/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { artifactKey } from './artifacts.ts';
 import { compiler, executor, tests as testsModule } from './deps.ts';
+import { startupCost } from './planner.ts';
 import { recordProcessGroup } from './processes-repository.ts';
 import { type RunRow, runTests } from './repository.ts';
 
@@ -50,7 +51,9 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
   );
   const timeoutMs = Math.min(perTest + 120_000, 6 * 3600_000);
   const repeatEach = new Map(compilable.map((test, index) => [test.id, resolvedAll[index]?.repeatEach ?? 1]));
-  return { compilable, project, secrets, timeoutMs, repeatEach };
+  // The compiled config runs the most workers any test asks for.
+  const workers = Math.max(1, ...resolvedAll.map((config) => config.workers));
+  return { compilable, project, secrets, timeoutMs, repeatEach, workers };
 }
 
 /** The compiled project as a bundle (generated code only, secrets stay in the environment). */
@@ -103,6 +106,12 @@ export async function executeLoaded(
       );
     },
   }).finally(() => inbox.release());
+  if (result.status !== 'runnerError')
+    startupCost.record({
+      durationMs: result.durationMs,
+      testDurationsMs: result.tests.map((test) => test.durationMs),
+      workers: loaded.workers,
+    });
   const inboxKey = inbox.env.STEPDECK_API_KEY;
   return { result, secrets: inboxKey ? { ...secrets, STEPDECK_API_KEY: inboxKey } : secrets };
 }

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchStartupMs, startupCost } from '../../../src/modules/runs/planner.ts';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import { type Site, setCap, startSite, waitForStatus } from './helpers.ts';
 import { batchesOf, createTests, failingUiTest, keysOf, slowUiTest, triggerBulk } from './orchestrated.ts';
@@ -58,6 +59,11 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     expect(testBatches.length).toBeLessThanOrEqual(3);
     expect(batches.every((batch) => batch.status === 'done')).toBe(true);
     expect(new Set(testBatches.map((batch) => batch.slot)).size).toBe(testBatches.length);
+    // Each batch measured what a \`playwright test\` costs here besides its tests: the next
+    // plan uses that, not the fallback (each batch's wall time exceeds its tests' sum).
+    const measured = startupCost.estimate();
+    expect(measured).not.toBe(batchStartupMs);
+    expect(measured).toBeGreaterThan(0);
     const shards = run.shards as Array<{
       worker: string;
       tests: number;

@@ -1,0 +1,44 @@
+/**
+ * What one `playwright test` costs besides its tests, as this process has measured it: the
+ * start-up (process, config, workers, browser launch) and the tear-down (reports), i.e. a
+ * run's wall time minus the sum of its tests' durations. The planner sizes batches with it
+ * (planner.ts), so a machine where Playwright starts in 1.4 s splits runs more finely than one
+ * where it takes 2.5 s, without anyone tuning a setting.
+ *
+ * The estimate is the least of the recent measurements: a batch that started while others
+ * were starting waits for the CPU, and that wait is load, not what the next batch costs on its
+ * own (taken as the cost, it would make the planner use fewer slots the more it used, and
+ * oscillate). Until something was measured, the fallback (measured on the slowest machine the
+ * bench has met) stands.
+ *
+ * One per process: the cost belongs to the machine and its Playwright install, not to an app.
+ */
+export class StartupCost {
+  private readonly recent: number[] = [];
+  readonly fallbackMs: number;
+  /** How many recent measurements the estimate looks at. */
+  private readonly window: number;
+
+  constructor(fallbackMs: number, window = 16) {
+    this.fallbackMs = fallbackMs;
+    this.window = window;
+  }
+
+  /**
+   * Records one execution: its wall time and its tests' durations. Only executions with one
+   * worker tell the cost (with more, tests overlap and their sum says nothing), and only those
+   * that ran tests.
+   */
+  record(execution: { durationMs: number; testDurationsMs: readonly number[]; workers: number }): void {
+    if (execution.workers !== 1 || execution.testDurationsMs.length === 0) return;
+    const overheadMs = execution.durationMs - execution.testDurationsMs.reduce((sum, ms) => sum + ms, 0);
+    if (!Number.isFinite(overheadMs) || overheadMs <= 0) return;
+    this.recent.push(overheadMs);
+    if (this.recent.length > this.window) this.recent.shift();
+  }
+
+  /** The start-up cost to plan with (ms). */
+  estimate(): number {
+    return this.recent.length > 0 ? Math.round(Math.min(...this.recent)) : this.fallbackMs;
+  }
+}
