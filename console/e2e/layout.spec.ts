@@ -171,3 +171,25 @@ test('the API failing: messages, not blank pages', async ({ page }) => {
   }
   expect(errors).toEqual([]);
 });
+
+test('a page whose code cannot load: a message and a way back, not a blank page', async ({ page }) => {
+  const errors = await prepare(page);
+  const project = `/console/projects/${bootstrap().projectId}`;
+  // As after an update that removed the old chunk, or a dropped connection.
+  const chunk = /\/console\/assets\/TestsPage-[^/]*\.js$/;
+  await page.route(chunk, (route) => route.abort());
+  // Opened from another page: the header stays, the page says what happened.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tests' }).click();
+  await expect(page.getByRole('alert')).toContainText('This page could not be opened');
+  await expect(page.getByRole('banner')).toBeVisible();
+  await check(page, 'error-page-code');
+  await expectAccessible(page);
+  // Opened directly: the same message.
+  await page.goto(`${project}/tests`);
+  await expect(page.getByRole('alert')).toContainText('This page could not be opened');
+  // Once the code can be fetched again, reloading opens the page.
+  await page.unroute(chunk);
+  await page.getByRole('button', { name: 'Reload the console' }).click();
+  await expect(page.getByRole('heading', { name: 'Tests', level: 1 })).toBeVisible();
+  expect(errors).toEqual([]);
+});

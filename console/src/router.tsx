@@ -5,6 +5,7 @@ import { Layout } from './components/Layout.tsx';
 import { RequireSession } from './components/RequireSession.tsx';
 import { HomeRedirect } from './pages/HomeRedirect.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
+import { RouteError } from './pages/RouteError.tsx';
 import { RunPage } from './pages/RunPage.tsx';
 import { RunsListPage } from './pages/RunsList.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
@@ -58,15 +59,21 @@ export const router = createBrowserRouter(
           path: '/projects/:projectId',
           element: <Layout />,
           children: [
-            { index: true, element: <HomeRedirect /> },
-            { path: 'runs', element: <RunsListPage /> },
-            { path: 'runs/:runId', element: <RunPage /> },
-            { path: 'dashboard', ...dashboardPage },
-            ...Object.entries(adminPages).map(([path, route]) => ({ path, ...route })),
-            // Authoring (issue 14)
-            { path: 'tests', ...testsPage },
-            { path: 'tests/:testId', ...testEditorPage },
-            { path: '*', element: <NotFoundPage /> },
+            {
+              // A page that cannot render (its code did not load) keeps the header around it.
+              errorElement: <RouteError />,
+              children: [
+                { index: true, element: <HomeRedirect /> },
+                { path: 'runs', element: <RunsListPage /> },
+                { path: 'runs/:runId', element: <RunPage /> },
+                { path: 'dashboard', ...dashboardPage },
+                ...Object.entries(adminPages).map(([path, route]) => ({ path, ...route })),
+                // Authoring (issue 14)
+                { path: 'tests', ...testsPage },
+                { path: 'tests/:testId', ...testEditorPage },
+                { path: '*', element: <NotFoundPage /> },
+              ],
+            },
           ],
         },
       ],

@@ -31,13 +31,15 @@ export function prefetchForLocation(queryClient: QueryClient, location: Location
     const search = new URLSearchParams(location.search);
     const scope = { projectId: tests.params.projectId, branchId: search.get('branch') ?? undefined };
     const query = testsQueryOf(search);
-    // The page's code (loaded lazily) and its list load while the session is checked; the list's
-    // request itself was started by index.html and is taken over here.
-    void import('../pages/tests/TestsPage.tsx');
+    // The list loads while the session is checked (the router loads the page's code: its route
+    // is lazy); the list's request itself was started by index.html and is taken over here.
     const queryKey = testsQueryKey(scope, query);
     markStartUpPrefetch(queryKey);
-    void import('../api/authoring.ts').then(({ authoringApi }) =>
-      queryClient.prefetchQuery({ queryKey, queryFn: () => authoringApi.tests(scope, query) }),
-    );
+    import('../api/authoring.ts')
+      .then(({ authoringApi }) =>
+        queryClient.prefetchQuery({ queryKey, queryFn: () => authoringApi.tests(scope, query) }),
+      )
+      // Code that cannot load fails the page's route too, which says so (RouteError).
+      .catch(() => {});
   }
 }
