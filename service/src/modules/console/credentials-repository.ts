@@ -52,17 +52,21 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
     projectId: '\u0000projectId',
     branchId: '\u0000branchId',
   } as const;
+  // The key and its organization, as both queries select them.
+  const keyColumns = [
+    'apiKeys.id as keyId',
+    'apiKeys.name as keyName',
+    'apiKeys.prefix as keyPrefix',
+    'apiKeys.scopes as scopes',
+    'apiKeys.revokedAt as revokedAt',
+    'apiKeys.organizationId as organizationId',
+    'organizations.subscriptionActive as subscriptionActive',
+  ] as const;
   const keyOnly = db
     .selectFrom('apiKeys')
     .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
     .select([
-      'apiKeys.id as keyId',
-      'apiKeys.name as keyName',
-      'apiKeys.prefix as keyPrefix',
-      'apiKeys.scopes as scopes',
-      'apiKeys.revokedAt as revokedAt',
-      'apiKeys.organizationId as organizationId',
-      'organizations.subscriptionActive as subscriptionActive',
+      ...keyColumns,
       sql<null>`null`.as('projectId'),
       sql<null>`null`.as('projectName'),
       sql<null>`null`.as('defaultBranchId'),
@@ -89,13 +93,7 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
         ),
     )
     .select([
-      'apiKeys.id as keyId',
-      'apiKeys.name as keyName',
-      'apiKeys.prefix as keyPrefix',
-      'apiKeys.scopes as scopes',
-      'apiKeys.revokedAt as revokedAt',
-      'apiKeys.organizationId as organizationId',
-      'organizations.subscriptionActive as subscriptionActive',
+      ...keyColumns,
       'projects.id as projectId',
       'projects.name as projectName',
       'projects.defaultBranchId as defaultBranchId',
