@@ -20,18 +20,28 @@ export const insertAuditEntry = (db: Db, row: AuditRow) => db.insertInto('auditL
 /** The entry's insert, compiled but not run: the database adapter runs it inside the change's transaction. */
 export const auditEntryInsert = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).compile();
 
-export const upsertAuditEntry = (db: Db, row: AuditRow) =>
+/** What a finished request adds to its entry: the outcome, and for a create the record it made. */
+export interface AuditOutcome {
+  status: number;
+  resource?: { resourceType: string; resourceId: string | null } | undefined;
+}
+
+export const upsertAuditEntry = (db: Db, row: AuditRow, outcome: AuditOutcome) =>
   db
     .insertInto('auditLog')
-    .values(row)
-    .onConflict((conflict) => conflict.column('id').doUpdateSet({ status: row.status }))
+    .values({ ...row, status: outcome.status, ...outcome.resource })
+    .onConflict((conflict) =>
+      conflict.column('id').doUpdateSet({ status: outcome.status, ...outcome.resource }),
+    )
     .execute();
 
-export const completeAuditEntry = (db: Db, id: string, status: number) =>
-  db.updateTable('auditLog').set({ status }).where('id', '=', id).execute();
-
-export const describeAuditResource = (db: Db, id: string, resourceType: string, resourceId: string | null) =>
-  db.updateTable('auditLog').set({ resourceType, resourceId }).where('id', '=', id).execute();
+/** One statement (one commit on its own) for the outcome and the created record. */
+export const completeAuditEntry = (db: Db, id: string, outcome: AuditOutcome) =>
+  db
+    .updateTable('auditLog')
+    .set({ status: outcome.status, ...outcome.resource })
+    .where('id', '=', id)
+    .execute();
 
 /** Case-insensitive substring match, the user's text taken literally (`%` and `_` are no wildcards). */
 const contains = (column: 'actorLabel' | 'action', text: string) => {

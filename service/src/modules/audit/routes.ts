@@ -106,9 +106,10 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
       // Closed first: the entry's own writes below, and anything the request left running, carry nothing.
       const written = prepared.companion.state === 'written';
       prepared.companion.state = 'closed';
-      await audit.finish(prepared.row, written, reply.statusCode);
-      // A create names its record only in the response: fill the entry's resource from it.
-      if (reply.statusCode === 201) await fillCreatedResource(request, payload);
+      // A create names its record only in the response: the entry's resource comes from it,
+      // written with the outcome in one statement.
+      const resource = reply.statusCode === 201 ? createdResource(request, payload) : undefined;
+      await audit.finish(prepared.row, written, { status: reply.statusCode, resource });
     } else {
       // Refused before validation (a member's admin action, a missing scope): recorded as refused.
       const entry = describe(request, undefined, reply.statusCode);
@@ -117,17 +118,18 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
     return payload;
   });
 
-  async function fillCreatedResource(request: FastifyRequest, payload: unknown) {
-    if (typeof payload !== 'string' || payload.length > 1_000_000) return;
+  /** The record a create made, as its response names it (`data.id`). */
+  function createdResource(request: FastifyRequest, payload: unknown) {
+    if (typeof payload !== 'string' || payload.length > 1_000_000) return undefined;
     let createdId: unknown;
     try {
       createdId = (JSON.parse(payload) as { data?: { id?: unknown } }).data?.id;
     } catch {
-      return;
+      return undefined;
     }
-    if (typeof createdId !== 'string' || !request.auditEntryId) return;
+    if (typeof createdId !== 'string') return undefined;
     const entry = describe(request, createdId);
-    if (entry) await audit.describeResource(request.auditEntryId, entry.resourceType, entry.resourceId);
+    return entry ? { resourceType: entry.resourceType, resourceId: entry.resourceId } : undefined;
   }
 
   app.get(

@@ -5,11 +5,11 @@ import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import {
   type AuditFilters,
+  type AuditOutcome,
   type AuditRow,
   auditEntryInsert,
   completeAuditEntry,
   countAuditEntries,
-  describeAuditResource,
   insertAuditEntry,
   listAuditEntries,
   purgeAuditEntriesBefore,
@@ -88,10 +88,10 @@ export class AuditLog {
    * that did not (the request changed nothing, or its change rolled back) is written now, with
    * its outcome, on its own.
    */
-  async finish(row: AuditRow, written: boolean, status: number): Promise<void> {
-    if (written) await completeAuditEntry(this.db, row.id, status);
+  async finish(row: AuditRow, written: boolean, outcome: AuditOutcome): Promise<void> {
+    if (written) await completeAuditEntry(this.db, row.id, outcome);
     // Upsert: a transaction the request left running may still commit the entry it carried.
-    else await upsertAuditEntry(this.db, { ...row, status });
+    else await upsertAuditEntry(this.db, row, outcome);
     await this.purgeExpired();
   }
 
@@ -113,14 +113,6 @@ export class AuditLog {
       ip: request.ip,
       userAgent: request.userAgent.slice(0, 512),
     };
-  }
-
-  async complete(id: string, status: number): Promise<void> {
-    await completeAuditEntry(this.db, id, status);
-  }
-
-  async describeResource(id: string, resourceType: string, resourceId: string | null): Promise<void> {
-    await describeAuditResource(this.db, id, resourceType, resourceId);
   }
 
   async list(organizationId: string, filters: AuditFilters, page: number, limit: number) {
