@@ -5,11 +5,12 @@
  * (planner.ts), so a machine where Playwright starts in 1.4 s splits runs more finely than one
  * where it takes 2.5 s, without anyone tuning a setting.
  *
- * The estimate is the least of the recent measurements: a batch that started while others
- * were starting waits for the CPU, and that wait is load, not what the next batch costs on its
- * own (taken as the cost, it would make the planner use fewer slots the more it used, and
- * oscillate). Until something was measured, the fallback (measured on the slowest machine the
- * bench has met) stands.
+ * The estimate is the least of the recent measurements, and never more than the fallback (the
+ * bench's figure on the slowest machine it has met, which stands until something is measured).
+ * A batch that started while others were starting waits for the CPU, and that wait is load, not
+ * what the next batch costs on its own: taken as the cost, it would make the planner use fewer
+ * slots the more it used (a trial went from 4 batches to 2), and on a busy machine split runs
+ * less than before anything was measured. So measuring can only let a fast machine split finer.
  *
  * One per process: the cost belongs to the machine and its Playwright install, not to an app.
  */
@@ -39,6 +40,11 @@ export class StartupCost {
 
   /** The start-up cost to plan with (ms). */
   estimate(): number {
-    return this.recent.length > 0 ? Math.round(Math.min(...this.recent)) : this.fallbackMs;
+    return Math.round(Math.min(this.fallbackMs, ...this.recent));
+  }
+
+  /** How many executions the estimate is drawn from (at most the window). */
+  get measured(): number {
+    return this.recent.length;
   }
 }

@@ -47,10 +47,16 @@ describe('StartupCost', () => {
     cost.record({ durationMs: 12_000, testDurationsMs: [4000, 4000], workers: 1 });
     cost.record({ durationMs: 3500, testDurationsMs: [2000], workers: 1 });
     expect(cost.estimate()).toBe(1500);
-    // The window forgets the oldest: the machine may have become slower.
+    // The window forgets the oldest: the machine may have become slower...
+    cost.record({ durationMs: 9000, testDurationsMs: [6800], workers: 1 });
+    cost.record({ durationMs: 9000, testDurationsMs: [6900], workers: 1 });
+    cost.record({ durationMs: 9000, testDurationsMs: [6700], workers: 1 });
+    expect(cost.measured).toBe(3);
+    expect(cost.estimate()).toBe(2100);
+    // ...but never above the fallback: more than that is a machine waiting for the CPU.
+    cost.record({ durationMs: 9000, testDurationsMs: [5000], workers: 1 });
+    cost.record({ durationMs: 9000, testDurationsMs: [5500], workers: 1 });
     cost.record({ durationMs: 9000, testDurationsMs: [6000], workers: 1 });
-    cost.record({ durationMs: 9000, testDurationsMs: [6500], workers: 1 });
-    cost.record({ durationMs: 9000, testDurationsMs: [6200], workers: 1 });
     expect(cost.estimate()).toBe(2500);
   });
 
@@ -60,6 +66,7 @@ describe('StartupCost', () => {
     cost.record({ durationMs: 5000, testDurationsMs: [3000, 3000], workers: 2 });
     cost.record({ durationMs: 5000, testDurationsMs: [], workers: 1 });
     cost.record({ durationMs: 5000, testDurationsMs: [6000], workers: 1 });
+    expect(cost.measured).toBe(0);
     expect(cost.estimate()).toBe(2500);
   });
 });
