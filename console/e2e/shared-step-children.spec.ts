@@ -27,17 +27,21 @@ test.describe('shared step children', () => {
     }));
   };
 
-  /** Opens the editor at `path` and the manage dialog of its second step, the shared group. */
-  const openSharedStep = async (page: Page, path: string, sharedName: string) => {
-    await page.goto(path);
+  /** Opens the manage dialog of the shared group at `position` in the open editor. */
+  const openManageDialog = async (page: Page, position: number, sharedName: string) => {
     await stepsList(page)
-      .getByRole('button', { name: new RegExp(`^2\\. ${sharedName}`) })
+      .getByRole('button', { name: new RegExp(`^${position}\\. ${sharedName}`) })
       .click();
     await page
       .getByRole('region', { name: /^Step:/ })
       .getByRole('button', { name: 'Manage shared step…' })
       .click();
     return page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+  };
+  /** Opens the editor at `path` and the manage dialog of its second step, the shared group. */
+  const openSharedStep = async (page: Page, path: string, sharedName: string) => {
+    await page.goto(path);
+    return openManageDialog(page, 2, sharedName);
   };
   /** A test that opens the greeter and greets through a shared group (its steps: fill, click). */
   const createGreeterWithSharedGroup = (name: string, sharedName: string) =>
@@ -279,14 +283,7 @@ test.describe('shared step children', () => {
     });
     await page.goto(editorPath(testId));
     await page.getByRole('combobox', { name: 'Status' }).selectOption('draft');
-    await stepsList(page)
-      .getByRole('button', { name: new RegExp(`^1\\. ${sharedName}`) })
-      .click();
-    await page
-      .getByRole('region', { name: /^Step:/ })
-      .getByRole('button', { name: 'Manage shared step…' })
-      .click();
-    const dialog = page.getByRole('dialog', { name: `Shared step ${sharedName}` });
+    const dialog = await openManageDialog(page, 1, sharedName);
     await expect(dialog.getByText(/^Save or discard your changes to this test/)).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Edit its steps…' })).toHaveCount(0);
     await expectAccessible(page);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descendantsOf, loadedRows, pathOf, type TestItem, visibleRows } from './test-tree.ts';
+import { ancestorIds, descendantsOf, loadedRows, pathOf, type TestItem, visibleRows } from './test-tree.ts';
 
 const item = (id: string, parentTestId: string | null, directory = false): TestItem => ({
   id,
@@ -64,5 +64,14 @@ describe('test tree', () => {
   it('does not loop on a directory listed inside itself', () => {
     const loop = new Map([['a', [item('a', 'a', true)]]]);
     expect(loadedRows([item('a', null, true)], loop, new Set(['a'])).map((row) => row.depth)).toEqual([0, 1]);
+  });
+  it('walks up from a directory to the top, and stops on a loop', () => {
+    const byId = new Map(
+      [item('a', null, true), item('b', 'a', true), item('c', 'b')].map((test) => [test.id, test]),
+    );
+    expect(ancestorIds(byId, 'b')).toEqual(['b', 'a']);
+    expect(ancestorIds(byId, null)).toEqual([]);
+    const loop = new Map([item('x', 'y', true), item('y', 'x', true)].map((test) => [test.id, test]));
+    expect(ancestorIds(loop, 'x')).toHaveLength(64);
   });
 });

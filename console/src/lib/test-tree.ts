@@ -76,11 +76,20 @@ export function descendantsOf(tests: readonly TestItem[], id: string): TestItem[
 
 /** "a / b / c": the directories above a test, for the flat (filtered) list. */
 export function pathOf(byId: ReadonlyMap<string, TestItem>, test: TestItem): string {
-  const names: string[] = [];
-  let parent = test.parentTestId ? byId.get(test.parentTestId) : undefined;
-  while (parent && names.length < 64) {
-    names.unshift(parent.name);
-    parent = parent.parentTestId ? byId.get(parent.parentTestId) : undefined;
-  }
-  return names.join(' / ');
+  return ancestorIds(byId, test.parentTestId)
+    .map((id) => byId.get(id)?.name)
+    .filter((name) => name !== undefined)
+    .reverse()
+    .join(' / ');
+}
+
+/**
+ * `id` and the directories above it, nearest first, as far as `byId` knows them (at most 64:
+ * a loop in stale data cannot hang the page).
+ */
+export function ancestorIds(byId: ReadonlyMap<string, TestItem>, id: string | null): string[] {
+  const ids: string[] = [];
+  for (let current = id; current && ids.length < 64; current = byId.get(current)?.parentTestId ?? null)
+    ids.push(current);
+  return ids;
 }

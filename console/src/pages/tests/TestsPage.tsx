@@ -6,7 +6,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
-import { loadedRows, type TestItem } from '../../lib/test-tree.ts';
+import { ancestorIds, loadedRows, type TestItem } from '../../lib/test-tree.ts';
 import { CreateBranchDialog } from './BranchDialog.tsx';
 import { BulkBar } from './BulkBar.tsx';
 import { loadDescendants } from './descendants.ts';
@@ -141,12 +141,7 @@ export function TestsPage() {
   };
   /** Shows a directory's insides: it and every directory above it are expanded. */
   const reveal = (directoryId: string | null) => {
-    const next = new Set(expanded);
-    for (let id = directoryId, hops = 0; id && hops < 64; hops += 1) {
-      next.add(id);
-      id = byId.get(id)?.parentTestId ?? null;
-    }
-    setExpanded(next);
+    setExpanded(new Set([...expanded, ...ancestorIds(byId, directoryId)]));
   };
 
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
@@ -168,12 +163,9 @@ export function TestsPage() {
     setSelected(next);
   };
   const deleting = dialog?.kind === 'delete' ? dialog.tests : [];
+  const chosenIds = new Set(deleting.map((test) => test.id));
   const doomedBelow =
-    deletingDirectories.length === 0
-      ? []
-      : descendants.data
-          ?.filter((test, index, list) => list.findIndex((other) => other.id === test.id) === index)
-          .filter((test) => !deleting.some((chosen) => chosen.id === test.id));
+    deletingDirectories.length === 0 ? [] : descendants.data?.filter((test) => !chosenIds.has(test.id));
   const topDirectories = listed.filter((test) => test.directory).length;
   const topTests = listed.length - topDirectories;
   return (
@@ -286,12 +278,7 @@ export function TestsPage() {
             const test = byId.get(testId);
             // The target is on screen, so every directory above it is loaded: a directory dropped
             // onto itself or something inside it is refused here (and by the service).
-            let inside = false;
-            for (let id: string | null = directoryId, hops = 0; id && hops < 64; hops += 1) {
-              if (id === testId) inside = true;
-              id = byId.get(id)?.parentTestId ?? null;
-            }
-            if (!test || inside) return;
+            if (!test || ancestorIds(byId, directoryId).includes(testId)) return;
             moveAll(scope, [test], directoryId).then(
               () => {
                 void queryClient.invalidateQueries({ queryKey: ['tests'] });

@@ -3,9 +3,9 @@ import type { ProjectScope } from '../../api/client.ts';
 import type { TestItem } from '../../lib/test-tree.ts';
 
 /**
- * Everything below the given directories (what deleting them takes along), depth-first, read
- * level by level with the spec's `testId` filter (a directory's direct children), so naming what
- * goes costs one request per directory inside rather than the whole tree.
+ * Everything below the given directories (what deleting them takes along), depth-first, each
+ * once, read level by level with the spec's `testId` filter (a directory's direct children), so
+ * naming what goes costs one request per directory inside rather than the whole tree.
  */
 export async function loadDescendants(scope: ProjectScope, directoryIds: readonly string[]) {
   const childrenOf = new Map<string, TestItem[]>();
@@ -22,13 +22,15 @@ export async function loadDescendants(scope: ProjectScope, directoryIds: readonl
     });
     frontier = next;
   }
-  const out: TestItem[] = [];
+  // Each once, though one chosen directory may sit inside another.
+  const out = new Map<string, TestItem>();
   const walk = (id: string) => {
     for (const child of childrenOf.get(id) ?? []) {
-      out.push(child);
+      if (out.has(child.id)) continue;
+      out.set(child.id, child);
       walk(child.id);
     }
   };
   for (const id of new Set(directoryIds)) walk(id);
-  return out;
+  return [...out.values()];
 }
