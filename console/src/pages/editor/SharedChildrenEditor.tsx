@@ -32,28 +32,19 @@ export interface SharedEditing {
 }
 
 /**
- * The shared group's node in a test using it: the API replaces a shared group's children through
- * a node (`PUT /v1/steps/:revisionStepId/children`), and the test's tree holds the children whole
- * (nested groups and conditions included). Only the test's own nodes are searched: a node inside
- * another shared group is a link, not a revision step.
+ * The node of a test's own tree that `matches` (a shared group's node, in a test using it): the
+ * API replaces a shared group's children through a node (`PUT /v1/steps/:revisionStepId/children`),
+ * and the test's tree holds the children whole (nested groups and conditions included). Only the
+ * test's own nodes are searched: a node inside another shared group is a link, not a revision step.
  */
-function findNode(steps: readonly StepTreeItem[], sharedId: string): StepTreeItem | undefined {
+function findNode(
+  steps: readonly StepTreeItem[],
+  matches: (step: StepTreeItem) => boolean,
+): StepTreeItem | undefined {
   for (const step of steps) {
-    if (step.shared && step.stepId === sharedId) return step;
+    if (matches(step)) return step;
     if (!step.shared) {
-      const found = findNode(step.children ?? [], sharedId);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-/** A node of the test's own tree by its revision-step id. */
-function findNodeById(steps: readonly StepTreeItem[], nodeId: string): StepTreeItem | undefined {
-  for (const step of steps) {
-    if (step.id === nodeId) return step;
-    if (!step.shared) {
-      const found = findNodeById(step.children ?? [], nodeId);
+      const found = findNode(step.children ?? [], matches);
       if (found) return found;
     }
   }
@@ -68,7 +59,9 @@ function findNodeById(steps: readonly StepTreeItem[], nodeId: string): StepTreeI
 async function loadHolder(scope: ProjectScope, holderId: string, sharedId: string, nodeId?: string) {
   const detail = await authoringApi.test(scope, holderId);
   const steps = stepTree.parse(detail.steps);
-  const node = nodeId ? findNodeById(steps, nodeId) : findNode(steps, sharedId);
+  const node = findNode(steps, (step) =>
+    nodeId ? step.id === nodeId : Boolean(step.shared) && step.stepId === sharedId,
+  );
   if (!node) throw new ApiError(404, 'The test no longer uses this shared step: reopen the dialog');
   return { nodeId: node.id, stepId: node.stepId, children: node.children ?? [] };
 }
