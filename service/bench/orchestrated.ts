@@ -116,10 +116,12 @@ async function install(slots: number) {
     // Back-to-back runs meet the API's 10 s cooldown between bulk runs (429): wait it out,
     // outside the measured wall time.
     let started = performance.now();
+    let triggeredAt = Date.now();
     let response = await api({ method: 'POST', url: '/v1/tests/remote-run', payload: { testIds } });
     while (response.statusCode === 429 && response.body.includes('cooldown')) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       started = performance.now();
+      triggeredAt = Date.now();
       response = await api({ method: 'POST', url: '/v1/tests/remote-run', payload: { testIds } });
     }
     if (response.statusCode !== 200) throw new Error(response.body);
@@ -139,8 +141,16 @@ async function install(slots: number) {
     if (detail.status !== 'completed')
       throw new Error(`bench run ${detail.status}: ${detail.report?.runTypeInfo?.runnerError}`);
     const batches = await ctx.db.selectFrom('runBatches').select('kind').where('runId', '=', runId).execute();
+    // Where the wall went: each batch's start and end, in seconds after the trigger.
+    const at = (iso: string | null) => (iso ? ((Date.parse(iso) - triggeredAt) / 1000).toFixed(2) : '?');
+    const timeline = (
+      (detail.batches ?? []) as { position: number; startedAt: string | null; completedAt: string | null }[]
+    )
+      .map((batch) => `#${batch.position} ${at(batch.startedAt)}–${at(batch.completedAt)}`)
+      .join(', ');
     return {
       ms,
+      timeline,
       runId,
       shards: detail.shards?.length ?? 1,
       batches: batches.filter((row) => row.kind === 'tests').length,
@@ -262,6 +272,7 @@ for (const slots of slotCounts) {
         `; ${load()}`,
     );
     say(`  CPU s by process: ${kinds(uni.byKind)}`);
+    if (uni.timeline) say(`  batches (s after the trigger): ${uni.timeline}`);
   }
 
   if (parts.has('skewed')) {
@@ -280,6 +291,7 @@ for (const slots of slotCounts) {
         `static --shard over ${slots}: ${seconds(sharded.shardsMs)} + merge ${seconds(sharded.mergeMs)} = ${seconds(staticMs)}; ` +
         `orchestrated ÷ static ${(skew.ms / staticMs).toFixed(2)} (target < 1: ${verdict(skew.ms < staticMs)}); ${load()}`,
     );
+    if (skew.timeline) say(`  batches (s after the trigger): ${skew.timeline}`);
   }
   await service.close();
 }

@@ -15,7 +15,7 @@ import type { CompiledProject } from './compiler/types.ts';
 import { descendants, killTree, signalAll } from './process-tree.ts';
 import { createRedactor, redactDirectory, redactFile } from './redact.ts';
 import { type ExecutedTest, mapReport } from './report-map.ts';
-import { spawnSupervised } from './supervisor.ts';
+import { standbyHomeOf, startRunner } from './standby.ts';
 
 export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
 
@@ -85,6 +85,7 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
 }
 
 export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
+export { stopStandbyRunners } from './standby.ts';
 
 /**
  * Caches every Playwright process of this host shares, so that each run or batch does not
@@ -263,23 +264,20 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     PLAYWRIGHT_HTML_OUTPUT_DIR: htmlReportDir,
     PLAYWRIGHT_HTML_OPEN: 'never',
     ...(options.blobDir ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: path.resolve(options.blobDir) } : {}),
+    // Not NO_COLOR as well: Node warns in every worker that FORCE_COLOR overrides it.
     FORCE_COLOR: '0',
-    NO_COLOR: '1',
   });
 
   const { cli } = playwrightPaths();
-  // Under a supervisor that ends the run's processes if this process dies (supervisor.ts).
-  const child = spawnSupervised(
-    process.execPath,
-    [
-      cli,
-      'test',
-      '--config',
-      path.join(dir, 'playwright.config.ts'),
-      `--reporter=list,json,${options.blobDir ? 'blob' : 'html'}`,
-    ],
-    { cwd: dir, env: childEnv },
-  );
+  // A standby runner (Playwright loaded already) under a supervisor that ends the run's
+  // processes if this process dies (standby.ts, supervisor.ts).
+  const args = [
+    'test',
+    '--config',
+    path.join(dir, 'playwright.config.ts'),
+    `--reporter=list,json,${options.blobDir ? 'blob' : 'html'}`,
+  ];
+  const child = startRunner(cli, { cwd: dir, env: childEnv, args }, standbyHomeOf(defaultRunnerCacheDir()));
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {

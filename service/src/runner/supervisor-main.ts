@@ -1,18 +1,20 @@
 /**
  * The supervisor process between the service and `playwright test` (see supervisor.ts):
  *
- *   node supervisor-main.ts <command> [args...]
+ *   node supervisor-main.ts [--job-fd] <command> [args...]
  *
  * It leads its own process group (spawned detached), runs the command in that group with
  * stdout/stderr passed through, and exits with the command's code. Its stdin is a pipe from
  * the service that is never written: when it closes (the service ended, SIGKILL included)
  * the supervisor kills every process of the run (its group, the descendants it saw, and
- * their groups: Chromium leads its own) and then itself.
+ * their groups: Chromium leads its own) and then itself. With `--job-fd`, the command also
+ * gets this process's file descriptor 3 (a standby runner's job pipe, standby.ts).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-const [command, ...args] = process.argv.slice(2);
+const passJobFd = process.argv[2] === '--job-fd';
+const [command, ...args] = process.argv.slice(passJobFd ? 3 : 2);
 if (!command) {
   process.stderr.write('usage: supervisor-main.ts <command> [args...]\n');
   process.exit(2);
@@ -81,7 +83,7 @@ function endAll(): void {
   process.exit(137);
 }
 
-const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', ...(passJobFd ? [3] : [])] });
 // Browsers that outlive their Playwright worker are re-parented away from this tree: the
 // periodic scan remembers them while they are still descendants.
 const scanner = setInterval(() => {

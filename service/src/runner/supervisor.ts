@@ -14,12 +14,17 @@ const supervisorScript = fileURLToPath(new URL('./supervisor-main.ts', import.me
 export function spawnSupervised(
   command: string,
   args: string[],
-  options: Pick<SpawnOptions, 'cwd' | 'env'>,
+  options: Pick<SpawnOptions, 'cwd' | 'env'> & {
+    /** A fourth pipe (`child.stdio[3]`) that reaches the command as its fd 3 (standby.ts). */
+    jobPipe?: boolean;
+  },
 ): ChildProcess {
-  const child = spawn(process.execPath, [supervisorScript, command, ...args], {
-    ...options,
+  const { jobPipe, ...spawnOptions } = options;
+  const supervisorArgs = jobPipe ? [supervisorScript, '--job-fd'] : [supervisorScript];
+  const child = spawn(process.execPath, [...supervisorArgs, command, ...args], {
+    ...spawnOptions,
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: jobPipe ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
   });
   // Never written or ended: only this process's death closes it.
   child.stdin?.on('error', () => {});

@@ -246,3 +246,11 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
+
+/** A process's environment as it was exec'ed, from /proc. */
+export function environOf(pid: number): Map<string, string> {
+  const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return new Map(
+    environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}

@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { chromium } from 'playwright-core';
@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stepdeck, webTarget } from '../../src/runner/compiler/runtime/stepdeck-runtime.ts';
 import { runnerCacheEnv } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
-import { removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
+import { until } from '../modules/runs/service-process.ts';
+import {
+  commandLine,
+  descendantsOf,
+  environOf,
+  removeTempDirs,
+  type Site,
+  startSite,
+  step,
+  tempDir,
+  uiTest,
+} from './fixtures.ts';
 
 /**
  * Issue 26.1, defence in depth: the runner's processes live in a directory, HOME and TMPDIR of
@@ -53,14 +64,25 @@ describe('runner sandbox', () => {
       onSpawn,
     });
     try {
-      const pid = await spawned;
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-      seen = {
-        env: new Map(
-          environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-        ),
-        cwd: readlinkSync(`/proc/${pid}/cwd`),
-      };
+      // The process the tests run in: Playwright's worker. The runner above it may have been
+      // started before the run (a standby runner): its environment at exec is the neutral one
+      // it waited with, checked below as well.
+      const supervisor = await spawned;
+      const worker = await until(
+        async () => {
+          for (const pid of descendantsOf(supervisor))
+            if (commandLine(pid).includes('workerProcessEntry')) return pid;
+          return undefined;
+        },
+        20_000,
+        'the Playwright worker',
+      );
+      seen = { env: environOf(worker), cwd: readlinkSync(`/proc/${worker}/cwd`) };
+      for (const pid of [supervisor, ...descendantsOf(supervisor)]) {
+        const env = environOf(pid);
+        expect(env.has('DATABASE_URL'), commandLine(pid)).toBe(false);
+        expect(env.has('SESSION_SECRET'), commandLine(pid)).toBe(false);
+      }
     } finally {
       for (const [key, value] of Object.entries(previous)) {
         if (value === undefined) delete process.env[key];
@@ -86,6 +108,11 @@ describe('runner sandbox', () => {
       'STEPDECK_API_URL',
       // The host's runner caches (transform and compile output of the generated project only).
       'NODE_COMPILE_CACHE',
+      // What Playwright's runner and Node's fork add for the worker.
+      'BROWSERSLIST_IGNORE_OLD_DATA',
+      'DEBUG_COLORS',
+      'NODE_CHANNEL_FD',
+      'NODE_CHANNEL_SERIALIZATION_MODE',
     ]);
     expect(seen.env.get('NODE_COMPILE_CACHE')).toBe(runnerCacheEnv().NODE_COMPILE_CACHE);
     const unexpected = [...seen.env.keys()].filter(

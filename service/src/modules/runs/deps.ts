@@ -3,7 +3,7 @@
  * so the rest of the module depends on these signatures only.
  */
 import { compileProject } from '../../runner/compiler/index.ts';
-import { type ExecutionResult, executeProject } from '../../runner/executor.ts';
+import { type ExecutionResult, executeProject, stopStandbyRunners } from '../../runner/executor.ts';
 import { findProject } from '../console/public.ts';
 import {
   expandRunTargets,
@@ -17,7 +17,7 @@ export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;
 
 const testsApi = { expandRunTargets, findWorkingMany, loadCompilableTests, loadProjectSecrets };
 const compilerApi = { compileProject };
-const executorApi = { executeProject };
+const executorApi = { executeProject, stopStandbyRunners };
 
 export const tests = async () => testsApi;
 /** Projects belong to the console module. */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { AppContext } from '../../context.ts';
 import { concurrencyCapOf } from '../console/public.ts';
 import { type ClaimedUnit, claimBatch, parallelsInUse, releaseUnit } from './batches-repository.ts';
+import { executor } from './deps.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
@@ -180,6 +181,8 @@ export async function startRunner(
       while (executing.size > 0) await Promise.allSettled([...executing.keys()]);
       // An aborted run stops without an outcome: it ends as failed, saying why.
       for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError, [...claimedStatuses]);
+      // The standby runners waiting for this runner's next run (runner/standby.ts).
+      (await executor()).stopStandbyRunners();
     },
   };
 }

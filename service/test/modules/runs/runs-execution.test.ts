@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunFinished } from '../../../src/context.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 import { apiTest, createTag, createTest, type Site, setCap, startSite, waitForStatus } from './helpers.ts';
+import { runGroupOf } from './service-process.ts';
 
 /** Real runs on the embedded runner: real Playwright, real Chromium, pages on loopback. */
 describe('run execution (embedded runner, real Chromium)', () => {
@@ -274,7 +275,7 @@ describe('run execution (embedded runner, real Chromium)', () => {
     while (!site.hits.get('/page?cancel=1') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     expect(site.hits.get('/page?cancel=1')).toBe(1);
-    const group = playwrightGroup();
+    const group = runGroupOf([process.pid]);
     expect(group).toBeDefined();
     expect(groupMembers(group as number).length).toBeGreaterThan(1);
 
@@ -293,16 +294,6 @@ describe('run execution (embedded runner, real Chromium)', () => {
     expect((await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` })).statusCode).toBe(400);
   });
 });
-
-/** The process group of the `playwright test` child this test process spawned. */
-function playwrightGroup(): number | undefined {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args=']).toString().split('\n');
-  for (const row of rows) {
-    const [pid, ppid, pgid, ...args] = row.trim().split(/\s+/);
-    if (Number(ppid) === process.pid && args.join(' ').includes(' test --config')) return Number(pgid ?? pid);
-  }
-  return undefined;
-}
 
 function groupMembers(pgid: number): number[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,pgid=,stat=']).toString().split('\n');

@@ -62,8 +62,9 @@ async function startLongBrowserRun(
 function runTree(parent: number) {
   const tree = descendantsOf(parent);
   expect(tree.some((info) => /chrom/i.test(info.args))).toBe(true);
-  const playwright = tree.find((info) => info.args.includes(' test --config'));
-  const project = fs.readlinkSync(`/proc/${(playwright as ProcessInfo).pid}/cwd`);
+  // Playwright's worker works in the run's project folder (standby runners wait elsewhere).
+  const worker = tree.find((info) => info.args.includes('workerProcessEntry'));
+  const project = fs.readlinkSync(`/proc/${(worker as ProcessInfo).pid}/cwd`);
   const workDir = path.dirname(project);
   expect(path.basename(workDir)).toMatch(/^stepdeck-run-/);
   expect(fs.existsSync(workDir)).toBe(true);

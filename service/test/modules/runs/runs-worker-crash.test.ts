@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,19 +13,11 @@ import {
   startSite,
   waitForStatus,
 } from './helpers.ts';
+import { runGroupOf } from './service-process.ts';
 import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
 const runsReadme = path.resolve(import.meta.dirname, '../../../../docs/runs.md');
 const staleMs = 3000;
-
-/** The process group of the `playwright test` child of `parent`. */
-function playwrightGroupOf(parent: number): number | undefined {
-  for (const row of execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args=']).toString().split('\n')) {
-    const [, ppid, pgid, ...args] = row.trim().split(/\s+/);
-    if (Number(ppid) === parent && args.join(' ').includes(' test --config')) return Number(pgid);
-  }
-  return undefined;
-}
 
 describe('worker crash recovery (PostgreSQL)', () => {
   let t: TestApp;
@@ -65,7 +56,7 @@ describe('worker crash recovery (PostgreSQL)', () => {
     await new Promise((resolve) => setTimeout(resolve, staleMs + 1500));
     expect((await runOf(t, runId)).status).toBe('running');
 
-    const group = playwrightGroupOf(first.pid as number);
+    const group = runGroupOf([first.pid as number]);
     if (group) orphanGroups.push(group);
     const killed = new Promise((resolve) => first.once('exit', resolve));
     first.kill('SIGKILL');

@@ -10,6 +10,7 @@ import {
   startSite,
   waitForStatus,
 } from './helpers.ts';
+import { runGroupOf } from './service-process.ts';
 import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
 /** Scale-out: the API process only accepts runs; two `npm run worker` processes execute them. */
@@ -57,7 +58,7 @@ describe('PostgreSQL with two worker processes', () => {
 
   it('cancels from the API process a run executing in a worker', async () => {
     const runId = await startLongApiRun(t, site, 'cancel');
-    const group = playwrightGroupOf(workers.all.map((child) => child.pid as number));
+    const group = runGroupOf(workers.all.map((child) => child.pid as number));
     expect(group).toBeDefined();
     const response = await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` });
     expect(response.statusCode).toBe(200);
@@ -67,14 +68,6 @@ describe('PostgreSQL with two worker processes', () => {
     expect((await waitForStatus(t, runId, ['cancelled'])).cancelledAt).toEqual(expect.any(String));
   });
 });
-
-function playwrightGroupOf(parents: number[]): number | undefined {
-  for (const row of execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args=']).toString().split('\n')) {
-    const [, ppid, pgid, ...args] = row.trim().split(/\s+/);
-    if (parents.includes(Number(ppid)) && args.join(' ').includes(' test --config')) return Number(pgid);
-  }
-  return undefined;
-}
 
 function groupAlive(pgid: number): boolean {
   return execFileSync('ps', ['-eo', 'pgid=,stat='])

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -94,4 +94,23 @@ export async function startProcess(file: string, env: Record<string, string>, re
     `${path.basename(file)} to start`,
   );
   return { child, exited, output: () => output };
+}
+
+/**
+ * The process group of a run in progress started by one of `parents`: a group led by their
+ * child (the supervisor) that holds a Playwright worker. Standby runners waiting for their
+ * next run (runner/standby.ts) are children too, but hold no worker.
+ */
+export function runGroupOf(parents: number[]): number | undefined {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='])
+    .toString()
+    .split('\n')
+    .map((row) => {
+      const [pid, ppid, pgid, ...args] = row.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), args: args.join(' ') };
+    });
+  const leaders = rows.filter((row) => parents.includes(row.ppid) && row.pgid === row.pid);
+  return leaders.find((leader) =>
+    rows.some((row) => row.pgid === leader.pid && row.args.includes('workerProcessEntry')),
+  )?.pid;
 }

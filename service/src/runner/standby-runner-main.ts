@@ -1,0 +1,78 @@
+/**
+ * A `playwright test` runner started before its run is known (see standby.ts):
+ *
+ *   node standby-runner-main.ts <cli.js> <idle ms>
+ *
+ * spawned under the supervisor like any run, with file descriptor 3 a pipe from the service.
+ * It loads Playwright's runner at once (about half of what `playwright test` costs before its
+ * first test: Node's start and Playwright's modules), then reads one job from fd 3 — the run's
+ * working directory, complete environment and arguments — and becomes that run's `playwright
+ * test`, exactly as the command (same entry point, `program.parse`): one run per process, which
+ * then exits as the command does. Nothing of a run is known to this process before its job:
+ * the environment it started with (PATH, caches, browsers path) holds no secret, and it is
+ * replaced entirely by the job's before Playwright reads it or spawns its worker. Without a job
+ * after `idle ms`, or when fd 3 closes without one, it exits.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+export interface StandbyJob {
+  cwd: string;
+  env: Record<string, string>;
+  /** The arguments after the CLI, e.g. `['test', '--config', …]`. */
+  args: string[];
+}
+
+/** A spec as the compiler writes them (imports, a test, awaited steps). */
+const warmUpSpec = `import { expect, test } from '@playwright/test';
+import { Stepdeck } from '../stepdeck-runtime.ts';
+test("warm up", { annotation: [{ type: "stepdeck-test-id", description: "t" }] }, async ({ page }, testInfo) => {
+  const sd = new Stepdeck(testInfo, { vars: {}, parameters: {} });
+  await sd.step(sd.root, "open", null, async (s1: unknown) => {
+    await expect(page.locator(sd.t("#t"))).toContainText(sd.t("text"));
+  });
+  sd.finish();
+});
+`;
+
+const [cli, idleArg] = process.argv.slice(2);
+if (!cli) {
+  process.stderr.write('usage: standby-runner-main.ts <cli.js> <idle ms>\n');
+  process.exit(2);
+}
+const idle = setTimeout(() => process.exit(0), Number(idleArg) || 600_000);
+
+const playwright = createRequire(cli);
+// What `cli.js` requires first: the whole runner behind the `test` command.
+const { program } = playwright('playwright/lib/program') as { program: { parse(argv: string[]): void } };
+// Babel, which the runner loads for the first spec not in the transform cache (a test that
+// ran in another folder, or changed): loaded and run once on a spec of the generated shape,
+// so that neither its loading nor its first, slowest transform falls in the run.
+try {
+  const { babelTransform } = playwright('playwright/lib/transform/babelBundle') as {
+    babelTransform(
+      code: string,
+      file: string,
+      isModule: boolean,
+      plugins: [],
+      defineFields: boolean,
+    ): unknown;
+  };
+  babelTransform(warmUpSpec, `${process.cwd()}/warm-up.spec.ts`, false, [], true);
+} catch {
+  // Only speed is lost: the run loads Babel itself.
+}
+
+const chunks: Buffer[] = [];
+const jobs = fs.createReadStream('', { fd: 3 });
+jobs.on('data', (chunk) => chunks.push(chunk as Buffer));
+jobs.on('error', () => process.exit(0));
+jobs.on('end', () => {
+  clearTimeout(idle);
+  if (chunks.length === 0) process.exit(0);
+  const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as StandbyJob;
+  for (const key of Object.keys(process.env)) if (!(key in job.env)) delete process.env[key];
+  Object.assign(process.env, job.env);
+  process.chdir(job.cwd);
+  program.parse([process.execPath, cli, ...job.args]);
+});

@@ -1,0 +1,145 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { StandbyJob } from './standby-runner-main.ts';
+import { spawnSupervised } from './supervisor.ts';
+
+const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.meta.url));
+
+/**
+ * Standby runners: `playwright test` processes started before their run is known, so that a
+ * run or batch does not wait for Node to start and Playwright's runner to load (about half of
+ * what a `playwright test` costs before its first test, and the part that piles up when
+ * several batches start at once on few cores; docs/orchestrated-runs.md).
+ *
+ * Each is supervised like any run (its own process group, killed with this process) and takes
+ * exactly one run (standby-runner-main.ts), then exits. After an execution ends, the pool is
+ * refilled, a second later and off the run's critical path, up to the most executions this
+ * process has had at once (at most {@link maxStandbys}); a standby unused for
+ * {@link standbyIdleMs} exits. A run that finds no standby starts one the same way and hands
+ * it its job at once: the same process, only not warmed up.
+ */
+
+/** The environment Playwright reads while it loads (the browsers' folder, caches, colours). */
+const LOAD_TIME_ENV = [
+  'PATH',
+  'PLAYWRIGHT_BROWSERS_PATH',
+  'PLAYWRIGHT_TRANSFORM_CACHE_DIR',
+  'NODE_COMPILE_CACHE',
+];
+const maxStandbys = 8;
+export const standbyIdleMs = 5 * 60_000;
+const refillDelayMs = 1_000;
+
+interface Standby {
+  child: ChildProcess;
+  /** The load-time environment it started with: a run takes one started as it would be. */
+  key: string;
+}
+
+const pool: Standby[] = [];
+let running = 0;
+let mostAtOnce = 0;
+/** Bumped by {@link stopStandbyRunners}: a refill scheduled before it does nothing. */
+let generation = 0;
+
+function loadTimeEnv(env: Record<string, string>, home: string): Record<string, string> {
+  const picked: Record<string, string> = { FORCE_COLOR: '0', HOME: home, TMPDIR: home };
+  for (const key of LOAD_TIME_ENV) if (env[key] !== undefined) picked[key] = env[key];
+  return picked;
+}
+
+function spawnStandby(cli: string, env: Record<string, string>, key: string): Standby {
+  // A neutral folder of its own until its job says where the run is.
+  const home = env.HOME as string;
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  const child = spawnSupervised(process.execPath, [standbyScript, cli, String(standbyIdleMs)], {
+    cwd: home,
+    env,
+    jobPipe: true,
+  });
+  // A pipe whose process was killed may end in ECONNRESET: the exit code tells the run what
+  // happened; an unhandled stream error would end this process.
+  for (const stream of child.stdio) stream?.on('error', () => {});
+  const standby = { child, key };
+  child.once('exit', () => {
+    const index = pool.indexOf(standby);
+    if (index >= 0) pool.splice(index, 1);
+  });
+  child.once('error', () => {});
+  return standby;
+}
+
+/** Keeps a waiting standby from holding this process open. */
+function detach(child: ChildProcess, attached: boolean): void {
+  for (const stream of child.stdio) {
+    const socket = stream as { ref?: () => void; unref?: () => void } | null;
+    if (attached) socket?.ref?.();
+    else socket?.unref?.();
+  }
+  if (attached) child.ref();
+  else child.unref();
+}
+
+/**
+ * Starts `playwright test` (`cli` with `job.args`) for one run: a standby runner when one
+ * waits, started with the same load-time environment, else a new one. The returned child is
+ * the supervisor (the run's process group), as `spawnSupervised` returns it.
+ */
+export function startRunner(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
+  const env = loadTimeEnv(job.env, standbyHome);
+  const key = JSON.stringify(env);
+  const index = pool.findIndex(
+    (standby) => standby.key === key && standby.child.exitCode === null && standby.child.signalCode === null,
+  );
+  const standby = index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnStandby(cli, env, key);
+  detach(standby.child, true);
+  running += 1;
+  mostAtOnce = Math.max(mostAtOnce, running);
+  const scheduled = generation;
+  standby.child.once('exit', () => {
+    running -= 1;
+    setTimeout(() => refill(cli, env, key, scheduled), refillDelayMs).unref();
+  });
+  (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(job));
+  return standby.child;
+}
+
+function refill(cli: string, env: Record<string, string>, key: string, scheduled: number): void {
+  if (scheduled !== generation) return;
+  // Standbys of another environment (another browsers' folder) would never be taken now.
+  for (const standby of pool.filter((entry) => entry.key !== key)) killGroup(standby.child);
+  const wanted = Math.min(mostAtOnce, maxStandbys) - pool.length;
+  for (let count = 0; count < wanted; count += 1) {
+    const standby = spawnStandby(cli, env, key);
+    detach(standby.child, false);
+    pool.push(standby);
+  }
+}
+
+/** The supervisors (process groups) of the standbys waiting here, oldest first. */
+export function waitingStandbys(): number[] {
+  return pool.map((standby) => standby.child.pid).filter((pid): pid is number => pid !== undefined);
+}
+
+/** Ends the waiting standbys (the runner stops); runs in progress are not touched. */
+export function stopStandbyRunners(): void {
+  generation += 1;
+  mostAtOnce = 0;
+  for (const standby of pool.splice(0)) killGroup(standby.child);
+}
+
+/** The supervisor and its standby runner (one process group). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {}
+}
+
+/** Where waiting standbys live until their job names the run's folder. */
+export function standbyHomeOf(cacheRoot: string): string {
+  return path.join(cacheRoot, 'standby');
+}

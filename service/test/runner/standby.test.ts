@@ -1,0 +1,132 @@
+import { readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileProject, executeProject } from '../../src/runner/index.ts';
+import { stopStandbyRunners, waitingStandbys } from '../../src/runner/standby.ts';
+import { until } from '../modules/runs/service-process.ts';
+import {
+  alive,
+  commandLine,
+  descendantsOf,
+  environOf,
+  removeTempDirs,
+  type Site,
+  startSite,
+  step,
+  tempDir,
+  uiTest,
+} from './fixtures.ts';
+
+/**
+ * Standby runners (runner/standby.ts): after a run, `playwright test` processes wait with
+ * Playwright loaded and nothing of any run; the next run takes one and gets its own folder and
+ * environment; the runner's stop ends them.
+ */
+describe('standby runners', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    stopStandbyRunners();
+    await site?.close();
+    await removeTempDirs();
+  });
+
+  const project = (name: string) =>
+    compileProject({
+      tests: [
+        uiTest('abababab-0000-4000-8000-0000000000c1', name, [
+          step('Open', { name: 'goto', url: site.url }),
+          step('Secret', { name: 'fill', selector: '#name', value: '{{secrets.TOKEN}}' }),
+          step('Check', { name: 'assertText', selector: '#mirror', value: 'standby-secret-value' }),
+        ]),
+      ],
+      config: null,
+      secretNames: ['TOKEN'],
+    });
+  const execute = async (name: string, onSpawn: (pid: number) => void = () => {}) => {
+    const dir = await tempDir('standby');
+    const result = await executeProject({
+      dir,
+      project: project(name),
+      env: { STEPDECK_SECRET_TOKEN: 'standby-secret-value', STEPDECK_API_URL: 'http://127.0.0.1:1' },
+      signal: new AbortController().signal,
+      onSpawn,
+    });
+    return { dir, result };
+  };
+
+  it('runs the next run in a runner that waited, with nothing of a run before it, and that run’s own folder and environment', async () => {
+    stopStandbyRunners();
+    const first = await execute('First');
+    expect(first.result.status).toBe('passed');
+    // Refilled a second after the run ended, off its critical path.
+    const [standby] = await until(
+      () => (waitingStandbys().length > 0 ? waitingStandbys() : undefined),
+      15_000,
+      'a standby runner',
+    );
+    const runner = await until(
+      () => descendantsOf(standby as number).find((pid) => commandLine(pid).includes('standby-runner-main')),
+      10_000,
+      'the standby’s runner process',
+    );
+    // Waiting: its environment names no run, no secret, no project folder.
+    const waiting = environOf(runner);
+    expect([...waiting.values()].join('\n')).not.toContain('standby-secret-value');
+    expect(waiting.has('STEPDECK_SECRET_TOKEN')).toBe(false);
+    expect(waiting.has('STEPDECK_API_URL')).toBe(false);
+    expect(readlinkSync(`/proc/${runner}/cwd`)).not.toContain('stepdeck-standby-');
+
+    let spawned: number | undefined;
+    let worker: { cwd: string; env: Map<string, string> } | undefined;
+    const second = await execute('Second', (pid) => {
+      spawned = pid;
+      until(
+        () => descendantsOf(pid).find((child) => commandLine(child).includes('workerProcessEntry')),
+        20_000,
+        'the worker',
+      ).then(
+        (pid) => {
+          worker = { cwd: readlinkSync(`/proc/${pid}/cwd`), env: environOf(pid) };
+        },
+        () => {},
+      );
+    });
+    expect(second.result.status, second.result.log).toBe('passed');
+    // The run was given to the runner that waited.
+    expect(spawned).toBe(standby);
+    expect(waitingStandbys()).not.toContain(standby);
+    // Its worker got the run's folder, HOME, TMPDIR and secret (the test filled it in).
+    expect(worker?.cwd).toBe(second.dir);
+    expect(worker?.env.get('HOME')).toBe(path.join(second.dir, '.home'));
+    expect(worker?.env.get('TMPDIR')).toBe(path.join(second.dir, '.tmp'));
+    expect(worker?.env.get('STEPDECK_SECRET_TOKEN')).toBe('standby-secret-value');
+  }, 90_000);
+
+  it('starts a runner of its own when the one waiting died, and the stop ends those waiting', async () => {
+    const waiting = await until(
+      () => (waitingStandbys().length > 0 ? waitingStandbys() : undefined),
+      15_000,
+      'a standby runner',
+    );
+    for (const pid of waiting) process.kill(-pid, 'SIGKILL');
+    let spawned: number | undefined;
+    const run = await execute('After a death', (pid) => {
+      spawned = pid;
+    });
+    expect(run.result.status, run.result.log).toBe('passed');
+    expect(waiting).not.toContain(spawned);
+
+    const refilled = await until(
+      () => (waitingStandbys().length > 0 ? waitingStandbys() : undefined),
+      15_000,
+      'a standby runner',
+    );
+    const processes = refilled.flatMap((pid) => [pid, ...descendantsOf(pid)]);
+    stopStandbyRunners();
+    expect(waitingStandbys()).toEqual([]);
+    await until(() => alive(processes).length === 0, 5_000, 'the standbys to end');
+  }, 90_000);
+});
