@@ -15,9 +15,10 @@ const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.m
  * several batches start at once on few cores; docs/orchestrated-runs.md).
  *
  * Each is supervised like any run (its own process group, killed with this process) and takes
- * exactly one run (standby-runner-main.ts), then exits. After an execution ends, the pool is
- * refilled, a second later and off the run's critical path, up to the most executions this
- * process has had at once (at most {@link maxStandbys}); a standby unused for
+ * exactly one run (standby-runner-main.ts), then exits. A second after this process's last
+ * execution ended (never while one runs: loading Playwright takes CPU from running tests), the
+ * pool is refilled up to the most executions this process has had at once (at most
+ * {@link maxStandbys}); a standby unused for
  * {@link standbyIdleMs} exits. A run that finds no standby starts one the same way and hands
  * it its job at once: the same process, only not warmed up.
  */
@@ -101,14 +102,15 @@ export function startRunner(cli: string, job: StandbyJob, standbyHome: string): 
   const scheduled = generation;
   standby.child.once('exit', () => {
     running -= 1;
-    setTimeout(() => refill(cli, env, key, scheduled), refillDelayMs).unref();
+    if (running === 0) setTimeout(() => refill(cli, env, key, scheduled), refillDelayMs).unref();
   });
   (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(job));
   return standby.child;
 }
 
 function refill(cli: string, env: Record<string, string>, key: string, scheduled: number): void {
-  if (scheduled !== generation) return;
+  // Only while nothing runs here: loading Playwright takes CPU that running tests would miss.
+  if (scheduled !== generation || running > 0) return;
   // Standbys of another environment (another browsers' folder) would never be taken now.
   for (const standby of pool.filter((entry) => entry.key !== key)) killGroup(standby.child);
   const wanted = Math.min(mostAtOnce, maxStandbys) - pool.length;
