@@ -4,8 +4,8 @@
  *   node standby-runner-main.ts <cli.js> <idle ms>
  *
  * spawned under the supervisor like any run, with file descriptor 3 a pipe from the service.
- * It loads Playwright's runner at once (about half of what `playwright test` costs before its
- * first test: Node's start and Playwright's modules), then reads one job from fd 3 — the run's
+ * It loads Playwright's runner at once (Node's start and Playwright's modules: what a run
+ * would otherwise wait for before Playwright says "Running"), then reads one job from fd 3 — the run's
  * working directory, complete environment and arguments — and becomes that run's `playwright
  * test`, exactly as the command (same entry point, `program.parse`): one run per process, which
  * then exits as the command does. Nothing of a run is known to this process before its job:

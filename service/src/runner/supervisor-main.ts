@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 const passJobFd = process.argv[2] === '--job-fd';
 const [command, ...args] = process.argv.slice(passJobFd ? 3 : 2);
 if (!command) {
-  process.stderr.write('usage: supervisor-main.ts <command> [args...]\n');
+  process.stderr.write('usage: supervisor-main.ts [--job-fd] <command> [args...]\n');
   process.exit(2);
 }
 
