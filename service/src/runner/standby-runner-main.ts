@@ -1,7 +1,7 @@
 /**
  * A `playwright test` runner started before its run is known (see standby.ts):
  *
- *   node standby-runner-main.ts <cli.js> <idle ms>
+ *   node standby-runner-main.ts <cli.js>
  *
  * spawned under the supervisor like any run, with file descriptor 3 a pipe from the service.
  * It loads Playwright's runner at once (Node's start and Playwright's modules: what a run
@@ -10,8 +10,9 @@
  * test`, exactly as the command (same entry point, `program.parse`): one run per process, which
  * then exits as the command does. Nothing of a run is known to this process before its job:
  * the environment it started with (PATH, caches, browsers path) holds no secret, and it is
- * replaced entirely by the job's before Playwright reads it or spawns its worker. Without a job
- * after `idle ms`, or when fd 3 closes without one, it exits.
+ * replaced entirely by the job's before Playwright reads it or spawns its worker. When fd 3
+ * closes without a job it exits; an unused standby is ended by the service (standby.ts), which
+ * takes it out of its pool first, so a run is never handed one that is leaving.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,12 +36,11 @@ test("warm up", { annotation: [{ type: "stepdeck-test-id", description: "t" }] }
 });
 `;
 
-const [cli, idleArg] = process.argv.slice(2);
+const [cli] = process.argv.slice(2);
 if (!cli) {
-  process.stderr.write('usage: standby-runner-main.ts <cli.js> <idle ms>\n');
+  process.stderr.write('usage: standby-runner-main.ts <cli.js>\n');
   process.exit(2);
 }
-const idle = setTimeout(() => process.exit(0), Number(idleArg) || 600_000);
 
 const playwright = createRequire(cli);
 // What `cli.js` requires first: the whole runner behind the `test` command.
@@ -68,7 +68,6 @@ const jobs = fs.createReadStream('', { fd: 3 });
 jobs.on('data', (chunk) => chunks.push(chunk as Buffer));
 jobs.on('error', () => process.exit(0));
 jobs.on('end', () => {
-  clearTimeout(idle);
   if (chunks.length === 0) process.exit(0);
   const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as StandbyJob;
   for (const key of Object.keys(process.env)) if (!(key in job.env)) delete process.env[key];

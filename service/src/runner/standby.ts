@@ -36,6 +36,8 @@ const refillDelayMs = 1_000;
 
 interface Standby {
   child: ChildProcess;
+  /** Ends it when unused for {@link standbyIdleMs} (here, so that it leaves the pool first). */
+  idle?: NodeJS.Timeout;
   /** The load-time environment it started with: a run takes one started as it would be. */
   key: string;
 }
@@ -56,7 +58,7 @@ function loadTimeEnv(env: Record<string, string>, home: string): Record<string, 
 function spawnStandby(cli: string, env: Record<string, string>, key: string): Standby {
   const home = env.HOME as string;
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-  const child = spawnSupervised(process.execPath, [standbyScript, cli, String(standbyIdleMs)], {
+  const child = spawnSupervised(process.execPath, [standbyScript, cli], {
     cwd: home,
     env,
     jobPipe: true,
@@ -96,6 +98,7 @@ export function startRunner(cli: string, job: StandbyJob, standbyHome: string): 
     (standby) => standby.key === key && standby.child.exitCode === null && standby.child.signalCode === null,
   );
   const standby = index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, key);
+  clearTimeout(standby.idle);
   detach(standby.child, true);
   running += 1;
   mostAtOnce = Math.max(mostAtOnce, running);
@@ -122,17 +125,26 @@ function refill(cli: string, env: Record<string, string>, key: string, scheduled
   // Only while nothing runs here: loading Playwright takes CPU that running tests would miss.
   if (scheduled !== generation || running > 0) return;
   // Standbys of another environment (another browsers' folder) would never be taken now.
-  for (const standby of pool.filter((entry) => entry.key !== key)) killGroup(standby.child);
+  for (const standby of pool.filter((entry) => entry.key !== key)) retire(standby);
   const wanted = Math.min(mostAtOnce, maxStandbys) - pool.length;
   try {
     for (let count = 0; count < wanted; count += 1) {
       const standby = spawnStandby(cli, env, key);
       detach(standby.child, false);
+      standby.idle = setTimeout(() => retire(standby), standbyIdleMs).unref();
       pool.push(standby);
     }
   } catch {
     // No standby folder (an unwritable TMPDIR): runs start their runner themselves.
   }
+}
+
+/** Takes an unused standby out of the pool, then ends it: never one a run is taking. */
+function retire(standby: Standby): void {
+  const index = pool.indexOf(standby);
+  if (index < 0) return;
+  pool.splice(index, 1);
+  killGroup(standby.child);
 }
 
 /** The supervisors (process groups) of the standbys waiting here, oldest first. */
@@ -144,7 +156,10 @@ export function waitingStandbys(): number[] {
 export function stopStandbyRunners(): void {
   generation += 1;
   mostAtOnce = 0;
-  for (const standby of pool.splice(0)) killGroup(standby.child);
+  for (const standby of pool.splice(0)) {
+    clearTimeout(standby.idle);
+    killGroup(standby.child);
+  }
 }
 
 /** The supervisor and its standby runner (one process group). */

@@ -112,6 +112,8 @@ describe('standby runners', () => {
       'a standby runner',
     );
     for (const pid of waiting) process.kill(-pid, 'SIGKILL');
+    // Known dead (their exit seen) before the next run looks for one.
+    await until(() => waitingStandbys().length === 0, 5_000, 'the killed standbys to leave the pool');
     let spawned: number | undefined;
     const run = await execute('After a death', (pid) => {
       spawned = pid;
