@@ -24,6 +24,30 @@ test.describe('runs list and dashboard', () => {
     await waitForRun(failedRun, ['failed']);
   });
 
+  test('keeps a name typed before the filter lists arrived', async ({ page }) => {
+    // The tests' and schedules' lists are held back until the name is typed: their options
+    // arriving must not re-create the form (and empty the name) under the user's hands.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/v1\/(tests|schedules)\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signInFresh(page);
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill(`list pass ${suffix}`);
+    const testOptions = page.getByLabel('Test or directory', { exact: true }).getByRole('option');
+    await expect(testOptions).toHaveCount(1);
+    release();
+    await expect(testOptions.filter({ hasText: `list pass ${suffix}` })).toHaveCount(1);
+    await expect(name).toHaveValue(`list pass ${suffix}`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/name=list/);
+    await expect(page.locator('table.runs tbody tr')).toHaveCount(1);
+  });
+
   test('filters by status, name and test, and links to each run', async ({ page }) => {
     await signInFresh(page);
     const rows = page.locator('table.runs tbody tr');

@@ -65,9 +65,8 @@ export function RunsListPage() {
         className="filters"
         onSubmit={applyFilters}
         aria-label="Filter runs"
-        // Re-created when the URL changes and when the tests' and schedules' options arrive: a
-        // select's default value only takes once its option exists (a reloaded filtered link).
-        key={`${search.toString()}|${tests.isSuccess}|${schedules.isSuccess}`}
+        // Re-created when the URL changes (back, a shared link): the fields show its filters.
+        key={search.toString()}
       >
         <div className="field">
           <label htmlFor="filter-status">Status</label>
@@ -84,7 +83,14 @@ export function RunsListPage() {
         </div>
         <div className="field">
           <label htmlFor="filter-testId">Test or directory</label>
-          <select id="filter-testId" name="testId" defaultValue={search.get('testId') ?? ''}>
+          {/* Re-created, alone, when its options arrive: a select's default value only takes once
+              its option exists (a reloaded filtered link); a name typed meanwhile stays. */}
+          <select
+            id="filter-testId"
+            name="testId"
+            key={String(tests.isSuccess)}
+            defaultValue={search.get('testId') ?? ''}
+          >
             <option value="">any</option>
             {(tests.data?.children ?? []).map((test) => (
               <option key={test.id} value={test.id}>
@@ -95,7 +101,12 @@ export function RunsListPage() {
         </div>
         <div className="field">
           <label htmlFor="filter-scheduleId">Schedule</label>
-          <select id="filter-scheduleId" name="scheduleId" defaultValue={search.get('scheduleId') ?? ''}>
+          <select
+            id="filter-scheduleId"
+            name="scheduleId"
+            key={String(schedules.isSuccess)}
+            defaultValue={search.get('scheduleId') ?? ''}
+          >
             <option value="">any</option>
             {(schedules.data?.data ?? []).map((schedule) => (
               <option key={schedule.id} value={schedule.id}>
