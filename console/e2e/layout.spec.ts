@@ -149,6 +149,15 @@ test('an empty project with a long name', async ({ page }) => {
   }
   // The empty tree says what to do instead of showing a bare header.
   await expect(page.getByText('No tests here yet: create one with New test or New directory')).toBeVisible();
+  // So does the empty runs list, with the way to a first run.
+  await page.goto(`/console/projects/${projectId}/runs`);
+  await expect(page.getByRole('status')).toHaveText(
+    'No runs on this branch yet. A run starts from the Tests page, the API, a schedule or the GitHub Action.',
+  );
+  await expect(page.getByRole('link', { name: 'Tests', exact: true }).last()).toHaveAttribute(
+    'href',
+    `/console/projects/${projectId}/tests`,
+  );
   expect(errors).toEqual([]);
 });
 

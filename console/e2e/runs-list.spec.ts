@@ -80,7 +80,12 @@ test.describe('runs list and dashboard', () => {
     await page.getByLabel('From date', { exact: true }).fill('2001-01-01');
     await page.getByLabel('To date', { exact: true }).fill('2001-01-02');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await expect(page.getByText('0 runs')).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('No runs match these filters. Show all runs');
+    await expect(page.locator('table.runs')).toHaveCount(0);
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Show all runs' }).click();
+    await expect(page.getByRole('link', { name: `list pass ${suffix}` })).toBeVisible();
+    await expect(page.getByLabel('From date', { exact: true })).toHaveValue('');
   });
 
   test('shows totals, charts and the most failing and slowest tests', async ({ page }) => {

@@ -57,6 +57,7 @@ export function RunsListPage() {
     setSearch(next);
   };
   const total = runs.data?.pagination.total ?? 0;
+  const filtered = filterNames.some((name) => search.get(name));
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
   return (
     <section aria-labelledby="runs-heading">
@@ -136,7 +137,20 @@ export function RunsListPage() {
         <button type="submit">Apply filters</button>
       </form>
       {runs.error ? <ErrorMessage error={runs.error} title="Could not list runs" /> : null}
-      {runs.data ? (
+      {runs.data && total === 0 ? (
+        filtered ? (
+          <p role="status">
+            No runs match these filters.{' '}
+            <Link to={`/projects/${scope.projectId}/runs${scope.branchQuery}`}>Show all runs</Link>
+          </p>
+        ) : (
+          <p role="status">
+            No runs on this branch yet. A run starts from the{' '}
+            <Link to={`/projects/${scope.projectId}/tests${scope.branchQuery}`}>Tests</Link> page, the API, a
+            schedule or the GitHub Action.
+          </p>
+        )
+      ) : runs.data ? (
         <>
           <table className="runs">
             <caption className="muted">
