@@ -15,7 +15,7 @@ import type { CompiledProject } from './compiler/types.ts';
 import { descendants, killTree, signalAll } from './process-tree.ts';
 import { createRedactor, redactDirectory, redactFile } from './redact.ts';
 import { type ExecutedTest, mapReport } from './report-map.ts';
-import { standbyHomeOf, startRunner } from './standby.ts';
+import { standbyHomeOf, startPlaywrightTest } from './standby.ts';
 
 export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
 
@@ -277,7 +277,11 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     path.join(dir, 'playwright.config.ts'),
     `--reporter=list,json,${options.blobDir ? 'blob' : 'html'}`,
   ];
-  const child = startRunner(cli, { cwd: dir, env: childEnv, args }, standbyHomeOf(defaultRunnerCacheDir()));
+  const child = startPlaywrightTest(
+    cli,
+    { cwd: dir, env: childEnv, args },
+    standbyHomeOf(defaultRunnerCacheDir()),
+  );
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {

@@ -91,7 +91,7 @@ function detach(child: ChildProcess, attached: boolean): void {
  * waits, started with the same load-time environment, else a new one. The returned child is
  * the supervisor (the run's process group), as `spawnSupervised` returns it.
  */
-export function startRunner(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
+export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
   const env = loadTimeEnv(job.env, standbyHome);
   const key = JSON.stringify(env);
   const index = pool.findIndex(
