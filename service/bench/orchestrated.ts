@@ -5,7 +5,8 @@
  *
  * Tests wait on the page (a `wait` step after opening it: I/O-bound, so two cores do not
  * limit them). For each slot count (RUNNER_SLOTS = the organization's cap = slots):
- * - uniform: 16 tests of 1.5 s; speedup = wall on 1 slot ÷ wall on n slots (target ≥ 0.8 × n);
+ * - uniform: 16 tests of 1.5 s; speedup = wall on 1 slot ÷ wall on n slots (target ≥ 0.8 × n),
+ *   once with the standby runners of the previous run ready and once with none (stopped first);
  * - skewed: 2 × 8 s, 4 × 4 s, 10 × 1 s (42 s of work), measured on its second run (history
  *   known); target wall ≤ 1.15 × max(8 s, 42 s ÷ n) + one batch start-up; and Playwright's
  *   static `--shard=i/n` over n processes on the same compiled project (the run's bundle),
@@ -20,7 +21,8 @@
  * wall-clock: the start-up CPU of one `playwright test` (a run of 1 trivial test against one of
  * 8, on 1 slot) and what each extra batch costs ((CPU split over n slots − CPU on 1 slot) ÷
  * (batches − 1)), and where it went by process (runner, worker, Chromium's browser, GPU,
- * renderer... processes). Each line ends with the load average. About 5 minutes on an idle 2-core VM.
+ * renderer... processes; `service` is this process). Every run starts with the install at rest
+ * (see {@link atRest}). Each line ends with the load average. About 8 minutes on an idle 2-core VM.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +37,7 @@ import { loadConfig } from '../src/config.ts';
 import { startupCost } from '../src/modules/runs/planner.ts';
 import { linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
 import { mergeBlobReports, stopMergeServer } from '../src/runner/merge.ts';
+import { stopStandbyRunners } from '../src/runner/standby.ts';
 import { CpuMeter } from './support/cpu-meter.ts';
 
 const { values } = parseArgs({
@@ -71,6 +74,23 @@ const kinds = (byKind: Map<string, number>) =>
     .sort((a, b) => b[1] - a[1])
     .map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(2)}`)
     .join(', ');
+/**
+ * Waits, outside the measured time, until the install is at rest as a run a few minutes after
+ * the previous one finds it: that run's standby runners (refilled a second after it ended)
+ * loaded, and no process of this one busy. Back to back, a run would start while they load
+ * and, finding none ready, start its own runners: the bench measured that until 2026-11-24.
+ */
+async function atRest(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const deadline = Date.now() + 30_000;
+  let last = meter.read().children;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = meter.read().children;
+    if (now - last < 15) return;
+    last = now;
+  }
+}
 const uniform = Array.from({ length: 16 }, () => 1500);
 const skewed = [8000, 8000, 4000, 4000, 4000, 4000, ...Array.from({ length: 10 }, () => 1000)];
 
@@ -110,8 +130,13 @@ async function install(slots: number) {
     if (response.statusCode !== 200) throw new Error(response.body);
     return response.json().data.id as string;
   };
-  const run = (testIds: string[]) =>
-    meter.measure(() => runOnce(testIds)).then(({ value, cpuMs, byKind }) => ({ ...value, cpuMs, byKind }));
+  const run = async (testIds: string[]) => {
+    await atRest();
+    const { value, cpuMs, selfMs, byKind } = await meter.measure(() => runOnce(testIds));
+    // This process is the service (API, database, dispatcher, uploads) as well as the bench.
+    byKind.set('service', selfMs);
+    return { ...value, cpuMs, byKind };
+  };
   const runOnce = async (testIds: string[]) => {
     // Back-to-back runs meet the API's 10 s cooldown between bulk runs (429): wait it out,
     // outside the measured wall time.
@@ -226,7 +251,8 @@ const say = (line: string) => {
   lines.push(line);
   console.log(line);
 };
-const uniformWall = new Map<number, { ms: number; cpuMs: number; batches: number }>();
+/** Uniform walls by standby state, then by slot count. */
+const uniformWall = new Map<string, Map<number, { ms: number; cpuMs: number; batches: number }>>();
 for (const slots of slotCounts) {
   const service = await install(slots);
   const uniformIds: string[] = [];
@@ -255,24 +281,34 @@ for (const slots of slotCounts) {
 
   if (parts.has('uniform')) {
     await service.run(uniformIds); // history
-    const uni = await service.run(uniformIds);
-    uniformWall.set(slots, uni);
-    const base = uniformWall.get(1);
-    const speedup = base ? base.ms / uni.ms : undefined;
-    const extraBatchCpu =
-      base && uni.batches > 1
-        ? ` (${((uni.cpuMs - base.cpuMs) / (uni.batches - 1)).toFixed(0)} ms per extra batch)`
-        : '';
-    say(
-      `uniform 16 × 1.5 s, ${slots} slot(s): ${seconds(uni.ms)} over ${uni.shards} slot(s), ${uni.batches || 1} batch(es), ` +
-        `CPU ${seconds(uni.cpuMs)}${extraBatchCpu}, start-up measured ${seconds(startupCost.estimate())}` +
-        (speedup && slots > 1
-          ? `; speedup ${speedup.toFixed(2)}× (target ≥ ${(0.8 * slots).toFixed(1)}×: ${verdict(speedup >= 0.8 * slots)})`
-          : '') +
-        `; ${load()}`,
-    );
-    say(`  CPU s by process: ${kinds(uni.byKind)}`);
-    if (uni.timeline) say(`  batches (s after the trigger): ${uni.timeline}`);
+    const warm = await service.run(uniformIds);
+    // As after RUNNER_STANDBY_IDLE_SECONDS without a run: every runner starts with the run.
+    stopStandbyRunners();
+    const cold = await service.run(uniformIds);
+    for (const [uni, when] of [
+      [warm, 'standby runners ready'],
+      [cold, 'no standby runner'],
+    ] as const) {
+      const walls = uniformWall.get(when) ?? new Map();
+      uniformWall.set(when, walls);
+      walls.set(slots, uni);
+      const base = walls.get(1);
+      const speedup = base ? base.ms / uni.ms : undefined;
+      const extraBatchCpu =
+        base && uni.batches > 1
+          ? ` (${((uni.cpuMs - base.cpuMs) / (uni.batches - 1)).toFixed(0)} ms per extra batch)`
+          : '';
+      say(
+        `uniform 16 × 1.5 s, ${slots} slot(s), ${when}: ${seconds(uni.ms)} over ${uni.shards} slot(s), ${uni.batches || 1} batch(es), ` +
+          `CPU ${seconds(uni.cpuMs)}${extraBatchCpu}, start-up measured ${seconds(startupCost.estimate())}` +
+          (speedup && slots > 1
+            ? `; speedup ${speedup.toFixed(2)}× (target ≥ ${(0.8 * slots).toFixed(1)}×: ${verdict(speedup >= 0.8 * slots)})`
+            : '') +
+          `; ${load()}`,
+      );
+      say(`  CPU s by process: ${kinds(uni.byKind)}`);
+      if (uni.timeline) say(`  batches (s after the trigger): ${uni.timeline}`);
+    }
   }
 
   if (parts.has('skewed')) {

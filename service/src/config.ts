@@ -70,6 +70,12 @@ const envSchema = z.object({
     .min(1, 'RUNNER_SLOTS must be at least 1')
     .max(64, 'RUNNER_SLOTS must be at most 64')
     .optional(),
+  RUNNER_STANDBY_IDLE_SECONDS: z.coerce
+    .number({ error: 'RUNNER_STANDBY_IDLE_SECONDS must be a number' })
+    .int('RUNNER_STANDBY_IDLE_SECONDS must be an integer')
+    .min(0, 'RUNNER_STANDBY_IDLE_SECONDS must be at least 0')
+    .max(604_800, 'RUNNER_STANDBY_IDLE_SECONDS must be at most 604800 (a week)')
+    .default(300),
   METRICS_TOKEN: optionalString,
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: 'AUDIT_RETENTION_DAYS must be a number' })
@@ -101,6 +107,11 @@ export type Config = {
   runnerStaleHeartbeatMs?: number;
   /** Batches this process's runner executes at once (`RUNNER_SLOTS`, default 4). */
   runnerSlots?: number;
+  /**
+   * How long a standby runner (runner/standby.ts) waits unused before it exits
+   * (`RUNNER_STANDBY_IDLE_SECONDS`, default 300); 0 keeps none.
+   */
+  runnerStandbyIdleMs?: number;
   /** On SIGTERM/SIGINT, how long running runs may still finish before they are failed. */
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
@@ -155,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboxDomain: value.INBOX_DOMAIN,
     runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
     runnerSlots: value.RUNNER_SLOTS,
+    runnerStandbyIdleMs: value.RUNNER_STANDBY_IDLE_SECONDS * 1000,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,

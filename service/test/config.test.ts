@@ -20,7 +20,13 @@ describe('configuration', () => {
       adminPassword: undefined,
       logLevel: 'info',
       rateLimitPerMinute: 300,
+      runnerStandbyIdleMs: 300_000,
     });
+  });
+
+  it('reads RUNNER_STANDBY_IDLE_SECONDS in seconds, 0 meaning no standby runner', () => {
+    expect(loadConfig({ RUNNER_STANDBY_IDLE_SECONDS: '0' }).runnerStandbyIdleMs).toBe(0);
+    expect(loadConfig({ RUNNER_STANDBY_IDLE_SECONDS: '3600' }).runnerStandbyIdleMs).toBe(3_600_000);
   });
 
   it('resolves a relative DATA_DIR against the directory npm was run from', () => {
@@ -64,6 +70,9 @@ describe('configuration', () => {
     ['ADMIN_PASSWORD', 'short'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['RUNNER_STANDBY_IDLE_SECONDS', '-1'],
+    ['RUNNER_STANDBY_IDLE_SECONDS', 'forever'],
+    ['RUNNER_STANDBY_IDLE_SECONDS', '604801'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));

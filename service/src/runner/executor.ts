@@ -85,7 +85,7 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
 }
 
 export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
-export { stopStandbyRunners } from './standby.ts';
+export { configureStandbyRunners, stopStandbyRunners } from './standby.ts';
 
 /**
  * Caches every Playwright process of this host shares, so that each run or batch does not

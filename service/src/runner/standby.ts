@@ -18,7 +18,8 @@ const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.m
  * exactly one run (standby-runner-main.ts), then exits. A second after this process's last
  * execution ended (never while one runs: loading Playwright takes CPU from running tests), the
  * pool is refilled up to the most executions this process has had at once (at most
- * {@link maxStandbys}); a standby unused for {@link standbyIdleMs} exits. A run that finds no
+ * {@link maxStandbys}); a standby unused for {@link standbyIdleMs} (`RUNNER_STANDBY_IDLE_SECONDS`)
+ * exits. A run that finds no
  * standby starts one the same way and hands it its job at once: the same process, only not
  * warmed up.
  */
@@ -31,7 +32,8 @@ const LOAD_TIME_ENV = [
   'NODE_COMPILE_CACHE',
 ];
 const maxStandbys = 8;
-export const standbyIdleMs = 5 * 60_000;
+/** How long an unused standby waits before it exits; 0 keeps none ({@link configureStandbyRunners}). */
+let standbyIdleMs = 5 * 60_000;
 const refillDelayMs = 1_000;
 
 interface Standby {
@@ -126,7 +128,7 @@ function refill(cli: string, env: Record<string, string>, key: string, scheduled
   if (scheduled !== generation || running > 0) return;
   // Standbys of another environment (another browsers' folder) would never be taken now.
   for (const standby of pool.filter((entry) => entry.key !== key)) retire(standby);
-  const wanted = Math.min(mostAtOnce, maxStandbys) - pool.length;
+  const wanted = standbyIdleMs > 0 ? Math.min(mostAtOnce, maxStandbys) - pool.length : 0;
   try {
     for (let count = 0; count < wanted; count += 1) {
       const standby = spawnStandby(cli, env, key);
@@ -145,6 +147,16 @@ function retire(standby: Standby): void {
   if (index < 0) return;
   pool.splice(index, 1);
   killGroup(standby.child);
+}
+
+/**
+ * How long a standby may wait unused (the runner's `RUNNER_STANDBY_IDLE_SECONDS`): memory held
+ * against start-up saved. 0 keeps none: each run then starts its runner itself.
+ */
+export function configureStandbyRunners(options: { idleMs: number }): void {
+  standbyIdleMs = options.idleMs;
+  if (standbyIdleMs > 0) return;
+  for (const standby of [...pool]) retire(standby);
 }
 
 /** The supervisors (process groups) of the standbys waiting here, oldest first. */

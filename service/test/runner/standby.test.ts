@@ -2,7 +2,7 @@ import { readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
-import { stopStandbyRunners, waitingStandbys } from '../../src/runner/standby.ts';
+import { configureStandbyRunners, stopStandbyRunners, waitingStandbys } from '../../src/runner/standby.ts';
 import { until } from '../modules/runs/service-process.ts';
 import {
   alive,
@@ -28,6 +28,7 @@ describe('standby runners', () => {
     site = await startSite();
   });
   afterAll(async () => {
+    configureStandbyRunners({ idleMs: 5 * 60_000 });
     stopStandbyRunners();
     await site?.close();
     await removeTempDirs();
@@ -130,5 +131,27 @@ describe('standby runners', () => {
     stopStandbyRunners();
     expect(waitingStandbys()).toEqual([]);
     await until(() => alive(processes).length === 0, 5_000, 'the standbys to end');
+  }, 90_000);
+
+  it('ends a standby unused for RUNNER_STANDBY_IDLE_SECONDS, and keeps none at 0', async () => {
+    configureStandbyRunners({ idleMs: 2_000 });
+    const run = await execute('Idle');
+    expect(run.result.status, run.result.log).toBe('passed');
+    const waiting = await until(
+      () => (waitingStandbys().length > 0 ? waitingStandbys() : undefined),
+      15_000,
+      'a standby runner',
+    );
+    const processes = waiting.flatMap((pid) => [pid, ...descendantsOf(pid)]);
+    // Refilled a second after the run; gone two seconds later, processes and all.
+    await until(() => waitingStandbys().length === 0, 10_000, 'the idle standby to leave the pool');
+    await until(() => alive(processes).length === 0, 5_000, 'the idle standby to end');
+
+    configureStandbyRunners({ idleMs: 0 });
+    const withNone = await execute('No standby');
+    expect(withNone.result.status, withNone.result.log).toBe('passed');
+    // Past the refill (a second after the run): nothing was started to wait.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(waitingStandbys()).toEqual([]);
   }, 90_000);
 });

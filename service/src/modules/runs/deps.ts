@@ -3,7 +3,12 @@
  * so the rest of the module depends on these signatures only.
  */
 import { compileProject } from '../../runner/compiler/index.ts';
-import { type ExecutionResult, executeProject, stopStandbyRunners } from '../../runner/executor.ts';
+import {
+  configureStandbyRunners,
+  type ExecutionResult,
+  executeProject,
+  stopStandbyRunners,
+} from '../../runner/executor.ts';
 import { findProject } from '../console/public.ts';
 import {
   expandRunTargets,
@@ -17,7 +22,7 @@ export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;
 
 const testsApi = { expandRunTargets, findWorkingMany, loadCompilableTests, loadProjectSecrets };
 const compilerApi = { compileProject };
-const executorApi = { executeProject, stopStandbyRunners };
+const executorApi = { configureStandbyRunners, executeProject, stopStandbyRunners };
 
 export const tests = async () => testsApi;
 /** Projects belong to the console module. */

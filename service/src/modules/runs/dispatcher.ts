@@ -62,6 +62,8 @@ export async function startRunner(
   const runtime = ctx.runs;
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
+  if (ctx.config.runnerStandbyIdleMs !== undefined)
+    (await executor()).configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
   const executing = new Map<Promise<void>, string>();
   /** Slot numbers in use here: each job holds one, named `runnerId#n` in the run's shards. */
   const held = new Set<number>();
