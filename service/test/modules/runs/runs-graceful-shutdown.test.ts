@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownRunnerError } from '../../../src/modules/runs/dispatcher.ts';
 import { apiTest, type Site, startSite } from './helpers.ts';
-import { freePort, serverFile, startProcess, until } from './service-process.ts';
+import { serverFile, startProcess, until } from './service-process.ts';
 
 /**
  * Issue 13: SIGTERM to a real service process while a run executes. HTTP stops accepting at
@@ -27,12 +27,11 @@ describe('SIGTERM while a run executes (embedded service)', () => {
   async function startServiceWithRun(graceMs: number, slowPath: string) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-shutdown-'));
     dataDirs.push(dataDir);
-    const port = await freePort();
     const service = await startProcess(
       serverFile,
       {
         DATA_DIR: dataDir,
-        PORT: String(port),
+        PORT: '0',
         SMTP_PORT: '0',
         ADMIN_PASSWORD: 'admin-password',
         RATE_LIMIT_PER_MINUTE: '100000',
@@ -40,7 +39,7 @@ describe('SIGTERM while a run executes (embedded service)', () => {
       },
       /written to /,
     );
-    const base = `http://127.0.0.1:${port}`;
+    const base = service.listeningAt();
     const bootstrap = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8'));
     const headers = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
     const form = new FormData();

@@ -8,7 +8,6 @@ import { type Site, startSite } from './helpers.ts';
 import {
   alive,
   descendantsOf,
-  freePort,
   type ProcessInfo,
   serverFile,
   startProcess,
@@ -100,7 +99,8 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 of the service mid-run (
   it('leaves no process of the run alive and no folder once restarted; the run is failed', async () => {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
-      PORT: String(await freePort()),
+      // Any free port, read from each start's log (service-process.ts).
+      PORT: '0',
       SMTP_PORT: '0',
       ADMIN_PASSWORD: 'admin-password',
       RATE_LIMIT_PER_MINUTE: '100000',
@@ -112,9 +112,9 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 of the service mid-run (
       // With PostgreSQL a restarted service judges runs by heartbeat (other workers may hold them).
       env.RUNNER_STALE_HEARTBEAT_MS = '3000';
     }
-    const base = `http://127.0.0.1:${env.PORT}`;
     const first = await startProcess(serverFile, env, /written to /);
     children.push(first.child);
+    let base = first.listeningAt();
     const bootstrap = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8'));
     const headers = { 'x-api-key': bootstrap.apiKey, 'x-project-id': bootstrap.projectId };
     const runId = await startLongBrowserRun(base, headers, site, `kill-${kind}`);
@@ -130,6 +130,7 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 of the service mid-run (
 
     const second = await startProcess(serverFile, env, /Server listening at/);
     children.push(second.child);
+    base = second.listeningAt();
     await expectGone(tree, workDir);
     const run = await until(
       async () => {

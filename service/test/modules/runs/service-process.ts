@@ -93,7 +93,17 @@ export async function startProcess(file: string, env: Record<string, string>, re
     90_000,
     `${path.basename(file)} to start`,
   );
-  return { child, exited, output: () => output };
+  /**
+   * The address the service listens on, from its log: start it with `PORT: '0'` and any free
+   * port is taken at bind time (a port picked beforehand can be taken meanwhile). The service
+   * logs it before "written to" (the bootstrap credentials), which comes once every listener is up.
+   */
+  const listeningAt = () => {
+    const address = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    if (!address) throw new Error(`no "Server listening at" in the output:\n${output}`);
+    return address;
+  };
+  return { child, exited, output: () => output, listeningAt };
 }
 
 /**
