@@ -425,5 +425,3 @@ function checkedConfig(config: Record<string, unknown>) {
   const issue = result.error.issues[0];
   throw new Error(`Run configuration: ${issue?.path.join('.')}: ${issue?.message}`);
 }
-
-export default TestEditorPage;

@@ -356,5 +356,3 @@ export function TestsPage() {
     </section>
   );
 }
-
-export default TestsPage;
