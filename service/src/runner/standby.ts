@@ -19,9 +19,8 @@ const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.m
  * execution ended (never while one runs: loading Playwright takes CPU from running tests), the
  * pool is refilled up to the most executions this process has had at once (at most
  * {@link maxStandbys}); a standby unused for {@link standbyIdleMs} (`RUNNER_STANDBY_IDLE_SECONDS`)
- * exits. A run that finds no
- * standby starts one the same way and hands it its job at once: the same process, only not
- * warmed up.
+ * exits. A run that finds no standby starts one the same way and hands it its job at once: the
+ * same process, only not warmed up.
  */
 
 /** The environment Playwright reads while it loads (the browsers' folder, caches, colours). */
