@@ -82,7 +82,11 @@ export async function bootstrapInstall(
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(options.dataDir, bootstrapFileName);
-  fs.writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+  // Written aside, then renamed: whoever waits for the file (an install script, a test) never
+  // reads it half-written.
+  const partial = path.join(options.dataDir, `.${bootstrapFileName}.partial`);
+  fs.writeFileSync(partial, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(partial, 0o600);
+  fs.renameSync(partial, file);
   return info;
 }

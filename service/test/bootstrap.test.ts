@@ -62,6 +62,8 @@ describe.each(databaseKinds)('bootstrap on %s', (database: DatabaseKind) => {
 
     const file = path.join(dataDir, 'bootstrap.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // Written aside and renamed into place (never read half-written): nothing else is left.
+    expect(fs.readdirSync(dataDir).filter((name) => name.includes('bootstrap'))).toEqual(['bootstrap.json']);
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(Object.keys(written).sort()).toEqual(
       ['adminEmail', 'adminPassword', 'apiKey', 'baseUrl', 'branchId', 'organizationId', 'projectId'].sort(),
