@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunFinished } from '../../../src/context.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 import { apiTest, createTag, createTest, type Site, setCap, startSite, waitForStatus } from './helpers.ts';
-import { runGroupOf } from './service-process.ts';
+import { groupMembers, runGroupOf } from './service-process.ts';
 
 /** Real runs on the embedded runner: real Playwright, real Chromium, pages on loopback. */
 describe('run execution (embedded runner, real Chromium)', () => {
@@ -294,11 +294,3 @@ describe('run execution (embedded runner, real Chromium)', () => {
     expect((await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` })).statusCode).toBe(400);
   });
 });
-
-function groupMembers(pgid: number): number[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,pgid=,stat=']).toString().split('\n');
-  return rows
-    .map((row) => row.trim().split(/\s+/))
-    .filter(([, group, stat]) => Number(group) === pgid && !String(stat).startsWith('Z'))
-    .map(([pid]) => Number(pid));
-}

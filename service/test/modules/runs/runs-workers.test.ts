@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import {
@@ -10,7 +9,7 @@ import {
   startSite,
   waitForStatus,
 } from './helpers.ts';
-import { runGroupOf } from './service-process.ts';
+import { groupMembers, runGroupOf } from './service-process.ts';
 import { WorkerProcesses, workerEnv } from './worker-processes.ts';
 
 /** Scale-out: the API process only accepts runs; two `npm run worker` processes execute them. */
@@ -63,18 +62,9 @@ describe('PostgreSQL with two worker processes', () => {
     const response = await t.api({ method: 'POST', url: `/v1/test-runs/${runId}/cancel` });
     expect(response.statusCode).toBe(200);
     const gone = Date.now() + 15_000;
-    while (groupAlive(group as number) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
-    expect(groupAlive(group as number)).toBe(false);
+    while (groupMembers(group as number).length > 0 && Date.now() < gone)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(groupMembers(group as number)).toEqual([]);
     expect((await waitForStatus(t, runId, ['cancelled'])).cancelledAt).toEqual(expect.any(String));
   });
 });
-
-function groupAlive(pgid: number): boolean {
-  return execFileSync('ps', ['-eo', 'pgid=,stat='])
-    .toString()
-    .split('\n')
-    .some((row) => {
-      const [group, stat] = row.trim().split(/\s+/);
-      return Number(group) === pgid && !String(stat).startsWith('Z');
-    });
-}

@@ -124,3 +124,13 @@ export function runGroupOf(parents: number[]): number | undefined {
     rows.some((row) => row.pgid === leader.pid && row.args.includes('workerProcessEntry')),
   )?.pid;
 }
+
+/** The live (not zombie) processes of a process group. */
+export function groupMembers(pgid: number): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,pgid=,stat='])
+    .toString()
+    .split('\n')
+    .map((row) => row.trim().split(/\s+/))
+    .filter(([, group, stat]) => Number(group) === pgid && !String(stat).startsWith('Z'))
+    .map(([pid]) => Number(pid));
+}
