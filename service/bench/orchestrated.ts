@@ -1,7 +1,7 @@
 /**
  * Orchestrated runs benchmark (issue 21; embedded SQLite and runner, real Chromium).
  *
- *   node bench/orchestrated.ts [--slots 1,2,4] [--parts startup,uniform,skewed,merge]
+ *   node bench/orchestrated.ts [--slots 1,2,4] [--parts startup,uniform,skewed,merge] [--per-test]
  *
  * Tests wait on the page (a `wait` step after opening it: I/O-bound, so two cores do not
  * limit them). For each slot count (RUNNER_SLOTS = the organization's cap = slots):
@@ -45,6 +45,8 @@ const { values } = parseArgs({
     slots: { type: 'string', default: '1,2,4' },
     // Any of startup,uniform,skewed,merge (all by default).
     parts: { type: 'string', default: 'startup,uniform,skewed,merge' },
+    // Each run's tests: start (s after the trigger) + duration, by worker (where a batch lost time).
+    'per-test': { type: 'boolean', default: false },
   },
 });
 const slotCounts = values.slots.split(',').map(Number);
@@ -92,6 +94,31 @@ async function atRest(): Promise<void> {
   }
   // Measured anyway, but not as a run at rest finds the install: say so next to the figures.
   say(`  (not at rest after 30 s: the next run starts while this machine is busy; ${load()})`);
+}
+interface JsonSuite {
+  specs?: {
+    title: string;
+    tests: { results: { startTime: string; duration: number; workerIndex: number }[] }[];
+  }[];
+  suites?: JsonSuite[];
+}
+/** A run's tests from its merged `test-results.json`: start after the trigger + duration, in start order. */
+function perTest(json: Buffer | null | undefined, triggeredAt: number): string {
+  const rows: { at: number; line: string }[] = [];
+  const walk = (suite: JsonSuite) => {
+    for (const spec of suite.specs ?? [])
+      for (const result of spec.tests.flatMap((test) => test.results)) {
+        const at = (Date.parse(result.startTime) - triggeredAt) / 1000;
+        const line = `${at.toFixed(2)} + ${(result.duration / 1000).toFixed(2)} s, worker ${result.workerIndex}: ${spec.title}`;
+        rows.push({ at, line });
+      }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of (JSON.parse(json?.toString() ?? '{}') as JsonSuite).suites ?? []) walk(suite);
+  return rows
+    .sort((a, b) => a.at - b.at)
+    .map((row) => `    ${row.line}`)
+    .join('\n');
 }
 const uniform = Array.from({ length: 16 }, () => 1500);
 const skewed = [8000, 8000, 4000, 4000, 4000, 4000, ...Array.from({ length: 10 }, () => 1000)];
@@ -175,6 +202,7 @@ async function install(slots: number) {
     )
       .map((batch) => `#${batch.position} ${at(batch.startedAt)}–${at(batch.completedAt)}`)
       .join(', ');
+    if (values['per-test']) say(perTest(await ctx.blobs.get(`runs/${runId}/test-results.json`), triggeredAt));
     return {
       ms,
       timeline,

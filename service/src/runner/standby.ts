@@ -11,7 +11,8 @@ const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.m
 /**
  * Standby runners: `playwright test` processes started before their run is known, so that a
  * run or batch does not wait for Node to start and Playwright's runner to load (~0.3 s of a
- * one-test run here, 0.6–0.9 s when four batches start at once on two cores;
+ * one-test run here, 0.6–0.9 s when four batches start at once on two cores), nor its first
+ * test worker to load playwright-core (~0.3 s more; standby-worker-main.ts;
  * docs/orchestrated-runs.md).
  *
  * Each is supervised like any run (its own process group, killed with this process) and takes

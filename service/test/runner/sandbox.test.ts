@@ -1,4 +1,4 @@
-import { readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { chromium } from 'playwright-core';
@@ -48,6 +48,21 @@ describe('runner sandbox', () => {
       config: null,
       secretNames: [],
     });
+    // What the tests see, written by the test itself: the worker may have been started before
+    // the run (standby-worker-main.ts), so its environment at exec (/proc) is not what it runs
+    // with.
+    const seenFile = path.join(await tempDir('sandbox-seen'), 'seen.json');
+    const testId = 'abababab-0000-4000-8000-00000000000a';
+    project.files.set(
+      project.specFiles.get(testId) as string,
+      `import fs from 'node:fs';
+import { test } from '@playwright/test';
+test('Waits', { annotation: [{ type: 'stepdeck-test-id', description: '${testId}' }] }, async () => {
+  fs.writeFileSync(${JSON.stringify(seenFile)}, JSON.stringify({ env: process.env, cwd: process.cwd() }));
+  await new Promise((resolve) => setTimeout(resolve, 4_000));
+});
+`,
+    );
     const previous = { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: process.env.SESSION_SECRET };
     process.env.DATABASE_URL = 'postgres://service:hunter2@localhost/stepdeck';
     process.env.SESSION_SECRET = 'service-only-secret';
@@ -64,9 +79,9 @@ describe('runner sandbox', () => {
       onSpawn,
     });
     try {
-      // The process the tests run in: Playwright's worker. The runner above it may have been
-      // started before the run (a standby runner): its environment at exec is the neutral one
-      // it waited with, checked below as well.
+      // The process the tests run in: Playwright's worker. It and the runner above it may have
+      // been started before the run (standby runners): their environment at exec is the
+      // neutral one they waited with, checked here as well.
       const supervisor = await spawned;
       const worker = await until(
         async () => {
@@ -77,7 +92,13 @@ describe('runner sandbox', () => {
         20_000,
         'the Playwright worker',
       );
-      seen = { env: environOf(worker), cwd: readlinkSync(`/proc/${worker}/cwd`) };
+      await until(() => existsSync(seenFile), 20_000, 'the test to run');
+      const written = JSON.parse(readFileSync(seenFile, 'utf8')) as {
+        env: Record<string, string>;
+        cwd: string;
+      };
+      seen = { env: new Map(Object.entries(written.env)), cwd: written.cwd };
+      expect(readlinkSync(`/proc/${worker}/cwd`)).toBe(dir);
       for (const pid of [supervisor, ...descendantsOf(supervisor)]) {
         const env = environOf(pid);
         expect(env.has('DATABASE_URL'), commandLine(pid)).toBe(false);
@@ -113,6 +134,9 @@ describe('runner sandbox', () => {
       'DEBUG_COLORS',
       'NODE_CHANNEL_FD',
       'NODE_CHANNEL_SERIALIZATION_MODE',
+      // What Playwright's worker sets for the tests.
+      'TEST_WORKER_INDEX',
+      'TEST_PARALLEL_INDEX',
     ]);
     expect(seen.env.get('NODE_COMPILE_CACHE')).toBe(runnerCacheEnv().NODE_COMPILE_CACHE);
     const unexpected = [...seen.env.keys()].filter(

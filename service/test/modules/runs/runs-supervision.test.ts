@@ -8,6 +8,7 @@ import { type Site, startSite } from './helpers.ts';
 import {
   alive,
   descendantsOf,
+  isRunWorker,
   type ProcessInfo,
   serverFile,
   startProcess,
@@ -62,7 +63,7 @@ function runTree(parent: number) {
   const tree = descendantsOf(parent);
   expect(tree.some((info) => /chrom/i.test(info.args))).toBe(true);
   // Playwright's worker works in the run's project folder (standby runners wait elsewhere).
-  const worker = tree.find((info) => info.args.includes('workerProcessEntry'));
+  const worker = tree.find(isRunWorker);
   const project = fs.readlinkSync(`/proc/${(worker as ProcessInfo).pid}/cwd`);
   const workDir = path.dirname(project);
   expect(path.basename(workDir)).toMatch(/^stepdeck-run-/);

@@ -107,9 +107,22 @@ export async function startProcess(file: string, env: Record<string, string>, re
 }
 
 /**
+ * Whether a process is a Playwright test worker working for a run: standby runners waiting for
+ * their next run (runner/standby.ts) hold a worker too (standby-worker-main.ts, named after the
+ * worker entry it will load), but it waits in the standby folder until it gets the run's.
+ */
+export function isRunWorker(info: { pid: number; args: string }): boolean {
+  if (!info.args.includes('workerProcessEntry')) return false;
+  try {
+    return path.basename(fs.readlinkSync(`/proc/${info.pid}/cwd`)) !== 'standby';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The process group of a run in progress started by one of `parents`: a group led by their
- * child (the supervisor) that holds a Playwright worker. Standby runners waiting for their
- * next run (runner/standby.ts) are children too, but hold no worker.
+ * child (the supervisor) that holds a Playwright worker working for a run ({@link isRunWorker}).
  */
 export function runGroupOf(parents: number[]): number | undefined {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='])
@@ -120,9 +133,7 @@ export function runGroupOf(parents: number[]): number | undefined {
       return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), args: args.join(' ') };
     });
   const leaders = rows.filter((row) => parents.includes(row.ppid) && row.pgid === row.pid);
-  return leaders.find((leader) =>
-    rows.some((row) => row.pgid === leader.pid && row.args.includes('workerProcessEntry')),
-  )?.pid;
+  return leaders.find((leader) => rows.some((row) => row.pgid === leader.pid && isRunWorker(row)))?.pid;
 }
 
 /** The live (not zombie) processes of a process group. */
