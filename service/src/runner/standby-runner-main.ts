@@ -102,7 +102,8 @@ function preforkWorker(): void {
     { detached: false, stdio },
   );
   standby.on('error', () => {});
-  // Unused (a run that lists its tests only), it must not keep this runner from exiting.
+  // Unused (a run that ends before its worker starts: no test matched, a config error), it
+  // must not keep this runner from exiting.
   hold(standby, false);
   childProcess.fork = ((modulePath: string, ...rest: unknown[]) => {
     const options = rest.find(
