@@ -202,7 +202,9 @@ async function install(slots: number) {
     )
       .map((batch) => `#${batch.position} ${at(batch.startedAt)}–${at(batch.completedAt)}`)
       .join(', ');
-    if (values['per-test']) say(perTest(await ctx.blobs.get(`runs/${runId}/test-results.json`), triggeredAt));
+    // Printed as it comes, not repeated in the summary of figures.
+    if (values['per-test'])
+      console.log(perTest(await ctx.blobs.get(`runs/${runId}/test-results.json`), triggeredAt));
     return {
       ms,
       timeline,

@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adoptJob } from './adopt-job.ts';
 import type { StandbyWorkerJob } from './standby-worker-main.ts';
 
 export interface StandbyJob {
@@ -76,9 +77,7 @@ jobs.on('error', () => process.exit(0));
 jobs.on('end', () => {
   if (chunks.length === 0) process.exit(0);
   const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as StandbyJob;
-  for (const key of Object.keys(process.env)) if (!(key in job.env)) delete process.env[key];
-  Object.assign(process.env, job.env);
-  process.chdir(job.cwd);
+  adoptJob(job.env, job.cwd);
   program.parse([process.execPath, cli, ...job.args]);
 });
 

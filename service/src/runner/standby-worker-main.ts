@@ -13,6 +13,7 @@
  * standby's neutral one); it exits when its runner goes away unused.
  */
 import { createRequire } from 'node:module';
+import { adoptJob } from './adopt-job.ts';
 
 export interface StandbyWorkerJob {
   stepdeckWorkerJob: { env: Record<string, string | undefined>; cwd: string };
@@ -34,9 +35,7 @@ process.on('disconnect', leave);
 process.once('message', (message: StandbyWorkerJob) => {
   process.off('disconnect', leave);
   const { env, cwd } = message.stepdeckWorkerJob;
-  for (const key of Object.keys(process.env)) if (env[key] === undefined) delete process.env[key];
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
-  process.chdir(cwd);
+  adoptJob(env, cwd);
   process.argv[1] = entry;
   playwright(entry);
 });
