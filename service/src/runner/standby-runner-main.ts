@@ -77,7 +77,7 @@ jobs.on('error', () => process.exit(0));
 jobs.on('end', () => {
   if (chunks.length === 0) process.exit(0);
   const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as StandbyJob;
-  adoptJob(job.env, job.cwd);
+  adoptJob(job.env, job.cwd, playwright);
   program.parse([process.execPath, cli, ...job.args]);
 });
 

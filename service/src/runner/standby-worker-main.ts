@@ -35,7 +35,7 @@ process.on('disconnect', leave);
 process.once('message', (message: StandbyWorkerJob) => {
   process.off('disconnect', leave);
   const { env, cwd } = message.stepdeckWorkerJob;
-  adoptJob(env, cwd);
+  adoptJob(env, cwd, playwright);
   process.argv[1] = entry;
   playwright(entry);
 });
