@@ -225,8 +225,8 @@ export class Stepdeck {
    * wasted: about 100 ms of CPU at the default 1920×1080 viewport, a quarter of what a short
    * test costs (docs/orchestrated-runs.md). Marking the pages as captured, as Playwright marks
    * them itself after a capture, skips it. The mark is Playwright's own per-test symbol, which
-   * is not public: should it change, the picture is simply taken again. A failure still gets
-   * its screenshot: it is taken right after the body, before anything here could run.
+   * is not public: should it change, the picture is simply taken again. A failing test never
+   * gets here (`finish()` throws first) and keeps the screenshot Playwright takes after its body.
    */
   private skipDiscardedScreenshots(): void {
     const setting = this.testInfo.project.use.screenshot;
