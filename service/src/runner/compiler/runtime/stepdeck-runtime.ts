@@ -79,8 +79,15 @@ export function readJsonPath(value: unknown, jsonPath: string): unknown {
   return current;
 }
 
-/** Schemes a page may load from; everything else (`file:`, `chrome:`, `view-source:`…) is blocked. */
-const LOADABLE_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'data:', 'blob:', 'about:']);
+/**
+ * Every URL whose scheme a page may not load from: anything but http(s), ws(s), `data:`,
+ * `blob:` and `about:` (so `file:`, `chrome:`, `view-source:`… are blocked). A regular
+ * expression rather than a function, so that Playwright matches it in its server and lets
+ * every other request through there: a function would bring each of a page's requests to the
+ * test's side and back (measured: two loads of a page of 80 resources 280–301 against
+ * 292–334 ms, docs/orchestrated-runs.md).
+ */
+const UNLOADABLE_URL = /^(?!(?:https?|wss?|data|blob|about):)/i;
 
 /**
  * The absolute URL Playwright will open for `url` (resolved against `baseURL`, `localhost:…`
@@ -260,13 +267,10 @@ export class Stepdeck {
    */
   async guard(page: Page): Promise<void> {
     this.context = page.context();
-    await this.context.route(
-      (url) => !LOADABLE_SCHEMES.has(url.protocol),
-      async (route) => {
-        this.blockedLoad ??= route.request().url();
-        await route.abort('blockedbyclient');
-      },
-    );
+    await this.context.route(UNLOADABLE_URL, async (route) => {
+      this.blockedLoad ??= route.request().url();
+      await route.abort('blockedbyclient');
+    });
   }
 
   /** Throws (once) when the context blocked a load since the last check. */
