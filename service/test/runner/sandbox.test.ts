@@ -207,7 +207,7 @@ test('Waits', { annotation: [{ type: 'stepdeck-test-id', description: '${testId}
       args: ['--no-sandbox'],
     });
     try {
-      const page = await browser.newPage();
+      const page = await (await browser.newContext()).newPage();
       const sd = new Stepdeck({ project: { use: { baseURL: site.url } } } as unknown as TestInfo, {});
       await sd.guard(page);
       // Straight to Playwright, past the step-level check: the context itself must refuse it.
@@ -219,6 +219,17 @@ test('Waits', { annotation: [{ type: 'stepdeck-test-id', description: '${testId}
       expect(() => sd.assertNoBlockedLoad()).toThrow(
         `the page tried to open "file://${canaryFile}": only http and https URLs may be opened, so it was blocked`,
       );
+      // The same file behind an upper-case scheme or view-source: (Chromium loads file: for
+      // both), each in another page of the guarded context.
+      for (const variant of [`FILE://${canaryFile}`, `view-source:file://${canaryFile}`]) {
+        const other = await page.context().newPage();
+        await expect(other.goto(variant)).rejects.toThrow('ERR_BLOCKED_BY_CLIENT');
+        await other.waitForURL((url) => url.protocol === 'chrome-error:');
+        await other.waitForLoadState();
+        expect(await other.content()).not.toContain('canary-content-42');
+        expect(() => sd.assertNoBlockedLoad()).toThrow(`the page tried to open "file://${canaryFile}"`);
+        await other.close();
+      }
       // http(s) still loads, relative to baseURL.
       await sd.goto(page, '/');
       expect(await page.title()).toBe('Stepdeck Demo');

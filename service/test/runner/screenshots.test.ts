@@ -81,32 +81,28 @@ describe('screenshots of passing and failing tests', () => {
     return stderr.join('').match(/"method":"Page\.captureScreenshot"/g)?.length ?? 0;
   }
 
+  /** The screenshot artifacts of the test with this id, once it ended with this status; each a PNG. */
+  function screenshotsOf(id: string, status: 'passed' | 'failed'): string[] {
+    const test = result.tests.find((candidate) => candidate.testId === id);
+    expect(test?.status).toBe(status);
+    const shots = test?.artifacts.filter((artifact) => artifact.kind === 'screenshot') ?? [];
+    for (const shot of shots) expect(readFileSync(shot.path).subarray(1, 4).toString()).toBe('PNG');
+    return shots.map((shot) => shot.file);
+  }
+
   it('takes no screenshot of a passing test by default', () => {
     expect(result.runnerError).toBeUndefined();
-    const passing = result.tests.find((test) => test.testId === ids.passing);
-    expect(passing?.status).toBe('passed');
-    expect(passing?.artifacts.filter((artifact) => artifact.kind === 'screenshot')).toEqual([]);
+    expect(screenshotsOf(ids.passing, 'passed')).toEqual([]);
     expect(capturesOf('Passes')).toBe(0);
   });
 
   it('keeps the failure screenshot of a failing test, taken once', () => {
-    const failing = result.tests.find((test) => test.testId === ids.failing);
-    expect(failing?.status).toBe('failed');
-    const shots = failing?.artifacts.filter((artifact) => artifact.kind === 'screenshot') ?? [];
-    expect(shots.map((shot) => shot.file)).toEqual(['test-failed-1.png']);
-    expect(
-      readFileSync(shots[0]?.path ?? '')
-        .subarray(1, 4)
-        .toString(),
-    ).toBe('PNG');
+    expect(screenshotsOf(ids.failing, 'failed')).toEqual(['test-failed-1.png']);
     expect(capturesOf('Fails')).toBe(1);
   });
 
   it('keeps the final screenshot of a passing test when screenshots are on', () => {
-    const always = result.tests.find((test) => test.testId === ids.always);
-    expect(always?.status).toBe('passed');
-    const shots = always?.artifacts.filter((artifact) => artifact.kind === 'screenshot') ?? [];
-    expect(shots.map((shot) => shot.file)).toEqual(['test-finished-1.png']);
+    expect(screenshotsOf(ids.always, 'passed')).toEqual(['test-finished-1.png']);
     expect(capturesOf('Passes with screenshots on')).toBe(1);
   });
 });

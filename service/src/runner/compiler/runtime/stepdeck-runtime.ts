@@ -241,8 +241,8 @@ export class Stepdeck {
     const captured = (this.testInfo as unknown as { _uniqueSymbol?: unknown })._uniqueSymbol;
     // A soft assertion that failed has failed the test without throwing.
     if (mode !== 'only-on-failure' || typeof captured !== 'symbol' || this.testInfo.errors.length > 0) return;
-    const contexts = this.context?.browser()?.contexts() ?? (this.context ? [this.context] : []);
-    for (const page of contexts.flatMap((context) => context.pages()))
+    // The test's own context holds all its pages (popups included): compiled tests open no other.
+    for (const page of this.context?.pages() ?? [])
       (page as unknown as Record<symbol, boolean>)[captured] = true;
   }
 
