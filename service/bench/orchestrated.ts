@@ -35,7 +35,7 @@ import * as tar from 'tar';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { startupCost } from '../src/modules/runs/planner.ts';
-import { linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
+import { findFfmpeg, linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
 import { mergeBlobReports, stopMergeServer } from '../src/runner/merge.ts';
 import { stopStandbyRunners } from '../src/runner/standby.ts';
 import { CpuMeter } from './support/cpu-meter.ts';
@@ -63,7 +63,7 @@ const cli = path.join(
   'cli.js',
 );
 const browsersPath = path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright');
-await prepareBrowsersPath(browsersPath, '/usr/bin/ffmpeg');
+await prepareBrowsersPath(browsersPath, findFfmpeg());
 
 const meter = new CpuMeter(200);
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)}`;

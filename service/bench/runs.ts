@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import * as tar from 'tar';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
+import { findFfmpeg, linkPlaywright, prepareBrowsersPath } from '../src/runner/executor.ts';
 
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' } } });
 const repeat = Number(values.repeat);
@@ -99,7 +99,7 @@ async function directRun(runId: string): Promise<number> {
   await tar.x({ file: path.join(dir, 'bundle.tgz'), cwd: dir });
   await linkPlaywright(dir);
   const browsersPath = path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright');
-  await prepareBrowsersPath(browsersPath, '/usr/bin/ffmpeg');
+  await prepareBrowsersPath(browsersPath, findFfmpeg());
   const cli = path.join(
     path.dirname(import.meta.resolve('@playwright/test/package.json').replace('file://', '')),
     'cli.js',

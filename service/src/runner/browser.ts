@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -145,7 +146,8 @@ export async function prepareBrowsersPath(
   if (stat && ffmpegPath && (await fs.readlink(target)) === ffmpegPath && existsSync(target)) return target;
   if (!ffmpegPath || !existsSync(ffmpegPath)) return stat && existsSync(target) ? target : null;
   await fs.mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.${Date.now()}`;
+  // Unique per call: the slots of one process prepare their batches at the same moment.
+  const temporary = `${target}.${randomUUID()}`;
   await fs.symlink(ffmpegPath, temporary);
   await fs.rename(temporary, target);
   return target;

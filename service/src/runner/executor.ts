@@ -84,7 +84,7 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
   };
 }
 
-export { ffmpegDirName, prepareBrowsersPath } from './browser.ts';
+export { ffmpegDirName, findFfmpeg, prepareBrowsersPath } from './browser.ts';
 export { configureStandbyRunners, stopStandbyRunners } from './standby.ts';
 
 /**

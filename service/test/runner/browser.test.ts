@@ -2,7 +2,13 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBrowser, findFfmpeg, resolveChromium } from '../../src/runner/browser.ts';
+import {
+  describeBrowser,
+  ffmpegDirName,
+  findFfmpeg,
+  prepareBrowsersPath,
+  resolveChromium,
+} from '../../src/runner/browser.ts';
 import { compileProject, type ExecutionResult, executeProject } from '../../src/runner/index.ts';
 import { removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
 
@@ -130,6 +136,21 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
     const shipped = findFfmpeg(NPM_ONLY);
     expect(shipped).toMatch(/@ffmpeg-installer\/linux-x64\/ffmpeg$/);
     if (existsSync('/usr/bin/ffmpeg')) expect(findFfmpeg({})).toBe('/usr/bin/ffmpeg');
+  });
+
+  it('links ffmpeg for Playwright once when the batches of a split run prepare it at the same moment', async () => {
+    // The slots of one process start a run's batches together; on a fresh install each finds
+    // no link yet, and a temporary name made of the pid and the millisecond made one fail.
+    const browsersPath = path.join(await tempDir('browsers-path'), 'ms-playwright');
+    const ffmpeg = findFfmpeg(NPM_ONLY) ?? '';
+    for (const source of [ffmpeg, '/bin/sh']) {
+      const prepared = await Promise.all(
+        Array.from({ length: 8 }, () => prepareBrowsersPath(browsersPath, source)),
+      );
+      const link = path.join(browsersPath, ffmpegDirName(), 'ffmpeg-linux');
+      expect(prepared).toEqual(Array.from({ length: 8 }, () => link));
+      expect(realpathSync(link)).toBe(realpathSync(source));
+    }
   });
 
   it('runs a real UI test with video on the npm Chromium and the npm ffmpeg', async () => {
