@@ -8,12 +8,14 @@
  * worker loads before its first test), then waits on its IPC channel for one message, the
  * environment and working directory Playwright's runner would have started the worker with.
  * It takes them as its own, then loads Playwright's worker entry, which says "ready" to the
- * runner as a freshly forked worker does: from there it is that worker. It reads nothing of
+ * runner as a freshly forked worker does: from there it is that worker. Meanwhile it has
+ * launched the Chromium its run's first test will likely use (prelaunch.ts). It reads nothing of
  * the run before that message, so while it waits it holds no secret (its environment is the
  * standby's neutral one); it exits when its runner goes away unused.
  */
 import { createRequire } from 'node:module';
 import { adoptJob } from './adopt-job.ts';
+import { prelaunchBrowser } from './prelaunch.ts';
 
 export interface StandbyWorkerJob {
   stepdeckWorkerJob: { env: Record<string, string | undefined>; cwd: string };
@@ -29,6 +31,8 @@ const playwright = createRequire(entry);
 // Playwright's own modules, which note the environment as they load, wait for the job.
 playwright('playwright-core/lib/utilsBundle');
 playwright('playwright-core/lib/coreBundle');
+// And the run's Chromium, started in this standby's own folders (prelaunch.ts).
+prelaunchBrowser(playwright);
 
 const leave = () => process.exit(0);
 process.on('disconnect', leave);

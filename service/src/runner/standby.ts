@@ -13,7 +13,11 @@ const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.m
  * run or batch does not wait for Node to start and Playwright's runner to load (~0.3 s of a
  * one-test run here, 0.6–0.9 s when four batches start at once on two cores), nor its first
  * test worker to load playwright-core (~0.3 s more; standby-worker-main.ts;
- * docs/orchestrated-runs.md).
+ * docs/orchestrated-runs.md), nor that worker to launch Chromium (prelaunch.ts).
+ *
+ * Each waits in a folder of its own (its HOME and TMPDIR, holding the waiting browser's
+ * profile) under the standby folder, removed when its process group ends; folders left by a
+ * service that was killed are removed by the next one to start a standby there.
  *
  * Each is supervised like any run (its own process group, killed with this process) and takes
  * exactly one run (standby-runner-main.ts), then exits. A second after this process's last
@@ -31,6 +35,11 @@ const LOAD_TIME_ENV = [
   'PLAYWRIGHT_TRANSFORM_CACHE_DIR',
   'NODE_COMPILE_CACHE',
 ];
+/**
+ * The Chromium a standby's waiting worker launches ahead (prelaunch.ts). Not part of which
+ * standby a run takes: a run whose browser differs closes it and launches its own.
+ */
+const PRELAUNCH_ENV = ['CHROMIUM_PATH'];
 const maxStandbys = 8;
 /** How long an unused standby waits before it exits; 0 keeps none ({@link configureStandbyRunners}). */
 let standbyIdleMs = 5 * 60_000;
@@ -50,20 +59,34 @@ let mostAtOnce = 0;
 /** Bumped by {@link stopStandbyRunners}: a refill scheduled before it does nothing. */
 let generation = 0;
 
-function loadTimeEnv(env: Record<string, string>, home: string): Record<string, string> {
-  const picked: Record<string, string> = { FORCE_COLOR: '0', HOME: home, TMPDIR: home };
-  for (const key of LOAD_TIME_ENV) if (env[key] !== undefined) picked[key] = env[key];
+/** What a standby starts with: the load-time environment and the browser to launch (no secret). */
+function standbyEnv(env: Record<string, string>): Record<string, string> {
+  const picked: Record<string, string> = { FORCE_COLOR: '0' };
+  for (const key of [...LOAD_TIME_ENV, ...PRELAUNCH_ENV]) if (env[key] !== undefined) picked[key] = env[key];
   return picked;
 }
 
-/** Spawns a standby that waits in `env.HOME`, a neutral folder of its own (created here). */
-function spawnStandby(cli: string, env: Record<string, string>, key: string): Standby {
-  const home = env.HOME as string;
-  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+/** Which standbys a run may take: those started with its load-time environment. */
+function keyOf(env: Record<string, string>): string {
+  const picked: Record<string, string> = {};
+  for (const key of LOAD_TIME_ENV) if (env[key] !== undefined) picked[key] = env[key];
+  return JSON.stringify(picked);
+}
+
+/**
+ * Spawns a standby that waits in a folder of its own under `parent` (its HOME and TMPDIR:
+ * the pre-launched browser's profile lives there), removed when its process group ends.
+ */
+function spawnStandby(cli: string, env: Record<string, string>, key: string, parent: string): Standby {
+  fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
+  const home = fs.mkdtempSync(path.join(parent, `${process.pid}-`));
   const child = spawnSupervised(process.execPath, [standbyScript, cli], {
     cwd: home,
-    env,
+    env: { ...env, HOME: home, TMPDIR: home },
     jobPipe: true,
+  });
+  child.once('exit', () => {
+    fs.rm(home, { recursive: true, force: true, maxRetries: 3 }, () => {});
   });
   // A pipe whose process was killed may end in ECONNRESET: the exit code tells the run what
   // happened; an unhandled stream error would end this process.
@@ -94,12 +117,13 @@ function detach(child: ChildProcess, attached: boolean): void {
  * the supervisor (the run's process group), as `spawnSupervised` returns it.
  */
 export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
-  const env = loadTimeEnv(job.env, standbyHome);
-  const key = JSON.stringify(env);
+  const env = standbyEnv(job.env);
+  const key = keyOf(env);
   const index = pool.findIndex(
     (standby) => standby.key === key && standby.child.exitCode === null && standby.child.signalCode === null,
   );
-  const standby = index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, key);
+  const standby =
+    index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, key, standbyHome);
   clearTimeout(standby.idle);
   detach(standby.child, true);
   running += 1;
@@ -107,37 +131,73 @@ export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: s
   const scheduled = generation;
   standby.child.once('exit', () => {
     running -= 1;
-    if (running === 0) setTimeout(() => refill(cli, env, key, scheduled), refillDelayMs).unref();
+    if (running === 0) setTimeout(() => refill(cli, env, key, standbyHome, scheduled), refillDelayMs).unref();
   });
   (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(job));
   return standby.child;
 }
 
 /** A runner for this job now: in the standby folder, or in the run's own when that cannot be made. */
-function spawnForJob(cli: string, job: StandbyJob, env: Record<string, string>, key: string): Standby {
+function spawnForJob(
+  cli: string,
+  job: StandbyJob,
+  env: Record<string, string>,
+  key: string,
+  standbyHome: string,
+): Standby {
   try {
-    return spawnStandby(cli, env, key);
+    sweepAbandoned(standbyHome);
+    return spawnStandby(cli, env, key, standbyHome);
   } catch {
-    const own = { ...env, HOME: job.env.HOME ?? job.cwd, TMPDIR: job.env.TMPDIR ?? job.cwd };
-    return spawnStandby(cli, own, key);
+    return spawnStandby(cli, env, key, job.env.HOME ?? job.cwd);
   }
 }
 
-function refill(cli: string, env: Record<string, string>, key: string, scheduled: number): void {
+function refill(
+  cli: string,
+  env: Record<string, string>,
+  key: string,
+  standbyHome: string,
+  scheduled: number,
+): void {
   // Only while nothing runs here: loading Playwright takes CPU that running tests would miss.
   if (scheduled !== generation || running > 0) return;
   // Standbys of another environment (another browsers' folder) would never be taken now.
   for (const standby of pool.filter((entry) => entry.key !== key)) retire(standby);
   const wanted = standbyIdleMs > 0 ? Math.min(mostAtOnce, maxStandbys) - pool.length : 0;
   try {
+    if (wanted > 0) sweepAbandoned(standbyHome);
     for (let count = 0; count < wanted; count += 1) {
-      const standby = spawnStandby(cli, env, key);
+      const standby = spawnStandby(cli, env, key, standbyHome);
       detach(standby.child, false);
       standby.idle = setTimeout(() => retire(standby), standbyIdleMs).unref();
       pool.push(standby);
     }
   } catch {
     // No standby folder (an unwritable TMPDIR): runs start their runner themselves.
+  }
+}
+
+/**
+ * Removes the folders of standbys whose service process is gone (killed before it could
+ * remove them): named `<pid>-…` by the process that made them, which is never this one's
+ * live folder nor that of another live service sharing the cache.
+ */
+function sweepAbandoned(parent: string): void {
+  const entries = fs.existsSync(parent) ? fs.readdirSync(parent) : [];
+  for (const entry of entries) {
+    const owner = /^(\d+)-/.exec(entry)?.[1];
+    if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
+    fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -182,7 +242,7 @@ function killGroup(child: ChildProcess): void {
   } catch {}
 }
 
-/** Where waiting standbys live until their job names the run's folder. */
+/** Where waiting standbys live (each in a folder of its own) until their job names the run's folder. */
 export function standbyHomeOf(cacheRoot: string): string {
   return path.join(cacheRoot, 'standby');
 }

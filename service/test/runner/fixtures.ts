@@ -215,18 +215,23 @@ export function alive(pids: number[]): number[] {
   });
 }
 
+/** A process's parent, from /proc (0 once it is gone). */
+export function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
 /** All descendants of a process, from /proc. */
 export function descendantsOf(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone
-    }
+    const ppid = parentOf(Number(entry));
+    if (ppid) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
   }
   const out: number[] = [];
   const queue = [root];
