@@ -5,13 +5,14 @@
  * (docs/orchestrated-runs.md).
  *
  * It is Chromium as the compiled config launches it (`CHROMIUM_PATH`, the config's flags,
- * headless), started with the standby's neutral environment: no secret, and a HOME and TMPDIR
- * of the standby's own, removed when its process group ends (standby.ts). The worker's
+ * headless), started with the standby's neutral environment: no secret, the service's time
+ * zone and language, and a HOME and TMPDIR of the standby's own, removed when its process
+ * group ends (standby.ts). The worker's
  * `chromium.launch` is wrapped so that Playwright Test's `browser` fixture receives this
  * browser when it asks for exactly these options; it is then pointed at the folders Playwright
  * Test gave the worker for traces, videos and downloads (the run's `.playwright-artifacts-N`),
- * as a browser launched with them would be. Any other launch (other options, another browser
- * type, a pre-launch that failed) closes it and launches as Playwright would: the run then
+ * as a browser launched with them would be. Any other launch (other options, another time zone
+ * or language, another browser type, a pre-launch that failed) closes it and launches as Playwright would: the run then
  * behaves exactly as without a standby, only not faster. One browser, for one run: a standby
  * takes exactly one job.
  */
@@ -47,6 +48,14 @@ interface ClientInternals {
   _connection?: { toImpl?(object: unknown): ServerBrowser | undefined };
   _connectToBrowserType?(browserType: BrowserType, options: LaunchOptions, logger: unknown): void;
 }
+
+/**
+ * The environment Chromium reads that a run passes on from the service (the executor's
+ * pass-through list): its time zone and language. The browser launched ahead had the
+ * standby's; a run whose differs gets a browser of its own.
+ */
+const BROWSER_ENV = ['TZ', 'LANG', 'LC_ALL'];
+const browserEnv = () => JSON.stringify(BROWSER_ENV.map((key) => process.env[key] ?? null));
 
 /** Options Playwright Test adds to every launch; the folders are set on the browser instead. */
 const PER_WORKER = new Set(['handleSIGINT', 'tracesDir', 'artifactsDir']);
@@ -87,6 +96,7 @@ export function prelaunchBrowser(playwright: NodeJS.Require, env = process.env):
     firefox: core.firefox.launch.bind(core.firefox),
     webkit: core.webkit.launch.bind(core.webkit),
   };
+  const launchedWith = browserEnv();
   // Playwright's own handlers end the browser and remove its profile when this process exits.
   let waiting: Promise<Browser | null> | undefined = launchers
     .chromium({ ...expected, handleSIGINT: false })
@@ -97,7 +107,8 @@ export function prelaunchBrowser(playwright: NodeJS.Require, env = process.env):
     const candidate = waiting;
     waiting = undefined;
     const browser = candidate ? await candidate : null;
-    if (browser?.isConnected() && name === 'chromium' && sameLaunch(asked, expected)) {
+    const same = name === 'chromium' && sameLaunch(asked, expected) && browserEnv() === launchedWith;
+    if (browser?.isConnected() && same) {
       if (adopt(browser, asked, core.chromium)) return browser;
     }
     await browser?.close().catch(() => {});

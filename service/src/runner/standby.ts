@@ -36,10 +36,11 @@ const LOAD_TIME_ENV = [
   'NODE_COMPILE_CACHE',
 ];
 /**
- * The Chromium a standby's waiting worker launches ahead (prelaunch.ts). Not part of which
- * standby a run takes: a run whose browser differs closes it and launches its own.
+ * The Chromium a standby's waiting worker launches ahead (prelaunch.ts), and the time zone and
+ * language it launches it with (what the executor passes on from the service). Not part of
+ * which standby a run takes: a run whose differ closes that browser and launches its own.
  */
-const PRELAUNCH_ENV = ['CHROMIUM_PATH'];
+const PRELAUNCH_ENV = ['CHROMIUM_PATH', 'TZ', 'LANG', 'LC_ALL'];
 const maxStandbys = 8;
 /** How long an unused standby waits before it exits; 0 keeps none ({@link configureStandbyRunners}). */
 let standbyIdleMs = 5 * 60_000;
@@ -188,7 +189,11 @@ function sweepAbandoned(parent: string): void {
   for (const entry of entries) {
     const owner = /^(\d+)-/.exec(entry)?.[1];
     if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
-    fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+    try {
+      fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+    } catch {
+      // Someone else's, or going: left for a later sweep, never in the way of a standby.
+    }
   }
 }
 

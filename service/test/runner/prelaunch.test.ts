@@ -60,11 +60,19 @@ describe('the browser launched while a standby waits', () => {
       config: null,
       secretNames: [],
     });
-    const seen = { group: 0, browsers: new Set<number>(), traceFiles: new Set<string>() };
+    // The browsers seen under the run's process group, with the time zone each was started with.
+    const seen = { group: 0, browsers: new Map<number, string | undefined>(), traceFiles: new Set<string>() };
     let polling = true;
     const poll = () => {
       if (!polling) return;
-      for (const pid of browsersUnder(seen.group)) seen.browsers.add(pid);
+      for (const pid of browsersUnder(seen.group)) {
+        if (seen.browsers.has(pid)) continue;
+        try {
+          seen.browsers.set(pid, environOf(pid).get('TZ'));
+        } catch {
+          // Gone already.
+        }
+      }
       const traces = path.join(dir, 'test-results', '.playwright-artifacts-0', 'traces');
       if (existsSync(traces)) for (const file of readdirSync(traces)) seen.traceFiles.add(file);
       setTimeout(poll, 50);
@@ -117,7 +125,7 @@ describe('the browser launched while a standby waits', () => {
     expect(result.status, result.log).toBe('passed');
     expect(seen.group).toBe(supervisor);
     // One browser served the run: the one that waited.
-    expect([...seen.browsers]).toEqual([browser]);
+    expect([...seen.browsers.keys()]).toEqual([browser]);
     // The browser recorded its trace (retain-on-failure records every test) in the run's
     // folder, where Playwright Test told the worker to keep traces: its network log is there.
     expect([...seen.traceFiles].some((file) => file.endsWith('.network'))).toBe(true);
@@ -134,7 +142,17 @@ describe('the browser launched while a standby waits', () => {
     expect(result.status, result.log).toBe('passed');
     // The run took the standby (its runner and worker), not its browser.
     expect(seen.group).toBe(supervisor);
-    expect([...seen.browsers].filter((pid) => pid !== browser).length).toBeGreaterThan(0);
+    expect([...seen.browsers.keys()].filter((pid) => pid !== browser).length).toBeGreaterThan(0);
+    expect(alive([browser])).toEqual([]);
+  }, 90_000);
+
+  it('closes the waiting browser when the run has another time zone, and launches its own', async () => {
+    const { supervisor, browser } = await waitingWithBrowser();
+    const { result, seen } = await execute('Another time zone', { TZ: 'Pacific/Chatham' });
+    expect(result.status, result.log).toBe('passed');
+    expect(seen.group).toBe(supervisor);
+    const launched = [...seen.browsers].filter(([pid]) => pid !== browser);
+    expect(launched.map(([, timeZone]) => timeZone)).toContain('Pacific/Chatham');
     expect(alive([browser])).toEqual([]);
   }, 90_000);
 
