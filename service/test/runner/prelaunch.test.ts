@@ -74,7 +74,11 @@ describe('the browser launched while a standby waits', () => {
         }
       }
       const traces = path.join(dir, 'test-results', '.playwright-artifacts-0', 'traces');
-      if (existsSync(traces)) for (const file of readdirSync(traces)) seen.traceFiles.add(file);
+      try {
+        for (const file of readdirSync(traces)) seen.traceFiles.add(file);
+      } catch {
+        // Not there yet, or removed as the run ends.
+      }
       setTimeout(poll, 50);
     };
     const result = await executeProject({
