@@ -109,12 +109,13 @@ export async function startProcess(file: string, env: Record<string, string>, re
 /**
  * Whether a process is a Playwright test worker working for a run: standby runners waiting for
  * their next run (runner/standby.ts) hold a worker too (standby-worker-main.ts, named after the
- * worker entry it will load), but it waits in the standby folder until it gets the run's.
+ * worker entry it will load), but it waits in its standby's folder (`…/standby/<pid>-…`)
+ * until it gets the run's.
  */
 export function isRunWorker(info: { pid: number; args: string }): boolean {
   if (!info.args.includes('workerProcessEntry')) return false;
   try {
-    return path.basename(fs.readlinkSync(`/proc/${info.pid}/cwd`)) !== 'standby';
+    return path.basename(path.dirname(fs.readlinkSync(`/proc/${info.pid}/cwd`))) !== 'standby';
   } catch {
     return false;
   }
