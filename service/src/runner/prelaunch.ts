@@ -51,10 +51,10 @@ interface ClientInternals {
 
 /**
  * The environment Chromium reads that a run passes on from the service (the executor's
- * pass-through list): its time zone and language. The browser launched ahead had the
- * standby's; a run whose differs gets a browser of its own.
+ * pass-through list): its time zone and language. Standbys carry it (standby.ts), so the
+ * browser launched ahead has the service's; a run whose differs gets a browser of its own.
  */
-const BROWSER_ENV = ['TZ', 'LANG', 'LC_ALL'];
+export const BROWSER_ENV = ['TZ', 'LANG', 'LC_ALL'];
 const browserEnv = () => JSON.stringify(BROWSER_ENV.map((key) => process.env[key] ?? null));
 
 /** Options Playwright Test adds to every launch; the folders are set on the browser instead. */
@@ -81,8 +81,8 @@ function sameLaunch(asked: LaunchOptions, prelaunched: LaunchOptions): boolean {
  * Starts Chromium now when `CHROMIUM_PATH` names it (the executor resolves it for every run
  * with browser tests, standby.ts hands it to standbys) and makes it the worker's first launch.
  */
-export function prelaunchBrowser(playwright: NodeJS.Require, env = process.env): void {
-  const executablePath = env.CHROMIUM_PATH;
+export function prelaunchBrowser(playwright: NodeJS.Require): void {
+  const executablePath = process.env.CHROMIUM_PATH;
   if (!executablePath) return;
   let core: PlaywrightCore;
   try {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { BROWSER_ENV } from './prelaunch.ts';
 import type { StandbyJob } from './standby-runner-main.ts';
 import { spawnSupervised } from './supervisor.ts';
 
@@ -36,11 +37,11 @@ const LOAD_TIME_ENV = [
   'NODE_COMPILE_CACHE',
 ];
 /**
- * The Chromium a standby's waiting worker launches ahead (prelaunch.ts), and the time zone and
- * language it launches it with (what the executor passes on from the service). Not part of
- * which standby a run takes: a run whose differ closes that browser and launches its own.
+ * The Chromium a standby's waiting worker launches ahead, and the environment it launches it
+ * with (prelaunch.ts). Not part of which standby a run takes: a run whose differ closes that
+ * browser and launches its own.
  */
-const PRELAUNCH_ENV = ['CHROMIUM_PATH', 'TZ', 'LANG', 'LC_ALL'];
+const PRELAUNCH_ENV = ['CHROMIUM_PATH', ...BROWSER_ENV];
 const maxStandbys = 8;
 /** How long an unused standby waits before it exits; 0 keeps none ({@link configureStandbyRunners}). */
 let standbyIdleMs = 5 * 60_000;
@@ -60,25 +61,27 @@ let mostAtOnce = 0;
 /** Bumped by {@link stopStandbyRunners}: a refill scheduled before it does nothing. */
 let generation = 0;
 
+function pick(env: Record<string, string>, keys: string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const key of keys) if (env[key] !== undefined) picked[key] = env[key];
+  return picked;
+}
+
 /** What a standby starts with: the load-time environment and the browser to launch (no secret). */
 function standbyEnv(env: Record<string, string>): Record<string, string> {
-  const picked: Record<string, string> = { FORCE_COLOR: '0' };
-  for (const key of [...LOAD_TIME_ENV, ...PRELAUNCH_ENV]) if (env[key] !== undefined) picked[key] = env[key];
-  return picked;
+  return { FORCE_COLOR: '0', ...pick(env, [...LOAD_TIME_ENV, ...PRELAUNCH_ENV]) };
 }
 
 /** Which standbys a run may take: those started with its load-time environment. */
 function keyOf(env: Record<string, string>): string {
-  const picked: Record<string, string> = {};
-  for (const key of LOAD_TIME_ENV) if (env[key] !== undefined) picked[key] = env[key];
-  return JSON.stringify(picked);
+  return JSON.stringify(pick(env, LOAD_TIME_ENV));
 }
 
 /**
  * Spawns a standby that waits in a folder of its own under `parent` (its HOME and TMPDIR:
  * the pre-launched browser's profile lives there), removed when its process group ends.
  */
-function spawnStandby(cli: string, env: Record<string, string>, key: string, parent: string): Standby {
+function spawnStandby(cli: string, env: Record<string, string>, parent: string): Standby {
   fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
   const home = fs.mkdtempSync(path.join(parent, `${process.pid}-`));
   const child = spawnSupervised(process.execPath, [standbyScript, cli], {
@@ -86,16 +89,14 @@ function spawnStandby(cli: string, env: Record<string, string>, key: string, par
     env: { ...env, HOME: home, TMPDIR: home },
     jobPipe: true,
   });
-  child.once('exit', () => {
-    fs.rm(home, { recursive: true, force: true, maxRetries: 3 }, () => {});
-  });
   // A pipe whose process was killed may end in ECONNRESET: the exit code tells the run what
   // happened; an unhandled stream error would end this process.
   for (const stream of child.stdio) stream?.on('error', () => {});
-  const standby = { child, key };
+  const standby = { child, key: keyOf(env) };
   child.once('exit', () => {
     const index = pool.indexOf(standby);
     if (index >= 0) pool.splice(index, 1);
+    fs.rm(home, { recursive: true, force: true, maxRetries: 3 }, () => {});
   });
   child.once('error', () => {});
   return standby;
@@ -124,7 +125,7 @@ export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: s
     (standby) => standby.key === key && standby.child.exitCode === null && standby.child.signalCode === null,
   );
   const standby =
-    index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, key, standbyHome);
+    index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, standbyHome);
   clearTimeout(standby.idle);
   detach(standby.child, true);
   running += 1;
@@ -132,7 +133,7 @@ export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: s
   const scheduled = generation;
   standby.child.once('exit', () => {
     running -= 1;
-    if (running === 0) setTimeout(() => refill(cli, env, key, standbyHome, scheduled), refillDelayMs).unref();
+    if (running === 0) setTimeout(() => refill(cli, env, standbyHome, scheduled), refillDelayMs).unref();
   });
   (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(job));
   return standby.child;
@@ -143,33 +144,27 @@ function spawnForJob(
   cli: string,
   job: StandbyJob,
   env: Record<string, string>,
-  key: string,
   standbyHome: string,
 ): Standby {
   try {
     sweepAbandoned(standbyHome);
-    return spawnStandby(cli, env, key, standbyHome);
+    return spawnStandby(cli, env, standbyHome);
   } catch {
-    return spawnStandby(cli, env, key, job.env.HOME ?? job.cwd);
+    return spawnStandby(cli, env, job.env.HOME ?? job.cwd);
   }
 }
 
-function refill(
-  cli: string,
-  env: Record<string, string>,
-  key: string,
-  standbyHome: string,
-  scheduled: number,
-): void {
+function refill(cli: string, env: Record<string, string>, standbyHome: string, scheduled: number): void {
   // Only while nothing runs here: loading Playwright takes CPU that running tests would miss.
   if (scheduled !== generation || running > 0) return;
   // Standbys of another environment (another browsers' folder) would never be taken now.
+  const key = keyOf(env);
   for (const standby of pool.filter((entry) => entry.key !== key)) retire(standby);
   const wanted = standbyIdleMs > 0 ? Math.min(mostAtOnce, maxStandbys) - pool.length : 0;
   try {
     if (wanted > 0) sweepAbandoned(standbyHome);
     for (let count = 0; count < wanted; count += 1) {
-      const standby = spawnStandby(cli, env, key, standbyHome);
+      const standby = spawnStandby(cli, env, standbyHome);
       detach(standby.child, false);
       standby.idle = setTimeout(() => retire(standby), standbyIdleMs).unref();
       pool.push(standby);
