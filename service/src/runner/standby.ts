@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { BROWSER_ENV } from './prelaunch.ts';
 import type { StandbyJob } from './standby-runner-main.ts';
-import { spawnSupervised } from './supervisor.ts';
+import { processAlive, spawnSupervised } from './supervisor.ts';
 
 const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.meta.url));
 
@@ -183,21 +183,12 @@ function sweepAbandoned(parent: string): void {
   const entries = fs.existsSync(parent) ? fs.readdirSync(parent) : [];
   for (const entry of entries) {
     const owner = /^(\d+)-/.exec(entry)?.[1];
-    if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
+    if (!owner || Number(owner) === process.pid || processAlive(Number(owner))) continue;
     try {
       fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
     } catch {
       // Someone else's, or going: left for a later sweep, never in the way of a standby.
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
