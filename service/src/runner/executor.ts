@@ -245,12 +245,12 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   if (requirements?.video && !ffmpeg) {
     return runnerError(ffmpegProblem({ ...process.env, ...options.env }));
   }
-  if (requirements?.browser) {
-    const chromium = await resolveChromium({ env: { ...process.env, ...childEnv }, browsersPath });
-    if (!chromium.ok) return runnerError(chromium.problem);
-    // The compiled config launches CHROMIUM_PATH when set, so the order above decides.
-    childEnv.CHROMIUM_PATH = chromium.browser.executablePath;
-  }
+  // Resolved for every run (cached after the first): the compiled config launches
+  // CHROMIUM_PATH when set, so the order resolveChromium follows decides; and the standbys
+  // refilled after this run launch it ahead (standby.ts), an API-only run's included.
+  const chromium = await resolveChromium({ env: { ...process.env, ...childEnv }, browsersPath });
+  if (chromium.ok) childEnv.CHROMIUM_PATH = chromium.browser.executablePath;
+  else if (requirements?.browser) return runnerError(chromium.problem);
 
   const caches = runnerCacheEnv();
   // A cache that cannot be created only costs speed: Playwright and Node then compile as before.

@@ -78,8 +78,8 @@ function sameLaunch(asked: LaunchOptions, prelaunched: LaunchOptions): boolean {
 }
 
 /**
- * Starts Chromium now when `CHROMIUM_PATH` names it (the executor resolves it for every run
- * with browser tests, standby.ts hands it to standbys) and makes it the worker's first launch.
+ * Starts Chromium now when `CHROMIUM_PATH` names it (the executor resolves it for every run,
+ * standby.ts hands it to standbys) and makes it the worker's first launch.
  */
 export function prelaunchBrowser(playwright: NodeJS.Require): void {
   const executablePath = process.env.CHROMIUM_PATH;

@@ -160,6 +160,45 @@ describe('the browser launched while a standby waits', () => {
     expect(alive([browser])).toEqual([]);
   }, 90_000);
 
+  it('launches Chromium ahead in the standbys refilled after an API-only run', async () => {
+    // As on an install without CHROMIUM_PATH: the executor resolves the browser itself.
+    const configured = process.env.CHROMIUM_PATH;
+    delete process.env.CHROMIUM_PATH;
+    try {
+      stopStandbyRunners();
+      const project = compileProject({
+        tests: [
+          {
+            id: 'abababab-0000-4000-8000-0000000000d2',
+            name: 'API only',
+            type: 'api',
+            config: {},
+            vars: null,
+            parameters: null,
+            files: [],
+            steps: [
+              step('List', { name: 'request', method: 'GET', url: `${site.url}/api/items` }),
+              step('OK', { name: 'assertStatus', value: 200 }),
+            ],
+          },
+        ],
+        config: null,
+        secretNames: [],
+      });
+      const result = await executeProject({
+        dir: await tempDir('prelaunch-api'),
+        project,
+        env: {},
+        signal: new AbortController().signal,
+      });
+      expect(result.status, result.log).toBe('passed');
+      const { browser } = await waitingWithBrowser();
+      expect(alive([browser])).toEqual([browser]);
+    } finally {
+      if (configured !== undefined) process.env.CHROMIUM_PATH = configured;
+    }
+  }, 90_000);
+
   it('removes the standby folders of a service that died, and keeps those of a live one', async () => {
     const { home } = await waitingWithBrowser();
     const parent = path.dirname(home);
