@@ -1,6 +1,7 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { defaultStandbyIdleSeconds } from './runner/standby.ts';
 
 const optionalString = z
   .string()
@@ -75,7 +76,7 @@ const envSchema = z.object({
     .int('RUNNER_STANDBY_IDLE_SECONDS must be an integer')
     .min(0, 'RUNNER_STANDBY_IDLE_SECONDS must be at least 0')
     .max(604_800, 'RUNNER_STANDBY_IDLE_SECONDS must be at most 604800 (a week)')
-    .default(300),
+    .default(defaultStandbyIdleSeconds),
   METRICS_TOKEN: optionalString,
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: 'AUDIT_RETENTION_DAYS must be a number' })

@@ -43,8 +43,10 @@ const LOAD_TIME_ENV = [
  */
 const PRELAUNCH_ENV = ['CHROMIUM_PATH', ...BROWSER_ENV];
 const maxStandbys = 8;
+/** `RUNNER_STANDBY_IDLE_SECONDS` when unset (config.ts), and this runner's until configured. */
+export const defaultStandbyIdleSeconds = 300;
 /** How long an unused standby waits before it exits; 0 keeps none ({@link configureStandbyRunners}). */
-let standbyIdleMs = 5 * 60_000;
+let standbyIdleMs = defaultStandbyIdleSeconds * 1000;
 const refillDelayMs = 1_000;
 
 interface Standby {
