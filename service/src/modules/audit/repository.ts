@@ -71,7 +71,7 @@ export async function countAuditEntries(db: Db, organizationId: string, filters:
   return Number(row.count);
 }
 
-/** Newest first; id breaks ties between entries of the same millisecond. */
+/** Newest first; the id (time-ordered, service.ts) breaks ties between entries of the same millisecond. */
 export const listAuditEntries = (
   db: Db,
   organizationId: string,

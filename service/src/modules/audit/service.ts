@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@stepdeck/contract';
 import type { CompiledQuery } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import {
@@ -99,7 +99,9 @@ export class AuditLog {
     const { actor } = request;
     const label = actor.kind === 'user' ? actor.email : `${actor.apiKeyName} (${actor.apiKeyPrefix})`;
     return {
-      id: randomUUID(),
+      // Time-ordered (UUIDv7, monotonic within this process): entries of the same millisecond
+      // list in the order they happened (listAuditEntries breaks createdAt ties by id).
+      id: uuidv7(),
       organizationId: actor.organizationId,
       projectId: request.projectId,
       createdAt: isoNow(this.clock),

@@ -179,6 +179,24 @@ describe.each(databaseKinds)('audit log on %s', (database) => {
     expect(json.json().length).toBe(lines.length - 1);
   });
 
+  it('lists entries of the same millisecond in the order they happened, newest first', async () => {
+    // The clock stands still: every entry below has the same createdAt.
+    clock.advance(1000);
+    const ids: string[] = [];
+    for (let index = 1; index <= 6; index += 1) {
+      const created = await as(owner, {
+        method: 'POST',
+        url: '/console/v1/tags',
+        payload: { name: `same-ms-${index}` },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      ids.push(created.json().data.id);
+    }
+    const listed = (await entries('?resource=tags&limit=6')).data;
+    expect(new Set(listed.map((entry) => entry.createdAt))).toEqual(new Set([clock.now().toISOString()]));
+    expect(listed.map((entry) => entry.resourceId)).toEqual([...ids].reverse());
+  });
+
   it('makes no change when its entry cannot be written', async () => {
     await sql`alter table ${sql.table('auditLog')} rename to ${sql.table('auditLogAway')}`.execute(t.ctx.db);
     try {
