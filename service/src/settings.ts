@@ -20,3 +20,18 @@ export async function installSecret(db: Db, name: string): Promise<Buffer> {
     .executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'base64');
 }
+
+/** A plain install-wide setting shared by every instance through the database; null when unset. */
+export async function readSetting(db: Db, name: string): Promise<string | null> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', name).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+/** Sets a plain install-wide setting (the last writer wins). */
+export async function writeSetting(db: Db, name: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: name, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -8,6 +8,7 @@ import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
 import { failRun } from './finish.ts';
+import { loadStartupCost } from './planner.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
 import { recoverBatches } from './recovery.ts';
 import {
@@ -64,6 +65,10 @@ export async function startRunner(
   const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
   if (ctx.config.runnerStandbyIdleMs !== undefined)
     (await executor()).configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
+  // Only speed is at stake: without it, the first runs are planned with the fallback.
+  await loadStartupCost(ctx.db).catch((error: unknown) =>
+    ctx.log.warn({ err: error }, 'could not read the stored start-up cost'),
+  );
   const executing = new Map<Promise<void>, string>();
   /** Slot numbers in use here: each job holds one, named `runnerId#n` in the run's shards. */
   const held = new Set<number>();

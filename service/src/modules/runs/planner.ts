@@ -1,5 +1,6 @@
 import type { StepNode } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
+import { readSetting, writeSetting } from '../../settings.ts';
 import { recentTestDurations } from './repository.ts';
 import { StartupCost } from './startup-cost.ts';
 
@@ -17,6 +18,30 @@ import { StartupCost } from './startup-cost.ts';
 export const batchStartupMs = 2_500;
 /** The start-up cost this process measures on every execution (startup-cost.ts). */
 export const startupCost = new StartupCost(batchStartupMs);
+/** Where the install keeps the last start-up cost a runner measured. */
+const startupSetting = 'runner.startupMs';
+
+/**
+ * Seeds `cost` with the start-up cost the install last stored, so that a runner that just
+ * started (a restart, a deploy, a new worker) plans as the previous one did rather than with
+ * {@link batchStartupMs}: with the fallback, a run of 24 s of work got 2 batches, not 4.
+ */
+export async function loadStartupCost(db: Db, cost = startupCost): Promise<void> {
+  const stored = Number(await readSetting(db, startupSetting));
+  if (!(stored > 0)) return;
+  cost.seed(stored);
+  cost.storedMs = stored;
+}
+
+/** Stores `cost`'s estimate for the next runner to start, when it moved by a tenth or more. */
+export async function storeStartupCost(db: Db, cost = startupCost): Promise<void> {
+  if (cost.measured === 0) return;
+  const estimate = cost.estimate();
+  const last = cost.storedMs;
+  if (last !== undefined && Math.abs(estimate - last) < last / 10) return;
+  cost.storedMs = estimate;
+  await writeSetting(db, startupSetting, String(estimate));
+}
 /**
  * A batch carries at least this many start-ups' worth of tests, so start-up stays at most a
  * fifth of a batch's work (the rule behind the batch count, see {@link planBatches}).

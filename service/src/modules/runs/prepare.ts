@@ -10,7 +10,7 @@ import { concurrencyCapOf } from '../console/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { artifactKey } from './artifacts.ts';
 import { compiler, executor, tests as testsModule } from './deps.ts';
-import { startupCost } from './planner.ts';
+import { startupCost, storeStartupCost } from './planner.ts';
 import { recordProcessGroup } from './processes-repository.ts';
 import { type RunRow, runTests } from './repository.ts';
 
@@ -106,12 +106,16 @@ export async function executeLoaded(
       );
     },
   }).finally(() => inbox.release());
-  if (result.status !== 'runnerError')
+  if (result.status !== 'runnerError') {
     startupCost.record({
       durationMs: result.durationMs,
       testDurationsMs: result.tests.map((test) => test.durationMs),
       workers: loaded.workers,
     });
+    await storeStartupCost(ctx.db).catch((error: unknown) =>
+      ctx.log.warn({ err: error }, 'could not store the measured start-up cost'),
+    );
+  }
   const inboxKey = inbox.env.STEPDECK_API_KEY;
   return { result, secrets: inboxKey ? { ...secrets, STEPDECK_API_KEY: inboxKey } : secrets };
 }

@@ -13,9 +13,15 @@
  * less than before anything was measured. So measuring can only let a fast machine split finer.
  *
  * One per process: the cost belongs to the machine and its Playwright install, not to an app.
+ * Until it has measured, a process plans with the estimate the install last stored
+ * ({@link seed}; planner.ts), not the fallback: a restarted runner then splits its first runs
+ * as the previous one did.
  */
 export class StartupCost {
   private readonly recent: number[] = [];
+  private seeded: number | undefined;
+  /** The estimate this process last read from or wrote to the install's settings (planner.ts). */
+  storedMs: number | undefined;
   readonly fallbackMs: number;
   /** How many recent measurements the estimate looks at. */
   private readonly window: number;
@@ -38,9 +44,15 @@ export class StartupCost {
     if (this.recent.length > this.window) this.recent.shift();
   }
 
+  /** An estimate measured elsewhere (an earlier process), used until this one has measured. */
+  seed(ms: number): void {
+    if (Number.isFinite(ms) && ms > 0) this.seeded = ms;
+  }
+
   /** The start-up cost to plan with (ms). */
   estimate(): number {
-    return Math.round(Math.min(this.fallbackMs, ...this.recent));
+    const known = this.recent.length > 0 ? this.recent : this.seeded === undefined ? [] : [this.seeded];
+    return Math.round(Math.min(this.fallbackMs, ...known));
   }
 
   /** How many executions the estimate is drawn from (at most the window). */

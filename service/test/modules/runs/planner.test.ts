@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { estimateFromSteps, minWorkPerStartup, planBatches } from '../../../src/modules/runs/planner.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  estimateFromSteps,
+  loadStartupCost,
+  minWorkPerStartup,
+  planBatches,
+  storeStartupCost,
+} from '../../../src/modules/runs/planner.ts';
 import { StartupCost } from '../../../src/modules/runs/startup-cost.ts';
+import { createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 
 const units = (...ms: number[]) => ms.map((expectedMs, index) => ({ testId: `t${index}`, expectedMs }));
 
@@ -68,5 +75,58 @@ describe('StartupCost', () => {
     cost.record({ durationMs: 5000, testDurationsMs: [6000], workers: 1 });
     expect(cost.measured).toBe(0);
     expect(cost.estimate()).toBe(2500);
+  });
+});
+
+describe.each(databaseKinds)('the start-up cost a restarted runner plans with, on %s', (database) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database });
+  });
+  afterAll(async () => t?.close());
+  /** A runner process starting: its own StartupCost, seeded from the install's settings. */
+  const started = async () => {
+    const cost = new StartupCost(2500);
+    await loadStartupCost(t.ctx.db, cost);
+    return cost;
+  };
+  /** One single-worker execution whose wall exceeds its test by `overheadMs`. */
+  const execution = (overheadMs: number) => ({
+    durationMs: 6000 + overheadMs,
+    testDurationsMs: [6000],
+    workers: 1,
+  });
+
+  it('stores what one runner measured and plans the next one with it until that one measures', async () => {
+    const first = await started();
+    expect(first.estimate()).toBe(2500);
+    // Nothing measured: nothing stored.
+    await storeStartupCost(t.ctx.db, first);
+    expect((await started()).estimate()).toBe(2500);
+    first.record(execution(800));
+    await storeStartupCost(t.ctx.db, first);
+
+    const restarted = await started();
+    expect(restarted.measured).toBe(0);
+    expect(restarted.estimate()).toBe(800);
+    // So its first run of 16 × 1.5 s on 4 slots is split as before the restart.
+    const sixteen = units(...Array.from({ length: 16 }, () => 1500));
+    expect(planBatches(sixteen, 4, restarted.estimate())).toHaveLength(4);
+    expect(planBatches(sixteen, 4, 2500)).toHaveLength(2);
+
+    // Its own measurement replaces the seed, upwards too (another machine, another load).
+    restarted.record(execution(1200));
+    expect(restarted.estimate()).toBe(1200);
+    await storeStartupCost(t.ctx.db, restarted);
+    const third = await started();
+    expect(third.estimate()).toBe(1200);
+    // A move under a tenth is not written.
+    third.record(execution(1150));
+    await storeStartupCost(t.ctx.db, third);
+    expect((await started()).estimate()).toBe(1200);
+    // A stored cost is never planned with above the fallback.
+    const capped = new StartupCost(500);
+    capped.seed(9000);
+    expect(capped.estimate()).toBe(500);
   });
 });
