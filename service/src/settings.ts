@@ -6,19 +6,17 @@ import type { Db } from './adapters/db/index.ts';
  * the database (used to sign artifact URLs and the like). Never logged or returned.
  */
 export async function installSecret(db: Db, name: string): Promise<Buffer> {
-  const existing = await db.selectFrom('settings').select('value').where('key', '=', name).executeTakeFirst();
-  if (existing) return Buffer.from(existing.value, 'base64');
+  const existing = await readSetting(db, name);
+  if (existing !== null) return Buffer.from(existing, 'base64');
+  // Another instance may create it first: whichever value was stored wins.
   await db
     .insertInto('settings')
     .values({ key: name, value: randomBytes(32).toString('base64') })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', name)
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64');
+  const stored = await readSetting(db, name);
+  if (stored === null) throw new Error(`install secret ${name} could not be stored`);
+  return Buffer.from(stored, 'base64');
 }
 
 /** A plain install-wide setting shared by every instance through the database; null when unset. */

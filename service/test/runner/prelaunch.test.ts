@@ -168,19 +168,15 @@ describe('the browser launched while a standby waits', () => {
       stopStandbyRunners();
       const project = compileProject({
         tests: [
-          {
-            id: 'abababab-0000-4000-8000-0000000000d2',
-            name: 'API only',
-            type: 'api',
-            config: {},
-            vars: null,
-            parameters: null,
-            files: [],
-            steps: [
+          uiTest(
+            'abababab-0000-4000-8000-0000000000d2',
+            'API only',
+            [
               step('List', { name: 'request', method: 'GET', url: `${site.url}/api/items` }),
               step('OK', { name: 'assertStatus', value: 200 }),
             ],
-          },
+            { type: 'api' },
+          ),
         ],
         config: null,
         secretNames: [],
