@@ -245,9 +245,10 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   if (requirements?.video && !ffmpeg) {
     return runnerError(ffmpegProblem({ ...process.env, ...options.env }));
   }
-  // Resolved for every run (cached after the first): the compiled config launches
-  // CHROMIUM_PATH when set, so the order resolveChromium follows decides; and the standbys
-  // refilled after this run launch it ahead (standby.ts), an API-only run's included.
+  // Resolved for every run (a few file checks; each binary's version is asked once): the
+  // compiled config launches CHROMIUM_PATH when set, so the order resolveChromium follows
+  // decides; and the standbys refilled after this run launch it ahead (standby.ts), an
+  // API-only run's included.
   const chromium = await resolveChromium({ env: { ...process.env, ...childEnv }, browsersPath });
   if (chromium.ok) childEnv.CHROMIUM_PATH = chromium.browser.executablePath;
   else if (requirements?.browser) return runnerError(chromium.problem);
