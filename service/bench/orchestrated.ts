@@ -10,7 +10,9 @@
  * - skewed: 2 × 8 s, 4 × 4 s, 10 × 1 s (42 s of work), measured on its second run (history
  *   known); target wall ≤ 1.15 × max(8 s, 42 s ÷ n) + one batch start-up; and Playwright's
  *   static `--shard=i/n` over n processes on the same compiled project (the run's bundle),
- *   measured right after, with its `merge-reports`.
+ *   measured right after, with its `merge-reports`; and this machine's floor: Playwright's own
+ *   `--workers=n` taking the same spec files longest first (bench/support/playwright-baselines.ts),
+ *   whose tests alone, without any start-up, already need what its span says.
  * Then `playwright merge-reports` over 4 blob reports holding 100 tests (target ≤ 1 s), as the
  * service runs it: in the merge process of the host, once as it starts (Playwright loading
  * included, as a one-off command) and once loaded (as a run's merge finds it: it loads while
@@ -24,7 +26,6 @@
  * renderer... processes; `service` is this process). Every run starts with the install at rest
  * (see {@link atRest}). Each line ends with the load average. About 8 minutes on an idle 2-core VM.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +40,7 @@ import { findFfmpeg, linkPlaywright, prepareBrowsersPath } from '../src/runner/e
 import { mergeBlobReports, stopMergeServer } from '../src/runner/merge.ts';
 import { stopStandbyRunners } from '../src/runner/standby.ts';
 import { CpuMeter } from './support/cpu-meter.ts';
+import { ownWorkersLongestFirst, type PlaywrightCli, staticShards } from './support/playwright-baselines.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +66,7 @@ const cli = path.join(
 );
 const browsersPath = path.join(os.homedir(), '.cache', 'stepdeck', 'ms-playwright');
 await prepareBrowsersPath(browsersPath, findFfmpeg());
+const pw: PlaywrightCli = { cli, browsersPath };
 
 const meter = new CpuMeter(200);
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)}`;
@@ -228,56 +231,6 @@ async function install(slots: number) {
   return { createTest, run, bundle, close };
 }
 
-/**
- * `playwright test --shard=i/n` in n processes side by side, then merge-reports; wall of each
- * part. Each shard writes its blob into a folder of its own, as on n CI machines (the blob
- * reporter empties its output folder when it ends: sharing one, only the last shard's report
- * would be left to merge), and the blobs are gathered for the merge.
- */
-async function staticShards(dir: string, shards: number): Promise<{ shardsMs: number; mergeMs: number }> {
-  const blobDir = path.join(dir, 'blobs');
-  const shardDir = (index: number) => path.join(dir, `blobs-${index + 1}`);
-  const started = performance.now();
-  await Promise.all(
-    Array.from(
-      { length: shards },
-      (_, index) =>
-        new Promise<void>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            [
-              cli,
-              'test',
-              '--config',
-              'playwright.config.ts',
-              '--reporter=blob',
-              `--shard=${index + 1}/${shards}`,
-            ],
-            {
-              cwd: dir,
-              stdio: 'ignore',
-              env: {
-                ...process.env,
-                PLAYWRIGHT_BROWSERS_PATH: browsersPath,
-                PLAYWRIGHT_BLOB_OUTPUT_DIR: shardDir(index),
-                PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${index + 1}.zip`,
-              },
-            },
-          );
-          child.once('exit', () => resolve());
-        }),
-    ),
-  );
-  const shardsMs = performance.now() - started;
-  fs.mkdirSync(blobDir, { recursive: true });
-  for (let index = 0; index < shards; index += 1)
-    for (const file of fs.readdirSync(shardDir(index)))
-      fs.renameSync(path.join(shardDir(index), file), path.join(blobDir, file));
-  if (fs.readdirSync(blobDir).length !== shards) throw new Error(`expected ${shards} blob reports`);
-  const merged = await mergeBlobReports(blobDir, path.join(dir, 'merged'));
-  return { shardsMs, mergeMs: merged.durationMs };
-}
-
 const lines: string[] = [];
 const say = (line: string) => {
   lines.push(line);
@@ -350,9 +303,18 @@ for (const slots of slotCounts) {
     const bound = 1.15 * Math.max(8000, 42000 / slots) + startupCost.estimate();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-shard-'));
     await service.bundle(skew.runId, dir);
-    const sharded = await staticShards(dir, slots);
+    const sharded = await staticShards(pw, dir, slots);
     fs.rmSync(dir, { recursive: true, force: true });
     const staticMs = sharded.shardsMs + sharded.mergeMs;
+    // This machine's floor: Playwright's own workers taking the tests longest first.
+    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-bench-own-'));
+    await service.bundle(skew.runId, ownDir);
+    const own = await ownWorkersLongestFirst(pw, ownDir, slots, (file) => {
+      const index = /^skewed-(\d+)-/.exec(file)?.[1];
+      if (index === undefined) throw new Error(`not a skewed test's spec: ${file}`);
+      return skewed[Number(index)] ?? 0;
+    });
+    fs.rmSync(ownDir, { recursive: true, force: true });
     say(
       `skewed 42 s of work, ${slots} slot(s), second run: ${seconds(skew.ms)}, CPU ${seconds(skew.cpuMs)} ` +
         `(target ≤ ${seconds(bound)}: ${verdict(skew.ms <= bound)}); ` +
@@ -360,6 +322,12 @@ for (const slots of slotCounts) {
         `orchestrated ÷ static ${(skew.ms / staticMs).toFixed(2)} (target < 1: ${verdict(skew.ms < staticMs)}); ${load()}`,
     );
     if (skew.timeline) say(`  batches (s after the trigger): ${skew.timeline}`);
+    say(
+      `  floor here: Playwright's own --workers=${slots}, spec files longest first, no Stepdeck orchestration: ` +
+        `wall ${seconds(own.wallMs)}, its ${own.tests} tests alone (first start → last end) ${seconds(own.testsSpanMs)} ` +
+        `against the target's ${seconds(1.15 * Math.max(8000, 42000 / slots))} for them (the rest is one start-up); ` +
+        `orchestrated ÷ own workers ${(skew.ms / own.wallMs).toFixed(2)}`,
+    );
   }
   await service.close();
 }
@@ -378,7 +346,7 @@ if (parts.has('merge')) {
     `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', workers: 1 });\n`,
   );
   await linkPlaywright(mergeDir);
-  await staticShards(mergeDir, 4);
+  await staticShards(pw, mergeDir, 4);
   const mergeOnce = async (out: string) => {
     const { value, cpuMs } = await meter.measure(() => mergeBlobReports(path.join(mergeDir, 'blobs'), out));
     const report = JSON.parse(fs.readFileSync(value.jsonReportPath, 'utf8')) as {
