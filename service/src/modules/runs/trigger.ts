@@ -80,8 +80,9 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     testIds: request.testIds,
     tagId: request.tagId,
     organizationId: request.organizationId,
+    leafRunsAnyStatus: request.mode === 'single',
   });
-  if (tests.length === 0) throw badRequest('No executable tests: only active leaf tests run');
+  if (tests.length === 0) throw badRequest('No executable tests: only active leaf tests run in directory, tag and bulk runs');
   if (tests.length > maxTestsPerRun)
     throw badRequest(`Too many tests: ${tests.length} active tests, at most ${maxTestsPerRun} per run`);
   const single = request.mode === 'single' && target.type === 'test';

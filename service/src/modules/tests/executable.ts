@@ -15,7 +15,19 @@ import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './reposi
  */
 export async function expandRunTargets(
   db: Db,
-  input: { projectId: string; branchId: string; testIds?: string[]; tagId?: string; organizationId: string },
+  input: {
+    projectId: string;
+    branchId: string;
+    testIds?: string[];
+    tagId?: string;
+    organizationId: string;
+    /**
+     * The run names one leaf test by itself (`POST /v1/tests/:testId/remote-run`): it runs
+     * whatever its status. The spec excludes draft and archived tests only from directory, tag
+     * and bulk runs, and a new test is a draft until someone marks it active.
+     */
+    leafRunsAnyStatus?: boolean;
+  },
 ): Promise<{
   tests: Array<{ id: string; name: string }>;
   target: { type: 'test' | 'directory' | 'tag'; id: string; name: string };
@@ -40,10 +52,13 @@ export async function expandRunTargets(
 
   const testIds = [...new Set(input.testIds ?? [])];
   for (const id of testIds) if (!byId.has(id)) throw notFound('Test not found');
-  const tests = runnable(subtreeIds(tree, testIds));
   const first = byId.get(testIds[0] ?? '');
   if (!first) throw notFound('Test not found');
   const type = testIds.length === 1 && !first.directory ? 'test' : 'directory';
+  const tests =
+    type === 'test' && input.leafRunsAnyStatus
+      ? [{ id: first.id, name: first.name }]
+      : runnable(subtreeIds(tree, testIds));
   return { tests, target: { type, id: first.id, name: first.name } };
 }
 

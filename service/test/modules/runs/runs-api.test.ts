@@ -25,6 +25,7 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
   let dirLeafA: string;
   let dirLeafB: string;
   let draft: string;
+  let draftsOnly: string;
   let tagged: string;
   let tagId: string;
 
@@ -39,10 +40,10 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
       parentTestId: dir,
       status: 'draft',
     });
-    const emptyDir = await createTest(t, { name: 'drafts only', directory: true });
+    draftsOnly = await createTest(t, { name: 'drafts only', directory: true });
     draft = await createTest(t, {
       ...apiTest('only draft', 'http://127.0.0.1:9/d'),
-      parentTestId: emptyDir,
+      parentTestId: draftsOnly,
       status: 'draft',
     });
     tagId = await createTag(t, 'smoke');
@@ -158,7 +159,29 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     const none = await bulk({ testIds: [draft] });
     expect(none.statusCode).toBe(400);
     expect(none.json().message).toMatch(/No executable tests/);
-    expect((await trigger(draft)).statusCode).toBe(400);
+    // A directory of drafts through the single endpoint: nothing executable either.
+    const emptyDirectory = await trigger(draftsOnly);
+    expect(emptyDirectory.statusCode).toBe(400);
+    expect(emptyDirectory.json().message).toMatch(/No executable tests/);
+  });
+
+  it('runs a draft or archived leaf named by itself: only directory, tag and bulk runs skip them', async () => {
+    const response = await trigger(draft);
+    expect(response.statusCode).toBe(200);
+    const runId = response.json().data.runId;
+    const tests = await t.api({ method: 'GET', url: `/v1/test-runs/${runId}/tests` });
+    expect(tests.json()).toEqual({ data: [{ testId: draft, testName: 'only draft' }] });
+    expect((await cancel(runId)).statusCode).toBe(200);
+
+    const archived = await createTest(t, {
+      ...apiTest('archived leaf', 'http://127.0.0.1:9/e'),
+      status: 'archived',
+    });
+    const archivedRun = await trigger(archived);
+    expect(archivedRun.statusCode).toBe(200);
+    expect((await cancel(archivedRun.json().data.runId)).statusCode).toBe(200);
+    advance(11_000);
+    expect((await bulk({ testIds: [archived] })).statusCode).toBe(400);
   });
 
   it('applies the 10 s per-organization bulk cooldown', async () => {
