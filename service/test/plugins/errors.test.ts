@@ -98,6 +98,24 @@ describe.each(databaseKinds)('bad input on %s', (database) => {
     expect(await tagNames()).not.toContain('big');
   });
 
+  it('a multipart form field over the body limit is 413 naming the field, and nothing is written', async () => {
+    const form = new FormData();
+    form.append('testData', JSON.stringify({ name: 'too big a form', padding: 'x'.repeat(8000) }));
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const response = await t.api({
+      method: 'POST',
+      url: '/v1/tests',
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(expectClientError(response)).toBe(
+      'Request body is too large: form field "testData" exceeds the body limit',
+    );
+    const listed = await t.api({ method: 'GET', url: '/v1/tests?name=too%20big' });
+    expect(listed.json().children).toEqual([]);
+  });
+
   it('a Content-Length that lies is 400', async () => {
     const response = await call({
       method: 'POST',

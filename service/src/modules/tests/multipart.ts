@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
 import type { UploadedFile } from './service.ts';
 
 /** Reads a multipart form (fields and `files` uploads); a JSON body is accepted as the fields. */
@@ -24,6 +24,13 @@ export async function readForm(
       if (options.maxFiles !== undefined && files.length > options.maxFiles)
         throw badRequest(`${fileField}: at most ${options.maxFiles} file per request`);
     } else {
+      // Busboy cuts a field at the body limit and says so: parsed as cut, it would pass for
+      // malformed JSON ("must be a JSON string") rather than too large, as a JSON body is.
+      if (part.valueTruncated)
+        throw new AppError(
+          413,
+          `Request body is too large: form field "${part.fieldname}" exceeds the body limit`,
+        );
       fields[part.fieldname] = part.value;
     }
   }
