@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ErrorMessage } from '../ErrorMessage.tsx';
 
 /** One column of a resource table: its header and what each row shows in it. */
 export interface Column<Row> {
@@ -17,6 +18,7 @@ export function ResourceTable<Row>({
   columns,
   empty,
   selected,
+  error,
 }: {
   caption: string;
   rows: readonly Row[];
@@ -26,7 +28,13 @@ export function ResourceTable<Row>({
   empty?: string;
   /** The key of the row to mark as current (`aria-current`), e.g. the message being read. */
   selected?: string | undefined;
+  /**
+   * Why the records could not be listed. Shown instead of the table: an empty table (or a
+   * "Loading…" caption) under a refusal would read as "no records" or "still loading".
+   */
+  error?: unknown;
 }) {
+  if (error) return <ErrorMessage error={error} />;
   if (rows.length === 0 && empty) return <p className="muted">{empty}</p>;
   return (
     <table>

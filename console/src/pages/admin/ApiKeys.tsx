@@ -89,11 +89,11 @@ export function ApiKeysPage() {
         </button>
         {create.error && <ErrorMessage error={create.error} />}
       </form>
-      {keys.error && <ErrorMessage error={keys.error} />}
       {revoke.error && <ErrorMessage error={revoke.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       <ResourceTable
         caption="Keys of the organization"
+        error={keys.error}
         rows={keys.data?.data ?? []}
         rowKey={(key) => key.id}
         columns={[

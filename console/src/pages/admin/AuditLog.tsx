@@ -4,7 +4,6 @@ import { type FormEvent, useState } from 'react';
 import { adminApi, auditExportUrl } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
-import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 
 /** A `datetime-local` value as an ISO instant (the browser's time zone). */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -60,9 +59,9 @@ export function AuditLogPage() {
         Export: <a href={auditExportUrl('csv', query)}>CSV</a> ·{' '}
         <a href={auditExportUrl('json', query)}>JSON</a>
       </p>
-      {log.error && <ErrorMessage error={log.error} />}
       <ResourceTable
         caption={page ? `${page.total} entries, newest first` : 'Loading…'}
+        error={log.error}
         rows={log.data?.data ?? []}
         rowKey={(entry) => entry.id}
         columns={[
@@ -82,7 +81,7 @@ export function AuditLogPage() {
           { header: 'Client', cell: (entry) => <span title={entry.userAgent}>{entry.ip}</span> },
         ]}
       />
-      {page && (
+      {page && !log.error && (
         <nav className="pager" aria-label="Audit log pages">
           <button
             type="button"

@@ -54,9 +54,10 @@ export function EmailInboxesPage() {
           Create inbox
         </button>
       </form>
-      <Problems errors={[create.error, remove.error, inboxes.error]} />
+      <Problems errors={[create.error, remove.error]} />
       <ResourceTable
         caption="Inboxes of the organization"
+        error={inboxes.error}
         rows={list}
         rowKey={(inbox) => inbox.id}
         selected={open}

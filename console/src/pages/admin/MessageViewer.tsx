@@ -156,13 +156,17 @@ export function MessageViewer({ inbox, pollMs }: { inbox: Inbox; pollMs: number 
       <p className="muted">
         Mail sent to <code>{inbox.address}</code> shows here as it arrives.{' '}
         <span role="status" aria-live="polite">
-          {messages.isSuccess ? `${list.length} message${list.length === 1 ? '' : 's'}` : 'Loading…'}
+          {messages.isSuccess
+            ? `${list.length} message${list.length === 1 ? '' : 's'}`
+            : messages.isError
+              ? ''
+              : 'Loading…'}
         </span>
       </p>
-      <Problems errors={[messages.error]} />
       <div className="mail-layout">
         <ResourceTable
           caption="Messages, newest first"
+          error={messages.error}
           rows={list}
           rowKey={(message) => message.id}
           selected={reading}

@@ -65,9 +65,9 @@ export function PresetsPage() {
       )}
       {create.error && <ErrorMessage error={create.error} />}
       {remove.error && <ErrorMessage error={remove.error} title="Not deleted" />}
-      {presets.error && <ErrorMessage error={presets.error} />}
       <ResourceTable
         caption="Presets of this project"
+        error={presets.error}
         rows={presets.data?.data ?? []}
         rowKey={(preset) => preset.id}
         columns={[

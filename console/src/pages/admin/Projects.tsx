@@ -48,9 +48,10 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
         </Field>
         <button type="submit">Create branch</button>
       </form>
-      <Problems errors={[create.error, branches.error]} />
+      <Problems errors={[create.error]} />
       <ResourceTable
         caption={`Branches of ${projectName}`}
+        error={branches.error}
         rows={list}
         rowKey={(branch) => branch.id}
         columns={[
@@ -102,9 +103,10 @@ export function ProjectsPage() {
         </Field>
         <button type="submit">Create project</button>
       </form>
-      <Problems errors={[create.error, projects.error]} />
+      <Problems errors={[create.error]} />
       <ResourceTable
         caption="Projects of the organization"
+        error={projects.error}
         rows={list}
         rowKey={(project) => project.id}
         selected={open}

@@ -22,9 +22,9 @@ function ScheduleRuns({ schedule }: { schedule: Schedule }) {
   return (
     <section aria-label={`Last runs of ${schedule.name}`}>
       <h2>Last runs of {schedule.name}</h2>
-      <Problems errors={[runs.error]} />
       <ResourceTable
         caption={`Last runs of ${schedule.name}`}
+        error={runs.error}
         rows={runs.data?.data ?? []}
         rowKey={(run) => run.id}
         empty="This schedule has not started a run yet."
@@ -139,9 +139,10 @@ export function SchedulesPage() {
           ({trigger.data.data.status}).
         </p>
       )}
-      <Problems errors={[toggle.error, trigger.error, remove.error, schedules.error]} />
+      <Problems errors={[toggle.error, trigger.error, remove.error]} />
       <ResourceTable
         caption="Schedules of this project"
+        error={schedules.error}
         rows={list}
         rowKey={(schedule) => schedule.id}
         columns={[

@@ -51,9 +51,9 @@ export function SecretsPage() {
       </form>
       {save.error && <ErrorMessage error={save.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
-      {secrets.error && <ErrorMessage error={secrets.error} />}
       <ResourceTable
         caption="Secrets of this project"
+        error={secrets.error}
         rows={secrets.data?.data ?? []}
         rowKey={(secret) => secret.name}
         columns={[

@@ -34,9 +34,9 @@ export function TagsPage() {
       </form>
       {create.error && <ErrorMessage error={create.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
-      {tags.error && <ErrorMessage error={tags.error} />}
       <ResourceTable
         caption="Tags of the organization"
+        error={tags.error}
         rows={tags.data?.data ?? []}
         rowKey={(tag) => tag.id}
         columns={[

@@ -69,9 +69,9 @@ export function UsersPage() {
       {create.error && <ErrorMessage error={create.error} />}
       {change.error && <ErrorMessage error={change.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
-      {users.error && <ErrorMessage error={users.error} />}
       <ResourceTable
         caption="Members of the organization"
+        error={users.error}
         rows={users.data?.data ?? []}
         rowKey={(user) => user.id}
         columns={[

@@ -40,6 +40,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
       {retry.error && <ErrorMessage error={retry.error} title="Not retried" />}
       <ResourceTable
         caption="Deliveries, newest first"
+        error={deliveries.error}
         rows={list}
         rowKey={(delivery) => delivery.id}
         empty="No deliveries yet."
@@ -166,9 +167,10 @@ export function WebhooksPage() {
           {update.error && <ErrorMessage error={update.error} title="Not saved" />}
         </section>
       )}
-      <Problems errors={[toggle.error, rotate.error, remove.error, webhooks.error]} />
+      <Problems errors={[toggle.error, rotate.error, remove.error]} />
       <ResourceTable
         caption="Webhooks of the organization"
+        error={webhooks.error}
         rows={webhooks.data?.data ?? []}
         rowKey={(hook) => hook.id}
         columns={[

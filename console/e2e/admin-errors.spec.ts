@@ -1,0 +1,77 @@
+import { expect, type Page, test } from '@playwright/test';
+import { bootstrap, expectAccessible, openAdminPage, signInFresh } from './fixtures.ts';
+
+/**
+ * How the administration pages show what went wrong: a list that cannot load shows its error
+ * alone (no "Loading…", no empty table), and a form's errors are about what the form holds now.
+ */
+const memberEmail = `errors-member-${Date.now()}@example.test`;
+const memberPassword = 'member-password-e2e-123';
+
+const adminPath = (page: string) => `/console/projects/${bootstrap().projectId}/admin/${page}`;
+
+/** A console call from the signed-in page (cookie and CSRF header, as the console sends). */
+async function consoleFetch(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      return response.status;
+    },
+    { method, path, body },
+  );
+}
+
+test('a member refused the audit log sees the refusal only, not a load that never ends', async ({ page }) => {
+  await signInFresh(page);
+  expect(
+    await consoleFetch(page, 'POST', '/console/v1/users', {
+      email: memberEmail,
+      password: memberPassword,
+      role: 'member',
+    }),
+  ).toBe(201);
+  await page.context().clearCookies();
+  await signInFresh(page, memberEmail, memberPassword);
+  await openAdminPage(page, 'Audit log');
+  await expect(page.getByRole('alert')).toContainText('403');
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Audit log pages' })).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test('every administration list that cannot load shows its error instead of an empty table', async ({
+  page,
+}) => {
+  await signInFresh(page);
+  // The lists' own requests fail; the pages' other requests (tags, presets, limits) still answer.
+  await page.route(
+    /\/console\/v1\/(api-keys|webhooks|schedules|projects\/[^/]+\/secrets|projects\/[^/]+\/presets|users|email-inboxes|audit-log|tags)(\?.*)?$/,
+    (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 500, json: { message: 'List unavailable (injected by the test)' } })
+        : route.fallback(),
+  );
+  for (const [path, heading] of [
+    ['api-keys', 'API keys'],
+    ['webhooks', 'Webhooks'],
+    ['schedules', 'Schedules'],
+    ['presets', 'Config presets'],
+    ['users', 'Users and roles'],
+    ['audit-log', 'Audit log'],
+    ['secrets', 'Secrets'],
+    ['tags', 'Tags'],
+    ['email-inboxes', 'Email inboxes'],
+  ] as const) {
+    await page.goto(adminPath(path));
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'injected by the test' }).first()).toBeVisible();
+    await expect(page.getByRole('table'), path).toHaveCount(0);
+    await expect(page.getByText('Loading…'), path).toHaveCount(0);
+  }
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
