@@ -107,6 +107,14 @@ export const stepCondition = z.discriminatedUnion('type', [
 ]);
 export type StepCondition = z.infer<typeof stepCondition>;
 
+/**
+ * How deep groups may nest in a step tree as written. The editor never needs more than a few
+ * levels; past some hundreds, Playwright cannot even load the compiled spec (the stack runs out).
+ */
+export const maxStepDepth = 50;
+/** The longest step name (test names take 64, copies 128). */
+export const maxStepNameLength = 256;
+
 /** A step as the compiler sees it: resolved shared steps, ordered children. */
 export interface StepNode {
   id: string;

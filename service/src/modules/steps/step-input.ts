@@ -1,5 +1,7 @@
 import {
   describeActionError,
+  maxStepDepth,
+  maxStepNameLength,
   type StepAction,
   type StepCondition,
   type StepInput,
@@ -33,7 +35,10 @@ export function normalizeSteps(
   input: unknown[],
   path = 'steps',
   sharedIds: ReadonlySet<string> = new Set(),
+  depth = 1,
 ): NormalizedStep[] {
+  if (depth > maxStepDepth && input.length > 0)
+    throw badRequest(`${path.replace(/\[.*$/, '')}: groups may nest at most ${maxStepDepth} levels deep`);
   return input.map((raw, index) => {
     const label = `${path}[${index}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
@@ -52,6 +57,10 @@ export function normalizeSteps(
         children: [],
       };
     }
+    if (item.name !== undefined && typeof item.name !== 'string')
+      throw badRequest(`step (${label}): name: must be a string`);
+    if (typeof item.name === 'string' && item.name.trim().length > maxStepNameLength)
+      throw badRequest(`step (${label}): name: at most ${maxStepNameLength} characters`);
     const stepLabel = `step ${item.name ? `"${item.name}" ` : ''}(${label})`;
     if (item.action === undefined || item.action === null)
       throw badRequest(`${stepLabel}: action: action is required`);
@@ -66,8 +75,6 @@ export function normalizeSteps(
         );
       condition = parsedCondition.data;
     }
-    if (item.name !== undefined && typeof item.name !== 'string')
-      throw badRequest(`${stepLabel}: name: must be a string`);
     if (item.children !== undefined && !Array.isArray(item.children))
       throw badRequest(`${stepLabel}: children: must be an array`);
     const group = parsed.data.name === 'group' || item.group === true;
@@ -78,13 +85,14 @@ export function normalizeSteps(
         ? (item.metadata as Record<string, unknown>)
         : null;
     return {
-      name: item.name?.trim() || parsed.data.description || parsed.data.name,
+      // A description has no limit of its own: as the name, it is cut to the name's.
+      name: item.name?.trim() || (parsed.data.description || parsed.data.name).slice(0, maxStepNameLength),
       action: parsed.data,
       condition,
       metadata,
       shared: item.shared === true,
       group,
-      children: normalizeSteps(item.children ?? [], `${label}.children`, sharedIds),
+      children: normalizeSteps(item.children ?? [], `${label}.children`, sharedIds, depth + 1),
     };
   });
 }

@@ -251,6 +251,32 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
     expect(r5.json().message).toBe('Tag not found');
   });
 
+  it('refuses step trees nested deeper than 50 levels and step names over 256 characters', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let step: Record<string, unknown> = gotoStep('/');
+      for (let level = 0; level < levels; level += 1)
+        step = { name: `group ${level}`, action: { name: 'group' }, children: [step] };
+      return step;
+    };
+    const post = async (testData: Record<string, unknown>) => {
+      const form = await multipart({ testData: JSON.stringify(testData) });
+      return t.api({ method: 'POST', url: '/v1/tests', payload: form.payload, headers: form.headers });
+    };
+    // 50 levels of groups: the action inside is the 51st level, one too many.
+    const tooDeep = await post({ name: 'too deep', steps: [nested(50)] });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json().message).toBe('testData.steps: groups may nest at most 50 levels deep');
+    expect((await post({ name: 'deep enough', steps: [nested(49)] })).statusCode).toBe(200);
+
+    const longName = await post({ name: 'long step', steps: [{ ...gotoStep('/'), name: 'n'.repeat(257) }] });
+    expect(longName.statusCode).toBe(400);
+    expect(longName.json().message).toBe('step (testData.steps[0]): name: at most 256 characters');
+    const created = await post({ name: 'long enough', steps: [{ ...gotoStep('/'), name: 'n'.repeat(256) }] });
+    expect(created.statusCode).toBe(200);
+    const listed = await t.api({ method: 'GET', url: '/v1/tests?name=too%20deep' });
+    expect(listed.json().children).toEqual([]);
+  });
+
   it('bulk-updates status', async () => {
     const response = await t.api({
       method: 'POST',
