@@ -7,6 +7,7 @@ export {
   compileProject,
   DEFAULT_ACTION_TIMEOUT_MS,
   EXPECTATION_ANNOTATION,
+  maxCompiledStepDepth,
   RUNTIME_FILE,
   secretEnvVar,
   TEST_ID_ANNOTATION,
