@@ -199,7 +199,7 @@ export class SchedulesService {
     const changes = { enabled: 0, nextRunAt: null, updatedAt: isoNow(this.clock) };
     await updateSchedule(this.db, current.id, changes);
     this.changed();
-    return toSchedule({ ...current, ...changes });
+    return this.withPreset(toSchedule({ ...current, ...changes }));
   }
 
   /** Resume: `nextRunAt` is recomputed from now, so ticks missed while paused never fire. */
@@ -212,7 +212,7 @@ export class SchedulesService {
     };
     await updateSchedule(this.db, current.id, changes);
     this.changed();
-    return toSchedule({ ...current, ...changes });
+    return this.withPreset(toSchedule({ ...current, ...changes }));
   }
 
   /** Starts a run now, enabled or not; the run carries the schedule like a fired one. */

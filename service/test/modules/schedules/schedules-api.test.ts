@@ -279,6 +279,9 @@ describe.each(databaseKinds)('schedules API on %s', (database) => {
       const disabled = await withKey(pauser, { method: 'POST', url: `/v1/schedules/${created.id}/disable` });
       expect(disabled.statusCode).toBe(200);
       expect(disabled.json().data).toMatchObject({ id: created.id, enabled: false, nextRunAt: null });
+      // The same record GET answers, every field included (presetId was missing).
+      const read = (key: string) => withKey(key, { method: 'GET', url: `/v1/schedules/${created.id}` });
+      expect(disabled.json().data).toEqual((await read(pauser)).json().data);
 
       clock.advance(25 * 60 * 1000); // 10:40:30: the 10:20 and 10:30 ticks passed while paused
       for (const key of [readOnly, pauser]) {
@@ -288,6 +291,7 @@ describe.each(databaseKinds)('schedules API on %s', (database) => {
       const enabled = await withKey(resumer, { method: 'POST', url: `/v1/schedules/${created.id}/enable` });
       expect(enabled.statusCode).toBe(200);
       expect(enabled.json().data).toMatchObject({ enabled: true, nextRunAt: '2030-03-04T10:50:00.000Z' });
+      expect(enabled.json().data).toEqual((await read(resumer)).json().data);
     });
 
     it('requires schedules:run to trigger and 404s an unknown schedule', async () => {
