@@ -11,6 +11,7 @@ import {
 import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { findBranch } from '../console/public.ts';
 import { tests as testsModule } from './deps.ts';
 import { RunCancelledError } from './errors.ts';
 import { renderReportHtml } from './report-html.ts';
@@ -95,10 +96,18 @@ async function testFilterIds(ctx: AppContext, scope: Scope, testId: string): Pro
   return [...ids];
 }
 
-function runFilter(
+/**
+ * The runs a query names: `branchId` overrides the active branch and, like `x-branch-id` and
+ * the tests' `branch`, must name a branch of the project (404), not silently match nothing.
+ */
+async function runFilter(
+  ctx: AppContext,
   scope: Scope,
   filter: { testIds?: string[] | undefined; scheduleId?: string | undefined; branchId?: string | undefined },
-): RunFilter {
+): Promise<RunFilter> {
+  if (filter.branchId !== undefined && filter.branchId !== scope.branchId) {
+    if (!(await findBranch(ctx.db, filter.branchId, scope.projectId))) throw notFound('Branch not found');
+  }
   return {
     projectId: scope.projectId,
     branchId: filter.branchId ?? scope.branchId,
@@ -112,7 +121,7 @@ export async function listRuns(ctx: AppContext, scope: Scope, query: TestRunList
   const { total, rows } = await pageOfRuns(
     ctx.db,
     {
-      ...runFilter(scope, { testIds, scheduleId: query.scheduleId, branchId: query.branchId }),
+      ...(await runFilter(ctx, scope, { testIds, scheduleId: query.scheduleId, branchId: query.branchId })),
       status: query.status,
       nameContains: query.name,
       createdFrom: query.startDate ? parseDate(query.startDate, 'startDate', false) : undefined,
@@ -139,7 +148,7 @@ export async function latestRun(
   query: { testId?: string; scheduleId?: string; branchId?: string },
 ) {
   const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
-  const row = await latestRunMatching(ctx.db, runFilter(scope, { ...query, testIds }));
+  const row = await latestRunMatching(ctx.db, await runFilter(ctx, scope, { ...query, testIds }));
   return row
     ? { id: row.id, name: row.name, status: row.status as TestRun['status'], createdAt: row.createdAt }
     : null;
@@ -155,7 +164,7 @@ export async function runStatistics(
   query: { testId?: string; scheduleId?: string; branchId?: string },
 ): Promise<RunStatistics> {
   const testIds = query.testId ? await testFilterIds(ctx, scope, query.testId) : undefined;
-  const rows = await outcomesOfRuns(ctx.db, runFilter(scope, { ...query, testIds }));
+  const rows = await outcomesOfRuns(ctx.db, await runFilter(ctx, scope, { ...query, testIds }));
   let passed = 0;
   let failed = 0;
   let skipped = 0;

@@ -253,6 +253,17 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     expect(stats).toMatchObject({ passed: 0, failed: 0, successRate: 0, avgDuration: 0 });
     expect(stats.skipped).toBe(stats.totalRuns);
     expect(stats.lastRun).toEqual(expect.any(String));
+
+    // branchId names a branch of the project, as x-branch-id must: else 404, not an empty list.
+    const own = (
+      await t.api({ method: 'GET', url: `/v1/test-runs?branchId=${t.bootstrap.branchId}` })
+    ).json();
+    expect(own.pagination.total).toBe(total);
+    for (const path of ['/v1/test-runs', '/v1/test-runs/latest', '/v1/test-runs/stats']) {
+      const unknown = await t.api({ method: 'GET', url: `${path}?branchId=${crypto.randomUUID()}` });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ message: 'Branch not found' });
+    }
   });
 
   it('hides runs of other projects (404) and needs tests:cancel to cancel', async () => {
