@@ -75,3 +75,53 @@ test('every administration list that cannot load shows its error instead of an e
   }
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
+
+test("a webhook form's errors are about what it holds now", async ({ page }) => {
+  await signInFresh(page);
+  await openAdminPage(page, 'Webhooks');
+  const form = page.getByRole('form', { name: 'Create a webhook' });
+  const url = form.getByLabel('Endpoint URL (https)');
+  const refused = page.getByRole('alert').filter({ hasText: 'Not created' });
+  // `.invalid` never resolves: the service refuses the URL.
+  await url.fill('https://stepdeck-e2e.invalid/');
+  await form.getByRole('button', { name: 'Create webhook' }).click();
+  await expect(refused).toBeVisible();
+  // The refused URL stays in the field to be corrected; correcting it drops the old answer.
+  await expect(url).toHaveValue('https://stepdeck-e2e.invalid/');
+  await url.fill('https://other.stepdeck-e2e.invalid/');
+  await expect(refused).toHaveCount(0);
+  await form.getByLabel('Custom data (JSON, up to 4 KB)').fill('{not json');
+  await form.getByRole('button', { name: 'Create webhook' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(refused).toHaveCount(0);
+  // The client's own complaint goes too once the field it was about changes.
+  await form.getByLabel('Custom data (JSON, up to 4 KB)').fill('');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await url.fill('https://stepdeck-e2e.invalid/');
+  await form.getByRole('button', { name: 'Create webhook' }).click();
+  await expect(refused).toBeVisible();
+  await url.fill('');
+  await expect(refused).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test('a disabled create button says why, to screen readers too', async ({ page }) => {
+  await signInFresh(page);
+  await openAdminPage(page, 'Webhooks');
+  const form = page.getByRole('form', { name: 'Create a webhook' });
+  const create = form.getByRole('button', { name: 'Create webhook' });
+  await expect(create).toBeEnabled();
+  await form.getByLabel('run.completed').uncheck();
+  await form.getByLabel('run.failed').uncheck();
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription('Choose at least one event.');
+  await form.getByLabel('run.failed').check();
+  await expect(create).toBeEnabled();
+  await expect(create).toHaveAccessibleDescription('');
+
+  await openAdminPage(page, 'API keys');
+  const keyButton = page.getByRole('form', { name: 'Create an API key' }).getByRole('button', { name: 'Create key' });
+  await expect(keyButton).toBeDisabled();
+  await expect(keyButton).toHaveAccessibleDescription('Choose at least one scope.');
+  await expectAccessible(page);
+});

@@ -1,6 +1,6 @@
 import { allScopes } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
@@ -24,6 +24,7 @@ export function ApiKeysPage() {
   const [scopes, setScopes] = useState<string[]>([]);
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>();
   const [copied, setCopied] = useState(false);
+  const noScopeId = useId();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
   const create = useMutation({
     mutationFn: () => adminApi.createApiKey({ name, scopes }),
@@ -64,7 +65,12 @@ export function ApiKeysPage() {
           </button>
         </div>
       )}
-      <form onSubmit={submit} aria-label="Create an API key" className="admin-form">
+      <form
+        onSubmit={submit}
+        onChange={() => create.reset()}
+        aria-label="Create an API key"
+        className="admin-form"
+      >
         <Field label="Key name">
           <input value={name} onChange={(event) => setName(event.target.value)} required />
         </Field>
@@ -83,8 +89,16 @@ export function ApiKeysPage() {
             ))}
           </fieldset>
         ))}
-        {scopes.length === 0 && <p className="muted">Choose at least one scope.</p>}
-        <button type="submit" disabled={scopes.length === 0 || create.isPending}>
+        {scopes.length === 0 && (
+          <p id={noScopeId} className="muted">
+            Choose at least one scope.
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={scopes.length === 0 || create.isPending}
+          aria-describedby={scopes.length === 0 ? noScopeId : undefined}
+        >
           Create key
         </button>
         {create.error && <ErrorMessage error={create.error} />}

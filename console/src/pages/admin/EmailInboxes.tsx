@@ -46,7 +46,12 @@ export function EmailInboxesPage() {
           ? `${list.length} inboxes`
           : `${list.length} of ${max} inboxes used; each keeps its newest ${limits.data?.data.maxMessages} messages for ${limits.data?.data.messageRetentionHours} hours.`}
       </p>
-      <form className="filters" onSubmit={submit} aria-label="Create an inbox">
+      <form
+        className="filters"
+        onSubmit={submit}
+        onChange={() => create.reset()}
+        aria-label="Create an inbox"
+      >
         <Field label="Inbox name (optional)">
           <input value={name} maxLength={128} onChange={(event) => setName(event.target.value)} />
         </Field>

@@ -59,7 +59,12 @@ export function OrganizationPage() {
           </button>
           <Problems errors={[subscription.error]} />
           <h2>Limits</h2>
-          <form className="filters" onSubmit={saveCap} aria-label="Organization limits">
+          <form
+            className="filters"
+            onSubmit={saveCap}
+            onChange={() => limits.reset()}
+            aria-label="Organization limits"
+          >
             <Field label="Concurrent runs (1–64)">
               <input
                 type="number"

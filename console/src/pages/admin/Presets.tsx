@@ -46,10 +46,15 @@ export function PresetsPage() {
     setProblem(undefined);
     create.mutate(parsed);
   };
+  // Errors speak of what the form holds: a change makes both its own and the service's stale.
+  const edited = () => {
+    setProblem(undefined);
+    create.reset();
+  };
   return (
     <section>
       <h1>Config presets</h1>
-      <form className="admin-form" onSubmit={submit} aria-label="Create a preset">
+      <form className="admin-form" onSubmit={submit} onChange={edited} aria-label="Create a preset">
         <Field label="Preset name">
           <input value={name} onChange={(event) => setName(event.target.value)} required />
         </Field>

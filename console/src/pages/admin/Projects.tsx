@@ -32,7 +32,12 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
   return (
     <section aria-label={`Branches of ${projectName}`}>
       <h2>Branches of {projectName}</h2>
-      <form className="filters" onSubmit={submit} aria-label="Create a branch">
+      <form
+        className="filters"
+        onSubmit={submit}
+        onChange={() => create.reset()}
+        aria-label="Create a branch"
+      >
         <Field label="Branch name">
           <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={128} />
         </Field>
@@ -97,7 +102,12 @@ export function ProjectsPage() {
   return (
     <section>
       <h1>Projects and branches</h1>
-      <form className="filters" onSubmit={submit} aria-label="Create a project">
+      <form
+        className="filters"
+        onSubmit={submit}
+        onChange={() => create.reset()}
+        aria-label="Create a project"
+      >
         <Field label="Project name">
           <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={128} />
         </Field>

@@ -47,12 +47,15 @@ export function ScheduleForm({
   submitLabel,
   initial,
   onSubmit,
+  onEdit,
   onCancel,
 }: {
   label: string;
   submitLabel: string;
   initial?: Schedule;
   onSubmit: (fields: ScheduleFields) => void;
+  /** Any field changed: the page drops the service's answer to what the form held before. */
+  onEdit?: () => void;
   onCancel?: () => void;
 }) {
   const scope = useProjectScope();
@@ -91,7 +94,7 @@ export function ScheduleForm({
   const idPrefix = initial ? `edit-${initial.id}` : 'create';
   return (
     <>
-      <form className="admin-form" onSubmit={submit} aria-label={label}>
+      <form className="admin-form" onSubmit={submit} onChange={onEdit} aria-label={label}>
         <Field label="Schedule name">
           <input value={name} onChange={(event) => setName(event.target.value)} required />
         </Field>

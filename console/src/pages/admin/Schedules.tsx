@@ -114,6 +114,7 @@ export function SchedulesPage() {
         label="Create a schedule"
         submitLabel="Create schedule"
         onSubmit={(fields) => create.mutate(fields)}
+        onEdit={() => create.reset()}
       />
       {create.error && <Problems errors={[create.error]} />}
       {editing && (
@@ -125,6 +126,7 @@ export function SchedulesPage() {
             submitLabel="Save schedule"
             initial={editing}
             onSubmit={(fields) => update.mutate({ id: editing.id, fields })}
+            onEdit={() => update.reset()}
             onCancel={() => setEditing(undefined)}
           />
           <Problems errors={[update.error]} />
@@ -181,7 +183,10 @@ export function SchedulesPage() {
                 <button
                   type="button"
                   aria-label={`Edit ${schedule.name}`}
-                  onClick={() => setEditing(schedule)}
+                  onClick={() => {
+                    update.reset();
+                    setEditing(schedule);
+                  }}
                 >
                   Edit
                 </button>{' '}

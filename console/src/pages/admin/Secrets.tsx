@@ -34,7 +34,7 @@ export function SecretsPage() {
     <section>
       <h1>Secrets</h1>
       <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
-      <form className="filters" onSubmit={submit} aria-label="Set a secret">
+      <form className="filters" onSubmit={submit} onChange={() => save.reset()} aria-label="Set a secret">
         <Field label="Secret name">
           <input value={name} onChange={(event) => setName(event.target.value)} required />
         </Field>

@@ -26,7 +26,7 @@ export function TagsPage() {
   return (
     <section>
       <h1>Tags</h1>
-      <form className="filters" onSubmit={submit} aria-label="Create a tag">
+      <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Create a tag">
         <Field label="Tag name">
           <input value={name} onChange={(event) => setName(event.target.value)} required />
         </Field>

@@ -51,7 +51,7 @@ export function UsersPage() {
           </p>
         </div>
       )}
-      <form className="filters" onSubmit={submit} aria-label="Add a user">
+      <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Add a user">
         <label>
           Email{' '}
           <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required />

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Field } from '../../components/admin/Field.tsx';
 import { parseCustomData } from './webhook-custom-data.ts';
 
@@ -14,20 +14,27 @@ export interface WebhookFields {
 const urlRules =
   'https only, no user:password in it, and no localhost, private, loopback, link-local or carrier-grade NAT address (names are resolved).';
 
-/** Create and edit share this form: URL, events and custom data. */
+/**
+ * Create and edit share this form: URL, events and custom data. The fields stay after a submit
+ * (a refused URL can be corrected in place); the page remounts the form to empty it.
+ */
 export function WebhookForm({
   label,
   submitLabel,
   initial,
   onSubmit,
+  onEdit,
   onCancel,
 }: {
   label: string;
   submitLabel: string;
   initial?: WebhookFields;
   onSubmit: (fields: WebhookFields) => void;
+  /** Any field changed: the page drops the service's answer to what the form held before. */
+  onEdit?: () => void;
   onCancel?: () => void;
 }) {
+  const noEventId = useId();
   const [url, setUrl] = useState(initial?.url ?? '');
   const [chosen, setChosen] = useState<string[]>(initial?.events ?? [...webhookEvents]);
   const [customData, setCustomData] = useState(
@@ -43,14 +50,15 @@ export function WebhookForm({
     }
     setProblem(undefined);
     onSubmit({ url, events: chosen, customData: read.data });
-    if (!initial) {
-      setUrl('');
-      setCustomData('');
-    }
+  };
+  // Errors speak of what the form holds: a change makes both its own and the service's stale.
+  const edited = () => {
+    setProblem(undefined);
+    onEdit?.();
   };
   return (
     <>
-      <form className="admin-form" onSubmit={submit} aria-label={label}>
+      <form className="admin-form" onSubmit={submit} onChange={edited} aria-label={label}>
         <Field label="Endpoint URL (https)" hint={urlRules}>
           <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
         </Field>
@@ -72,7 +80,16 @@ export function WebhookForm({
         <Field label="Custom data (JSON, up to 4 KB)">
           <textarea rows={3} value={customData} onChange={(event) => setCustomData(event.target.value)} />
         </Field>
-        <button type="submit" disabled={chosen.length === 0}>
+        {chosen.length === 0 && (
+          <p id={noEventId} className="muted">
+            Choose at least one event.
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={chosen.length === 0}
+          aria-describedby={chosen.length === 0 ? noEventId : undefined}
+        >
           {submitLabel}
         </button>
         {onCancel && (

@@ -117,11 +117,14 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<{ label: string; secret: string } | undefined>();
   const [open, setOpen] = useState<string | undefined>();
   const [editing, setEditing] = useState<Webhook | undefined>();
+  // Bumped on each webhook created: the create form remounts empty.
+  const [created, setCreated] = useState(0);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   const create = useMutation({
     mutationFn: adminApi.createWebhook,
     onSuccess: (answer) => {
       setSecret({ label: `Webhook created. Its signing secret:`, secret: answer.data.secret });
+      setCreated((count) => count + 1);
       void refresh();
     },
   });
@@ -148,9 +151,11 @@ export function WebhooksPage() {
       <h1>Webhooks</h1>
       {secret && <OnceSecret {...secret} onDone={() => setSecret(undefined)} />}
       <WebhookForm
+        key={created}
         label="Create a webhook"
         submitLabel="Create webhook"
         onSubmit={(fields) => create.mutate(fields)}
+        onEdit={() => create.reset()}
       />
       {create.error && <ErrorMessage error={create.error} title="Not created" />}
       {editing && (
@@ -162,6 +167,7 @@ export function WebhooksPage() {
             submitLabel="Save webhook"
             initial={editing}
             onSubmit={(fields) => update.mutate({ id: editing.id, fields })}
+            onEdit={() => update.reset()}
             onCancel={() => setEditing(undefined)}
           />
           {update.error && <ErrorMessage error={update.error} title="Not saved" />}
@@ -181,7 +187,13 @@ export function WebhooksPage() {
             header: 'Actions',
             cell: (hook) => (
               <>
-                <button type="button" onClick={() => setEditing(hook)}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    update.reset();
+                    setEditing(hook);
+                  }}
+                >
                   Edit
                 </button>{' '}
                 <button type="button" onClick={() => toggle.mutate({ id: hook.id, enabled: !hook.enabled })}>
