@@ -301,6 +301,15 @@ const jsonObject = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* 
 /** `{ data: T }`, the wrapper of almost every response. */
 const dataOf = (payload) => schemas/* object */.Ikc({ data: payload });
 const uuid = schemas/* uuid */.uRe({ error: 'must be a UUID' });
+/**
+ * A whole-number query parameter (`limit`, `page`) whose every failure states the rule, e.g.
+ * "limit must be a whole number from 1 to 500" for `limit=0`, `limit=abc` or `limit=1.5`.
+ */
+const queryInteger = (name, min, max) => {
+    const message = `${name} must be a whole number ${max === undefined ? `${min} or more` : `from ${min} to ${max}`}`;
+    const atLeast = coerce/* number */.ai({ error: message }).int(message).min(min, message);
+    return max === undefined ? atLeast : atLeast.max(max, message);
+};
 const isoTimestamp = schemas/* string */.YjP();
 const runStatus = schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
@@ -320,8 +329,8 @@ const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
 const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
     .optional()
     .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
-const pageNumber = coerce/* number */.ai({ error: 'page must be an integer' }).int().min(0).default(0);
-const pageLimit = coerce/* number */.ai({ error: 'limit must be an integer' }).int().min(1).default(50);
+const pageNumber = queryInteger('page', 0).default(0);
+const pageLimit = queryInteger('limit', 1).default(50);
 const listTestsQuery = schemas/* object */.Ikc({
     limit: pageLimit,
     page: pageNumber,
@@ -760,8 +769,8 @@ const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(),
 const cancelRunResponse = dataOf(cancelRun);
 /** Query of `GET /v1/test-runs`. */
 const testRunListQuery = schemas/* object */.Ikc({
-    limit: coerce/* number */.ai().int().min(1).max(500).default(20),
-    page: coerce/* number */.ai().int().min(0).default(0),
+    limit: queryInteger('limit', 1, 500).default(20),
+    page: queryInteger('page', 0).default(0),
     status: runStatus.optional(),
     name: schemas/* string */.YjP().optional(),
     testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),

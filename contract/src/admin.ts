@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, isoTimestamp, jsonObject, pagination } from './common.ts';
+import { dataOf, isoTimestamp, jsonObject, pagination, queryInteger } from './common.ts';
 import { consoleRole } from './console.ts';
 import { runConfig } from './run-config.ts';
 
@@ -64,8 +64,8 @@ export const auditLogQuery = z.object({
   resource: z.string().trim().max(256).optional(),
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 date-time' }).optional(),
-  page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
-  limit: z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(50),
+  page: queryInteger('page', 1).default(1),
+  limit: queryInteger('limit', 1, 100).default(50),
 });
 export type AuditLogQuery = z.input<typeof auditLogQuery>;
 

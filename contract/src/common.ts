@@ -21,6 +21,16 @@ export const jsonObject = z.record(z.string(), z.unknown());
 export const dataOf = <T extends z.ZodType>(payload: T) => z.object({ data: payload });
 
 export const uuid = z.uuid({ error: 'must be a UUID' });
+
+/**
+ * A whole-number query parameter (`limit`, `page`) whose every failure states the rule, e.g.
+ * "limit must be a whole number from 1 to 500" for `limit=0`, `limit=abc` or `limit=1.5`.
+ */
+export const queryInteger = (name: string, min: number, max?: number) => {
+  const message = `${name} must be a whole number ${max === undefined ? `${min} or more` : `from ${min} to ${max}`}`;
+  const atLeast = z.coerce.number({ error: message }).int(message).min(min, message);
+  return max === undefined ? atLeast : atLeast.max(max, message);
+};
 export const isoTimestamp = z.string();
 
 export const runStatus = z.enum(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, isoTimestamp, pagination, runStatus } from './common.ts';
+import { dataOf, isoTimestamp, pagination, queryInteger, runStatus } from './common.ts';
 import { runConfig } from './run-config.ts';
 
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
@@ -234,8 +234,8 @@ export const cancelRunResponse = dataOf(cancelRun);
 
 /** Query of `GET /v1/test-runs`. */
 export const testRunListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(20),
-  page: z.coerce.number().int().min(0).default(0),
+  limit: queryInteger('limit', 1, 500).default(20),
+  page: queryInteger('page', 0).default(0),
   status: runStatus.optional(),
   name: z.string().optional(),
   testId: z.uuid({ error: 'testId must be a UUID' }).optional(),

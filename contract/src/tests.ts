@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, jsonObject, pagination, testStatus, uuid } from './common.ts';
+import { dataOf, jsonObject, pagination, queryInteger, testStatus, uuid } from './common.ts';
 import { runConfig } from './run-config.ts';
 
 /** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
@@ -13,8 +13,8 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
     .optional()
     .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
 
-const pageNumber = z.coerce.number({ error: 'page must be an integer' }).int().min(0).default(0);
-const pageLimit = z.coerce.number({ error: 'limit must be an integer' }).int().min(1).default(50);
+const pageNumber = queryInteger('page', 0).default(0);
+const pageLimit = queryInteger('limit', 1).default(50);
 
 export const listTestsQuery = z.object({
   limit: pageLimit,

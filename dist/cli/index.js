@@ -73895,6 +73895,15 @@ const jsonObject = classic_schemas/* record */.g1P(classic_schemas/* string */.Y
 /** `{ data: T }`, the wrapper of almost every response. */
 const dataOf = (payload) => classic_schemas/* object */.Ikc({ data: payload });
 const uuid = classic_schemas/* uuid */.uRe({ error: 'must be a UUID' });
+/**
+ * A whole-number query parameter (`limit`, `page`) whose every failure states the rule, e.g.
+ * "limit must be a whole number from 1 to 500" for `limit=0`, `limit=abc` or `limit=1.5`.
+ */
+const queryInteger = (name, min, max) => {
+    const message = `${name} must be a whole number ${max === undefined ? `${min} or more` : `from ${min} to ${max}`}`;
+    const atLeast = number({ error: message }).int(message).min(min, message);
+    return max === undefined ? atLeast : atLeast.max(max, message);
+};
 const isoTimestamp = classic_schemas/* string */.YjP();
 const runStatus = classic_schemas/* enum */.k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
 const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
@@ -73914,8 +73923,8 @@ const testTypeFilter = classic_schemas/* enum */.k5n(['all', 'ui', 'api']);
 const oneOrMany = (item) => classic_schemas/* union */.KCZ([item, classic_schemas/* array */.YOg(item)])
     .optional()
     .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
-const pageNumber = number({ error: 'page must be an integer' }).int().min(0).default(0);
-const pageLimit = number({ error: 'limit must be an integer' }).int().min(1).default(50);
+const pageNumber = queryInteger('page', 0).default(0);
+const pageLimit = queryInteger('limit', 1).default(50);
 const listTestsQuery = classic_schemas/* object */.Ikc({
     limit: pageLimit,
     page: pageNumber,
@@ -74354,8 +74363,8 @@ const cancelRun = classic_schemas/* object */.Ikc({ success: classic_schemas/* b
 const cancelRunResponse = dataOf(cancelRun);
 /** Query of `GET /v1/test-runs`. */
 const testRunListQuery = classic_schemas/* object */.Ikc({
-    limit: number().int().min(1).max(500).default(20),
-    page: number().int().min(0).default(0),
+    limit: queryInteger('limit', 1, 500).default(20),
+    page: queryInteger('page', 0).default(0),
     status: runStatus.optional(),
     name: classic_schemas/* string */.YjP().optional(),
     testId: classic_schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),

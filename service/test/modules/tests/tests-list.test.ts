@@ -150,7 +150,19 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
   });
 
   it('rejects bad queries with 400', async () => {
-    expect((await t.api({ method: 'GET', url: '/v1/tests?limit=0' })).statusCode).toBe(400);
+    // Each stating the rule, whatever broke it.
+    for (const [query, message] of [
+      ['limit=0', 'querystring.limit: limit must be a whole number 1 or more'],
+      ['limit=abc', 'querystring.limit: limit must be a whole number 1 or more'],
+      ['page=-1', 'querystring.page: page must be a whole number 0 or more'],
+      ['page=1.5', 'querystring.page: page must be a whole number 0 or more'],
+    ]) {
+      const response = await t.api({ method: 'GET', url: `/v1/tests?${query}` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message });
+    }
+    const runs = await t.api({ method: 'GET', url: '/v1/test-runs?limit=501' });
+    expect(runs.json()).toEqual({ message: 'querystring.limit: limit must be a whole number from 1 to 500' });
     expect((await t.api({ method: 'GET', url: '/v1/tests?status=bogus' })).statusCode).toBe(400);
     expect((await t.api({ method: 'GET', url: '/v1/tests?sortBy=size' })).statusCode).toBe(400);
   });
