@@ -214,6 +214,9 @@ test('a schedule shows its cron in words and its next five firings, and names a 
 
   await form.getByLabel('Cron expression').fill('61 * * * *');
   await expect(preview.getByRole('alert')).toContainText("Invalid cron expression '61 * * * *'");
+  // Said once: the words line does not repeat the error in its own terms.
+  await expect(preview.getByTestId('cron-words')).toHaveCount(0);
+  await expect(preview.getByText(/Error:/)).toHaveCount(0);
   await form.getByLabel('Cron expression').fill('30 9 * * 1-5');
 
   await form.getByLabel('Schedule name').fill('Weekday smoke');

@@ -20,7 +20,8 @@ test.describe('sign-in and sign-out', () => {
     await expect(page.getByRole('heading', { name: 'Sign in to Stepdeck' })).toBeVisible();
     await expectAccessible(page);
     await signIn(page, bootstrap().adminEmail, 'wrong-password');
-    await expect(page.getByRole('alert')).toContainText('Invalid email or password');
+    // One message, in the service's words: no "Could not sign in (401)" heading above it.
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
     await signIn(page);
     await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/console/projects/${bootstrap().projectId}/runs$`));

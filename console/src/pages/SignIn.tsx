@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client.ts';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { sessionKey } from '../components/RequireSession.tsx';
@@ -54,7 +55,14 @@ export function SignInPage() {
           Sign in
         </button>
       </form>
-      {signIn.error ? <ErrorMessage error={signIn.error} title="Could not sign in" /> : null}
+      {signIn.error instanceof ApiError && signIn.error.status === 401 ? (
+        // Wrong credentials: the service's sentence says it all; a status code adds nothing.
+        <p role="alert" className="error-box">
+          {signIn.error.message}
+        </p>
+      ) : signIn.error ? (
+        <ErrorMessage error={signIn.error} title="Could not sign in" />
+      ) : null}
     </main>
   );
 }

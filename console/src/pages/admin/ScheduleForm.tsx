@@ -7,12 +7,15 @@ import { Field } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 
-/** The cron expression in words, or why it cannot be read. */
-function describeCron(cron: string): string {
+/**
+ * The cron expression in words; undefined when it cannot be read, since the service's preview
+ * then says why (in the words that saving would give), and one message is enough.
+ */
+function describeCron(cron: string): string | undefined {
   try {
     return cronstrue.toString(cron, { use24HourTimeFormat: true, verbose: true });
-  } catch (error) {
-    return String(error);
+  } catch {
+    return undefined;
   }
 }
 
@@ -90,6 +93,7 @@ export function ScheduleForm({
       presetId: presetId || null,
     });
   };
+  const words = describeCron(cron);
   // The form's own controls carry a prefix when editing, so both forms can be on the page.
   const idPrefix = initial ? `edit-${initial.id}` : 'create';
   return (
@@ -169,7 +173,7 @@ export function ScheduleForm({
         aria-label={initial ? 'Cron preview of the edited schedule' : 'Cron preview'}
         className="notice"
       >
-        <p data-testid="cron-words">{describeCron(cron)}</p>
+        {words && <p data-testid="cron-words">{words}</p>}
         {preview.error ? (
           <ErrorMessage error={preview.error} title="Cannot preview" />
         ) : (
