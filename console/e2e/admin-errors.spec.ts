@@ -120,7 +120,9 @@ test('a disabled create button says why, to screen readers too', async ({ page }
   await expect(create).toHaveAccessibleDescription('');
 
   await openAdminPage(page, 'API keys');
-  const keyButton = page.getByRole('form', { name: 'Create an API key' }).getByRole('button', { name: 'Create key' });
+  const keyButton = page
+    .getByRole('form', { name: 'Create an API key' })
+    .getByRole('button', { name: 'Create key' });
   await expect(keyButton).toBeDisabled();
   await expect(keyButton).toHaveAccessibleDescription('Choose at least one scope.');
   await expectAccessible(page);
