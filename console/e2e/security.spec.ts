@@ -102,3 +102,64 @@ test.describe('cookie-authenticated changes', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'csrf target' })).toBeVisible();
   });
 });
+
+test.describe('what every page loads', () => {
+  test('the console declares its icon inline, so no page asks for /favicon.ico', async ({ page }) => {
+    // Headless Chromium does not fetch icons itself, so the test checks what a browser would:
+    // the page names an icon (else it falls back to /favicon.ico), and that icon renders under
+    // the page's CSP.
+    await signInFresh(page);
+    const icon = page.locator('link[rel="icon"]');
+    await expect(icon).toHaveAttribute('href', /^data:image\/svg\+xml,/);
+    const width = await icon.evaluate(
+      (link: HTMLLinkElement) =>
+        new Promise<number>((resolve) => {
+          const image = new Image();
+          image.onload = () => resolve(image.naturalWidth);
+          image.onerror = () => resolve(0);
+          image.src = link.href;
+        }),
+    );
+    expect(width).toBeGreaterThan(0);
+  });
+
+  test('the trace viewer opens without a CSP violation; its script hash is for its page only', async ({
+    page,
+  }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+        violations.push(message.text());
+    });
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __violations: string[] }).__violations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => {
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+      });
+    });
+    await signInFresh(page);
+    const response = await page.goto('/console/trace/index.html');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle('Playwright Trace Viewer');
+    await page.waitForLoadState('networkidle');
+    expect(
+      await page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? []),
+    ).toEqual([]);
+    expect(violations).toEqual([]);
+
+    const scriptSrc = (policy: string | null) =>
+      (policy ?? '').split(';').find((directive) => directive.startsWith('script-src')) ?? '';
+    const viewerHashes = scriptSrc(response?.headers()['content-security-policy'] ?? null).match(
+      /'sha256-[^']+'/g,
+    );
+    expect(viewerHashes).toHaveLength(1);
+    // The console's own page and the viewer's other files keep their policies.
+    const consolePolicy = (await fetch(`${serviceUrl()}/console/`)).headers.get('content-security-policy');
+    expect(scriptSrc(consolePolicy)).not.toContain(viewerHashes?.[0]);
+    const workerPolicy = (await fetch(`${serviceUrl()}/console/trace/sw.bundle.js`)).headers.get(
+      'content-security-policy',
+    );
+    expect(scriptSrc(workerPolicy)).toBe("script-src 'self'");
+  });
+});

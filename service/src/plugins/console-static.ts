@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { notFound } from '../errors.ts';
-import { contentSecurityPolicyHeader } from './security-headers.ts';
+import { contentSecurityPolicyHeader, inlineScriptHashes } from './security-headers.ts';
 
 /** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */
 export const consoleDistDir = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
@@ -33,14 +33,24 @@ export async function registerConsoleStatic(app: FastifyInstance, options: { dis
   const distDir = options.distDir ?? consoleDistDir;
   app.get('/', hidden, async (_request, reply) => reply.redirect('/console/', 302));
 
+  // The viewer's index.html ends with an inline script (a message for file:// pages) that the
+  // plain policy blocks, logging a CSP error on every opening. Only that page gets the hash of
+  // exactly that script, read from the installed playwright-core, so an upgrade needs no edit.
+  const viewerDir = traceViewerDir();
+  const viewerIndex = path.join(viewerDir, 'index.html');
+  const viewerPolicy = fs.existsSync(viewerIndex)
+    ? contentSecurityPolicyHeader(inlineScriptHashes(fs.readFileSync(viewerIndex, 'utf8')))
+    : undefined;
   await app.register(fastifyStatic, {
-    root: traceViewerDir(),
+    root: viewerDir,
     prefix: '/console/trace/',
     wildcard: false,
     // Not hashed by name (index.html, sw.bundle.js): revalidate so a Playwright upgrade shows at once.
     cacheControl: false,
-    setHeaders: (reply) => {
+    setHeaders: (reply, filePath) => {
       reply.header('cache-control', 'no-cache');
+      if (viewerPolicy && path.resolve(filePath) === viewerIndex)
+        reply.header('content-security-policy', viewerPolicy);
     },
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
@@ -35,6 +36,19 @@ export function contentSecurityPolicyHeader(extraScriptSrc: readonly string[] = 
   return Object.entries(contentSecurityPolicy)
     .map(([name, values]) => [name, ...values, ...(name === 'script-src' ? extraScriptSrc : [])].join(' '))
     .join(';');
+}
+
+/**
+ * The `'sha256-…'` sources of an HTML page's inline scripts (those without `src`), hashed over
+ * their exact text as CSP does, so that page alone may run them.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) =>
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
 }
 
 /**
