@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import { NotFoundPage } from '../pages/NotFound.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
 import { type AdminLink, AdminMenu } from './AdminMenu.tsx';
 import { sessionKey } from './RequireSession.tsx';
@@ -39,10 +40,14 @@ export function Layout() {
     staleTime: 300_000,
   });
   const projects = useQuery({ queryKey: ['projects'], queryFn: api.projects, staleTime: 60_000 });
+  // A project id the organization does not have (a stale or mistyped link): the page under it
+  // would only show its own 404s, and the switchers a project that is not the one asked for.
+  const unknownProject =
+    projects.isSuccess && !projects.data.data.some((project) => project.id === projectId);
   const branches = useQuery({
     queryKey: ['branches', projectId],
     queryFn: () => api.branches(projectId as string),
-    enabled: Boolean(projectId),
+    enabled: Boolean(projectId) && !unknownProject,
     staleTime: 60_000,
   });
   const defaultBranch = branches.data?.data.find((branch) => branch.isDefault);
@@ -71,9 +76,14 @@ export function Layout() {
         <label>
           Project{' '}
           <select
-            value={projectId}
+            value={unknownProject ? '' : projectId}
             onChange={(event) => void navigate(`/projects/${event.target.value}/runs`)}
           >
+            {unknownProject ? (
+              <option value="" disabled>
+                Choose a project
+              </option>
+            ) : null}
             {(projects.data?.data ?? []).map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}
@@ -81,7 +91,7 @@ export function Layout() {
             ))}
           </select>
         </label>
-        <label>
+        <label hidden={unknownProject}>
           Branch{' '}
           <select
             value={scope.branchId ?? defaultBranch?.id ?? ''}
@@ -111,7 +121,7 @@ export function Layout() {
       </header>
       {openingPage ? <div className="page-loading" role="progressbar" aria-label="Opening the page" /> : null}
       <main aria-busy={openingPage || undefined}>
-        <Outlet />
+        {unknownProject ? <NotFoundPage what="Project" /> : <Outlet />}
       </main>
     </>
   );

@@ -25,6 +25,7 @@ import {
   toWire,
   updateStep,
 } from '../../lib/step-tree-edit.ts';
+import { NotFoundPage } from '../NotFound.tsx';
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
@@ -252,6 +253,9 @@ function TestEditor() {
     [],
   );
 
+  // An unknown id, or one that is not even a UUID (400), is a link to nothing: not found.
+  if (detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400))
+    return <NotFoundPage what="Test" />;
   if (detail.error) return <ErrorMessage error={detail.error} title="Could not open the test" />;
   if (!detail.data || !draft) return <p role="status">Loading test…</p>;
   const test = detail.data.test;
