@@ -65,6 +65,18 @@ export function Layout() {
   };
   return (
     <>
+      {/* The first stop of the keyboard: past the header's dozen controls to the page. Focus is
+          moved by hand, since a hash in the URL would be one more history entry for the router. */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       <header className="topbar">
         <span className="brand">Stepdeck</span>
         <span
@@ -120,7 +132,7 @@ export function Layout() {
         />
       </header>
       {openingPage ? <div className="page-loading" role="progressbar" aria-label="Opening the page" /> : null}
-      <main aria-busy={openingPage || undefined}>
+      <main id="main" tabIndex={-1} aria-busy={openingPage || undefined}>
         {unknownProject ? <NotFoundPage what="Project" /> : <Outlet />}
       </main>
     </>

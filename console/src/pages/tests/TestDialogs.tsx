@@ -30,10 +30,16 @@ export function CreateTestDialog(props: {
         parentTestId: parent || null,
       });
     },
-    onSuccess: async (_created, form) => {
+    onSuccess: async (created, form) => {
       props.onCreated(String(form.get('parent') ?? '') || null);
       await queryClient.invalidateQueries({ queryKey: ['tests'] });
       props.onClose();
+      // The new test's link, once its row is drawn: Enter then opens its editor. (The dialog
+      // has given focus back to its opener already, which stays if the row is not on screen.)
+      const id = created.data.id;
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLAnchorElement>(`table.tests a[href*="/tests/${id}"]`)?.focus(),
+      );
     },
   });
   const kind = props.directory ? 'directory' : 'test';
