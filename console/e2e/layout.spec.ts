@@ -208,3 +208,32 @@ test('a page whose code cannot load: a message and a way back, not a blank page'
   await expect(page.getByRole('heading', { name: 'Tests', level: 1 })).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('names of one unbroken word wrap instead of widening the tests list, the filters or the editor', async ({
+  page,
+}) => {
+  const errors = await prepare(page);
+  const project = `/console/projects/${bootstrap().projectId}`;
+  const name = 'x'.repeat(64);
+  const stepName = `open ${'y'.repeat(200)}`;
+  const id = await createTest({ name, steps: [{ name: stepName, action: { name: 'goto', url: '/page' } }] });
+  await page.goto(`${project}/tests`);
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+  await check(page, 'unbroken-tests-tree');
+  await page.goto(`${project}/runs`);
+  const testFilter = page.getByLabel('Test or directory');
+  await expect(testFilter.getByRole('option', { name, exact: true })).toHaveCount(1);
+  await check(page, 'unbroken-runs-filters');
+  // The select keeps a filter's width; its option still holds the whole name.
+  expect((await testFilter.boundingBox())?.width ?? 0).toBeLessThanOrEqual(400);
+  await page.goto(`${project}/tests/${id}`);
+  const step = page.getByRole('button', { name: new RegExp(`^1\\. ${stepName}`) });
+  await expect(step).toBeVisible();
+  await check(page, 'unbroken-editor');
+  const stepBox = await step.boundingBox();
+  const revisions = await page.getByRole('heading', { name: 'Revisions' }).boundingBox();
+  expect((stepBox?.x ?? 0) + (stepBox?.width ?? 0), 'step name runs under Revisions').toBeLessThanOrEqual(
+    revisions?.x ?? 0,
+  );
+  expect(errors).toEqual([]);
+});
