@@ -65,16 +65,9 @@ export function Layout() {
   };
   return (
     <>
-      {/* The first stop of the keyboard: past the header's dozen controls to the page. Focus is
-          moved by hand, since a hash in the URL would be one more history entry for the router. */}
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
+      {/* The first stop of the keyboard: past the header's dozen controls to the page (the
+          browser focuses <main>, which takes focus by script only: tabIndex -1). */}
+      <a className="skip-link" href="#main">
         Skip to main content
       </a>
       <header className="topbar">
