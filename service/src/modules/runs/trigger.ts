@@ -82,7 +82,8 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     organizationId: request.organizationId,
     leafRunsAnyStatus: request.mode === 'single',
   });
-  if (tests.length === 0) throw badRequest('No executable tests: only active leaf tests run in directory, tag and bulk runs');
+  if (tests.length === 0)
+    throw badRequest('No executable tests: only active leaf tests run in directory, tag and bulk runs');
   if (tests.length > maxTestsPerRun)
     throw badRequest(`Too many tests: ${tests.length} active tests, at most ${maxTestsPerRun} per run`);
   const single = request.mode === 'single' && target.type === 'test';
