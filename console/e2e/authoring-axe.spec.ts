@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { bootstrap, createTest, expectAccessible, signedInTest as test } from './fixtures.ts';
+import { bootstrap, createTest, expectAccessible, mainNav, signedInTest as test } from './fixtures.ts';
 
 /**
  * Issue 14, "axe on every page": the editor's states the flow specs do not reach, each checked
@@ -48,7 +48,7 @@ test.describe('authoring accessibility', () => {
       await expectAccessible(page);
     });
     await test.step('leaving with unsaved changes', async () => {
-      await page.getByRole('link', { name: 'Tests', exact: true }).click();
+      await mainNav(page).getByRole('link', { name: 'Tests', exact: true }).click();
       const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
       await expect(leave).toBeVisible();
       await expectAccessible(page);

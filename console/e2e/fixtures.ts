@@ -96,7 +96,12 @@ export async function signInFresh(page: Page, email?: string, password?: string)
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
 }
 
-/** Opens an administration page from the header's "Administration" menu. */
+/**
+ * The header's main navigation. Pages link to each other too (the empty runs list points to the
+ * Tests page), so a page-wide "Tests" link can match twice.
+ */
+export const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
 /** The signed-in user's menu in the header (email, role, Sign out). */
 export const accountButton = (page: Page) =>
   page.getByRole('banner').getByRole('button', { name: /^Account:/ });
@@ -106,6 +111,7 @@ export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
 }
 
+/** Opens an administration page from the header's "Administration" menu. */
 export async function openAdminPage(page: Page, name: string) {
   const banner = page.getByRole('banner');
   const menu = banner.getByRole('button', { name: 'Administration' });

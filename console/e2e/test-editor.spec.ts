@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { addStep, editorPath, stepField, stepsList, testDetail } from './authoring-fixtures.ts';
-import { apiCall, createTest, expectAccessible, siteUrl, signedInTest as test } from './fixtures.ts';
+import { apiCall, createTest, expectAccessible, mainNav, siteUrl, signedInTest as test } from './fixtures.ts';
 
 /**
  * Issue 14, test editor: a test built from nothing with the editor (goto, fill, click,
@@ -34,7 +34,7 @@ test.describe('test editor', () => {
       name: `uploader owner ${suffix}`,
       steps: [{ name: uploaderName, shared: true, action: { name: 'goto', url: `${siteUrl()}/upload` } }],
     });
-    await page.getByRole('link', { name: 'Tests', exact: true }).click();
+    await mainNav(page).getByRole('link', { name: 'Tests', exact: true }).click();
     await page.getByRole('button', { name: 'New test' }).click();
     const dialog = page.getByRole('dialog', { name: 'New test' });
     await dialog.getByLabel('Name').fill(`built ${suffix}`);
@@ -290,7 +290,7 @@ test.describe('test editor', () => {
       name: `branched ${suffix}`,
       steps: [{ name: 'on default', action: { name: 'goto', url: '/page' } }],
     });
-    await page.getByRole('link', { name: 'Tests', exact: true }).click();
+    await mainNav(page).getByRole('link', { name: 'Tests', exact: true }).click();
     await page.getByRole('button', { name: 'New branch' }).click();
     const dialog = page.getByRole('dialog', { name: 'New branch' });
     await dialog.getByLabel('Branch name').fill(`feature-${suffix}`);

@@ -2,13 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { expect, type Page } from '@playwright/test';
 import yazl from 'yazl';
 import { createDirectory, testDetail } from './authoring-fixtures.ts';
-import { createTest, expectAccessible, signedInTest as test } from './fixtures.ts';
+import { createTest, expectAccessible, mainNav, signedInTest as test } from './fixtures.ts';
 
 /** Issue 14, tests tree: move (dialog, keyboard, selection, drag) and export/import round trip. */
 test.describe('tests tree: move, export and import', () => {
   const suffix = Date.now().toString(36);
   test.beforeEach(async ({ page }) => {
-    await page.getByRole('link', { name: 'Tests', exact: true }).click();
+    await mainNav(page).getByRole('link', { name: 'Tests', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Tests', exact: true })).toBeVisible();
   });
 

@@ -1,12 +1,12 @@
 import { expect, type Page } from '@playwright/test';
 import { createDirectory, createSchedule, createTag, testDetail } from './authoring-fixtures.ts';
-import { createTest, expectAccessible, signedInTest as test, waitingTest } from './fixtures.ts';
+import { createTest, expectAccessible, mainNav, signedInTest as test, waitingTest } from './fixtures.ts';
 
 /** Issue 14, tests tree: create, rename, duplicate, delete (naming what goes), filters, bulk actions. */
 test.describe('tests tree', () => {
   const suffix = Date.now().toString(36);
   test.beforeEach(async ({ page }) => {
-    await page.getByRole('link', { name: 'Tests', exact: true }).click();
+    await mainNav(page).getByRole('link', { name: 'Tests', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Tests', exact: true })).toBeVisible();
   });
 
