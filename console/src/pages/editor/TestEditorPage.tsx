@@ -1,19 +1,16 @@
-import { runConfig, stepTree, type testDetailResponse, testStatus } from '@stepdeck/contract';
+import { testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
-import type { z } from 'zod';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
-import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { actionErrors, emptyAction, locateStepError } from '../../lib/action-fields.ts';
+import { emptyAction, locateStepError } from '../../lib/action-fields.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import {
   applyMove,
   type EditorStep,
   findStep,
-  fromWire,
   insertStep,
   moveBefore,
   newKey,
@@ -26,6 +23,9 @@ import {
   updateStep,
 } from '../../lib/step-tree-edit.ts';
 import { NotFoundPage } from '../NotFound.tsx';
+import { ConflictDialog, LeaveDialog } from './EditorDialogs.tsx';
+import { EditorToolbar } from './EditorToolbar.tsx';
+import { checkedConfig, type Draft, draftOf, hasErrors } from './editor-draft.ts';
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
@@ -35,38 +35,7 @@ import { ChosenStepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 import { StepToolbar } from './StepToolbar.tsx';
-import { type TestData, TestDataPanel } from './TestDataPanel.tsx';
-
-/** Whether an action fails the contract's check; cached per action object (unchanged steps keep theirs). */
-const errorsByAction = new WeakMap<object, boolean>();
-function hasErrors(action: Record<string, unknown>): boolean {
-  let known = errorsByAction.get(action);
-  if (known === undefined) {
-    known = Object.keys(actionErrors(action)).length > 0;
-    errorsByAction.set(action, known);
-  }
-  return known;
-}
-
-interface Draft extends TestData {
-  steps: EditorStep[];
-  status: string;
-  config: Record<string, unknown>;
-  editVersion: number;
-}
-
-/** The editable state of a test, as the server has it. */
-function draftOf(detail: z.infer<typeof testDetailResponse>): Draft {
-  return {
-    steps: fromWire(stepTree.parse(detail.steps)),
-    status: detail.test.status,
-    config: detail.test.config,
-    editVersion: detail.test.editVersion,
-    vars: detail.test.vars,
-    parameters: detail.test.parameters,
-    tagIds: detail.test.tags.map((tag) => tag.id),
-  };
-}
+import { TestDataPanel } from './TestDataPanel.tsx';
 
 /** One editor per test and branch: switching branch opens that branch's working state afresh. */
 export function TestEditorPage() {
@@ -262,38 +231,17 @@ function TestEditor() {
   return (
     <section aria-labelledby="editor-heading" className="editor">
       <h1 id="editor-heading">Edit {test.name}</h1>
-      <div className="toolbar">
-        <label>
-          Status{' '}
-          <select
-            value={draft.status}
-            onChange={(event) => {
-              setDraft({ ...draft, status: event.target.value });
-              setDirty(true);
-            }}
-          >
-            {testStatus.options.map((status) => (
-              <option key={status}>{status}</option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          disabled={!dirty || !dataValid || save.isPending}
-          onClick={() => save.mutate('checked')}
-        >
-          Save
-        </button>
-        <button
-          type="button"
-          disabled={dirty}
-          onClick={() => setRunning(true)}
-          title={dirty ? 'Save first' : undefined}
-        >
-          Run
-        </button>
-        <span className="muted">{dirty ? 'Unsaved changes' : 'All changes saved'}</span>
-      </div>
+      <EditorToolbar
+        status={draft.status}
+        onStatus={(status) => {
+          setDraft({ ...draft, status });
+          setDirty(true);
+        }}
+        dirty={dirty}
+        canSave={dirty && dataValid && !save.isPending}
+        onSave={() => save.mutate('checked')}
+        onRun={() => setRunning(true)}
+      />
       <RunConfigPanel
         config={draft.config}
         onChange={(config) => {
@@ -393,39 +341,15 @@ function TestEditor() {
       </div>
       {running ? <RunDialog scope={scope} testId={testId} onClose={() => setRunning(false)} /> : null}
       {conflict ? (
-        <Dialog title="This test changed since you opened it" onClose={() => setConflict(false)}>
-          <p>Someone saved this test after you opened it. Keep which version?</p>
-          <div className="dialog-buttons">
-            <button type="button" onClick={() => void reload()}>
-              Reload their version
-            </button>
-            <button type="button" onClick={() => save.mutate('overwrite')}>
-              Overwrite with mine
-            </button>
-          </div>
-        </Dialog>
+        <ConflictDialog
+          onClose={() => setConflict(false)}
+          onReload={() => void reload()}
+          onOverwrite={() => save.mutate('overwrite')}
+        />
       ) : null}
       {blocker.state === 'blocked' ? (
-        <Dialog title="Leave without saving?" onClose={() => blocker.reset()}>
-          <p>Your changes to {test.name} are not saved.</p>
-          <div className="dialog-buttons">
-            <button type="button" className="danger" onClick={() => blocker.proceed()}>
-              Leave
-            </button>
-            <button type="button" onClick={() => blocker.reset()}>
-              Stay
-            </button>
-          </div>
-        </Dialog>
+        <LeaveDialog testName={test.name} onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />
       ) : null}
     </section>
   );
-}
-
-/** The run configuration as the contract takes it, or the first problem, named by its field. */
-function checkedConfig(config: Record<string, unknown>) {
-  const result = runConfig.safeParse(config);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new Error(`Run configuration: ${issue?.path.join('.')}: ${issue?.message}`);
 }
