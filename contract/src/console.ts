@@ -74,6 +74,15 @@ export type RunMetadata = z.infer<typeof runMetadata>;
 
 /** `POST /console/v1/session`: the signed-in user (the session itself travels in the cookie). */
 export const signInResponse = consoleUserResponse;
+/** `PUT /console/v1/session/password`: the signed-in user changes their own password. */
+export const passwordChangeBody = z.object({
+  currentPassword: z.string({ error: 'currentPassword is required' }).min(1, 'currentPassword is required'),
+  newPassword: z
+    .string({ error: 'newPassword is required' })
+    .min(8, 'newPassword must be at least 8 characters')
+    .max(1024, 'newPassword must be at most 1024 characters'),
+});
+export type PasswordChange = z.infer<typeof passwordChangeBody>;
 export const consoleProjectResponse = dataOf(consoleProject);
 export const consoleBranchResponse = dataOf(consoleBranch);
 

@@ -19,6 +19,22 @@ export async function findUserForSignIn(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
+export async function findPasswordHash(db: Executor, userId: string) {
+  return db.selectFrom('users').select(['passwordHash']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** The user's new password, and every session of theirs but `keepTokenHash` ended, at once. */
+export async function replacePassword(db: Db, userId: string, passwordHash: string, keepTokenHash: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ passwordHash }).where('id', '=', userId).execute();
+    await trx
+      .deleteFrom('sessions')
+      .where('userId', '=', userId)
+      .where('tokenHash', '!=', keepTokenHash)
+      .execute();
+  });
+}
+
 export async function insertSession(
   db: Executor,
   session: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },

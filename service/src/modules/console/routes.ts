@@ -15,6 +15,7 @@ import {
   createdOrganizationResponse,
   createdUserResponse,
   noPayloadResponse,
+  passwordChangeBody,
   roleChangeBody,
   scope,
   signInResponse,
@@ -34,6 +35,7 @@ import {
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
 import { changeRole, removeUser } from './members.ts';
+import { changeOwnPassword, wrongCurrentPassword } from './password.ts';
 import { ConsoleService } from './service.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 
@@ -94,6 +96,40 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
       return {
         data: { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId },
       };
+    },
+  );
+
+  app.put(
+    '/console/v1/session/password',
+    {
+      schema: {
+        summary: 'Change your own password (other sessions end)',
+        response: { 200: noPayloadResponse },
+        tags,
+        body: passwordChangeBody,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      // The current password is a guess like a sign-in's: the same throttle answers guessing.
+      const retryAfter = throttle.retryAfterSeconds(user.email, request.ip);
+      if (retryAfter > 0) {
+        throw new AppError(429, 'Too many wrong passwords; try again later', {
+          headers: { 'retry-after': String(retryAfter) },
+        });
+      }
+      try {
+        await changeOwnPassword(ctx.db, user, {
+          ...request.body,
+          sessionToken: readSessionToken(request) ?? '',
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.message === wrongCurrentPassword)
+          throttle.recordFailure(user.email, request.ip);
+        throw error;
+      }
+      throttle.recordSuccess(user.email, request.ip);
+      return { data: null };
     },
   );
 

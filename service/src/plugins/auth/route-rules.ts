@@ -132,6 +132,8 @@ export const routeRules: Record<string, RouteRule> = {
   'POST /console/v1/session': { kind: 'public' },
   'DELETE /console/v1/session': { kind: 'session', access: 'read' },
   'GET /console/v1/session': { kind: 'session', access: 'read' },
+  // Every role changes its own password (the current one is asked again).
+  'PUT /console/v1/session/password': { kind: 'session', access: 'read' },
   'POST /console/v1/organizations': { kind: 'session', access: 'installOwner' },
   'GET /console/v1/organization': { kind: 'session', access: 'read' },
   // Billing (subscription and limits): owners only; admins read them.
