@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import nodemailer from 'nodemailer';
-import { expectAccessible, openAdminPage, signIn, waitingTest } from './fixtures.ts';
+import { expectAccessible, expectDateTimes, openAdminPage, signIn, waitingTest } from './fixtures.ts';
 import { freePort, type RunningService, startService } from './service.ts';
 
 /**
@@ -132,12 +132,15 @@ test('an email arrives live in the viewer over SMTP; HTML sandboxed, remote cont
   const row = viewer.getByRole('row').filter({ hasText: 'Confirm your account' });
   await expect(row).toBeVisible({ timeout: 20_000 });
   await expect(row).toContainText('shop@example.test');
+  // Received: the console's one date-time format, the ISO instant on hover.
+  expect(await expectDateTimes(row)).toBe(1);
   await row.getByRole('button', { name: 'Confirm your account' }).click();
 
   const message = page.getByRole('article', { name: 'Message: Confirm your account' });
   const frame = page.frameLocator('iframe[title="HTML of Confirm your account"]');
   await expect(frame.getByRole('heading', { name: 'Welcome' })).toBeVisible();
   await expect(message.getByRole('note')).toContainText('Remote images and styles are blocked');
+  expect(await expectDateTimes(message)).toBe(1);
   // Rendered, yet nothing was fetched from elsewhere and the script never ran.
   await page.waitForTimeout(500);
   expect(assetHits).toEqual([]);

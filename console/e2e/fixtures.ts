@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { Bootstrap } from './service.ts';
 
 export const serviceUrl = () => process.env.STEPDECK_E2E_URL as string;
@@ -150,3 +150,31 @@ export const signedInTest = base.extend({
     expect(errors).toEqual([]);
   },
 });
+
+/** The console's one date-time format (`formatTimestamp`): `2026-11-25 08:40:17`, `Wed 2026-11-25 08:40:17`. */
+export const dateTimePattern = /^([A-Z][a-z]{2} )?\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * Every date-time in `within` is a `<time>` in the console's one format (or "… ago"), carrying
+ * the exact ISO instant in `dateTime` and on hover; returns how many there were.
+ */
+export async function expectDateTimes(within: Locator): Promise<number> {
+  const times = await within.locator('time').evaluateAll((elements) =>
+    elements.map((element) => ({
+      text: element.textContent ?? '',
+      dateTime: element.getAttribute('datetime') ?? '',
+      title: element.getAttribute('title') ?? '',
+    })),
+  );
+  for (const time of times) {
+    expect(time.text).toMatch(/ ago$/.test(time.text) ? / ago$/ : dateTimePattern);
+    expect(time.dateTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+    expect(time.title).toContain(time.dateTime);
+  }
+  // No date-time outside a <time> in a locale's own format (11/25/2026, Nov 25, 2026, 25 Nov 2026).
+  const text = await within.innerText();
+  expect(text).not.toMatch(
+    /\b\d{1,2}\/\d{1,2}\/\d{4}\b|\b[A-Z][a-z]{2} \d{1,2}, \d{4}\b|\b\d{1,2} [A-Z][a-z]{2} \d{4}\b/,
+  );
+  return times.length;
+}

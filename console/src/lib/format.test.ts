@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatDuration, percent } from './format.ts';
+import { formatAgo, formatDuration, formatTimestamp, percent } from './format.ts';
 
 describe('formatDuration', () => {
   it('reads milliseconds, seconds and minutes the way people say them', () => {
@@ -19,5 +19,20 @@ describe('formatAgo and percent', () => {
     expect(formatAgo('2026-01-01T10:00:00.000Z', new Date('2026-01-01T10:03:00.000Z'))).toBe('3 minutes ago');
     expect(formatAgo(null)).toBe('—');
     expect(percent(66.6)).toBe('67%');
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('writes every date-time the same way, in a given time zone too', () => {
+    expect(formatTimestamp('2026-11-25T08:40:17.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 08:40:17');
+    expect(formatTimestamp('2026-11-25T23:05:09.000Z', { timeZone: 'Asia/Tokyo' })).toBe(
+      '2026-11-26 08:05:09',
+    );
+    expect(formatTimestamp('2026-11-25T00:00:00.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 00:00:00');
+    expect(formatTimestamp('2026-11-25T23:05:09.000Z', { timeZone: 'Asia/Tokyo', weekday: true })).toBe(
+      'Thu 2026-11-26 08:05:09',
+    );
+    expect(formatTimestamp('2026-11-25T08:40:17.000Z')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(formatTimestamp(null)).toBe('—');
   });
 });

@@ -10,10 +10,54 @@ export function formatDuration(ms: number | null | undefined): string {
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
 }
 
-/** An ISO timestamp as `2026-11-23 19:40:57`, in the viewer's time zone. */
-export function formatTimestamp(iso: string | null | undefined): string {
+/**
+ * The console's one date-time format, `2026-11-23 19:40:57`: largest unit first and 24-hour, so
+ * it reads the same whatever the browser's locale, sorts as text and fits a table cell (the runs
+ * list used it first). In the viewer's time zone, or in `timeZone` (a schedule's own); `weekday`
+ * puts the day first (`Mon 2026-11-23 09:30:00`) where the day of the week is the point, as in a
+ * cron expression's next firings.
+ */
+export function formatTimestamp(
+  iso: string | null | undefined,
+  options: { timeZone?: string | undefined; weekday?: boolean } = {},
+): string {
   if (!iso) return '—';
-  return format(parseISO(iso), 'yyyy-MM-dd HH:mm:ss');
+  const date = parseISO(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  if (options.timeZone) {
+    try {
+      const parts = Object.fromEntries(
+        zoned(options.timeZone)
+          .formatToParts(date)
+          .map((part) => [part.type, part.value]),
+      );
+      return `${options.weekday ? `${parts.weekday} ` : ''}${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+    } catch {
+      // An unknown zone (a schedule form being typed in): the viewer's own zone instead.
+    }
+  }
+  return format(date, options.weekday ? 'EEE yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss');
+}
+
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+/** Numeric parts in a time zone (date-fns formats in the viewer's zone only). */
+function zoned(timeZone: string): Intl.DateTimeFormat {
+  let known = zonedFormats.get(timeZone);
+  if (!known) {
+    known = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    zonedFormats.set(timeZone, known);
+  }
+  return known;
 }
 
 /** `3 minutes ago` relative to `now`. */

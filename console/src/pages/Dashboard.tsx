@@ -5,7 +5,8 @@ import { useMemo } from 'react';
 import { api } from '../api/endpoints.ts';
 import { Chart } from '../components/Chart.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { dayOf, formatAgo, formatDuration, percent } from '../lib/format.ts';
+import { Ago } from '../components/Timestamp.tsx';
+import { dayOf, formatDuration, percent } from '../lib/format.ts';
 import { runsPerDay, testLeaders } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
 
@@ -96,7 +97,9 @@ export default function DashboardPage() {
           </div>
           <div>
             <dt>Last run</dt>
-            <dd>{formatAgo(totals.lastRun)}</dd>
+            <dd>
+              <Ago iso={totals.lastRun} />
+            </dd>
           </div>
         </dl>
       ) : null}

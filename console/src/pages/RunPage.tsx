@@ -7,8 +7,9 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { RunBatches } from '../components/RunBatches.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TestResultCard } from '../components/TestResultCard.tsx';
+import { Timestamp } from '../components/Timestamp.tsx';
 import { TraceViewerDialog } from '../components/TraceViewerDialog.tsx';
-import { formatDuration, formatTimestamp } from '../lib/format.ts';
+import { formatDuration } from '../lib/format.ts';
 import { runQuery } from '../lib/prefetch.ts';
 import { failedFirst, isActive, parseMetadata, triggerLabel } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
@@ -107,11 +108,17 @@ export function RunPage() {
         <dt>Branch</dt>
         <dd>{detail.branchName ?? detail.branchId}</dd>
         <dt>Created</dt>
-        <dd>{formatTimestamp(detail.createdAt)}</dd>
+        <dd>
+          <Timestamp iso={detail.createdAt} />
+        </dd>
         <dt>Started</dt>
-        <dd>{formatTimestamp(detail.startedAt)}</dd>
+        <dd>
+          <Timestamp iso={detail.startedAt} />
+        </dd>
         <dt>Finished</dt>
-        <dd>{formatTimestamp(detail.completedAt)}</dd>
+        <dd>
+          <Timestamp iso={detail.completedAt} />
+        </dd>
         <dt>Duration</dt>
         <dd>{formatDuration(detail.duration)}</dd>
         <dt>Tests</dt>

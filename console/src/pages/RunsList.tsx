@@ -5,7 +5,8 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatDuration, formatTimestamp } from '../lib/format.ts';
+import { Timestamp } from '../components/Timestamp.tsx';
+import { formatDuration } from '../lib/format.ts';
 import { refreshInterval } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
 
@@ -178,7 +179,9 @@ export function RunsListPage() {
                     <StatusBadge status={run.status} />
                   </td>
                   <td>{run.branchName}</td>
-                  <td>{formatTimestamp(run.createdAt)}</td>
+                  <td>
+                    <Timestamp iso={run.createdAt} />
+                  </td>
                   <td>{formatDuration(run.duration)}</td>
                 </tr>
               ))}

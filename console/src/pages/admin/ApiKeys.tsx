@@ -5,7 +5,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { formatAgo, formatTimestamp } from '../../lib/format.ts';
+import { Ago, Timestamp } from '../../components/Timestamp.tsx';
 
 /** The spec's scope table, grouped by resource. */
 const scopeGroups = Object.entries(
@@ -114,17 +114,10 @@ export function ApiKeysPage() {
           { header: 'Name', cell: (key) => key.name },
           { header: 'Prefix', cell: (key) => <code>{key.prefix}</code> },
           { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
-          { header: 'Created', cell: (key) => new Date(key.createdAt).toLocaleString() },
+          { header: 'Created', cell: (key) => <Timestamp iso={key.createdAt} /> },
           {
             header: 'Last used',
-            cell: (key) =>
-              key.lastUsedAt ? (
-                <time dateTime={key.lastUsedAt} title={formatTimestamp(key.lastUsedAt)}>
-                  {formatAgo(key.lastUsedAt)}
-                </time>
-              ) : (
-                'Never'
-              ),
+            cell: (key) => (key.lastUsedAt ? <Ago iso={key.lastUsedAt} /> : 'Never'),
           },
           { header: 'State', cell: (key) => (key.revoked ? 'Revoked' : 'Active') },
           {

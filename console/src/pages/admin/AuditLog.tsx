@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { adminApi, auditExportUrl } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 
 /** A `datetime-local` value as an ISO instant (the browser's time zone). */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -65,7 +66,7 @@ export function AuditLogPage() {
         rows={log.data?.data ?? []}
         rowKey={(entry) => entry.id}
         columns={[
-          { header: 'When', cell: (entry) => new Date(entry.createdAt).toLocaleString() },
+          { header: 'When', cell: (entry) => <Timestamp iso={entry.createdAt} /> },
           { header: 'Actor', cell: (entry) => entry.actor.label },
           { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
           {

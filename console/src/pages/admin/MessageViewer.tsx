@@ -3,14 +3,12 @@ import { useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { hasRemoteContent } from './mail-content.ts';
 
 type Inbox = Awaited<ReturnType<typeof adminApi.inboxes>>['data'][number];
 type Message = Awaited<ReturnType<typeof adminApi.messages>>['data'][number];
 type View = 'html' | 'text' | 'links' | 'headers';
-
-const received = (iso: string) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 
 /**
  * The Headers tab: the raw header block as received (as Mailpit shows it), read with the single
@@ -44,7 +42,9 @@ function MessageHeaders({ inbox, message }: { inbox: Inbox; message: Message }) 
       <dt>Subject</dt>
       <dd>{message.subject}</dd>
       <dt>Received</dt>
-      <dd>{message.receivedAt}</dd>
+      <dd>
+        <Timestamp iso={message.receivedAt} />
+      </dd>
       <dt>Message ID</dt>
       <dd>
         <code>{message.id}</code>
@@ -81,7 +81,7 @@ function MessageView({
     <article className="message" aria-label={`Message: ${message.subject || '(no subject)'}`}>
       <h3>{message.subject || '(no subject)'}</h3>
       <p className="muted">
-        From {message.fromAddress} · {received(message.receivedAt)}
+        From {message.fromAddress} · <Timestamp iso={message.receivedAt} />
       </p>
       <div className="filters">
         {views.map(([id, label]) => (
@@ -172,7 +172,7 @@ export function MessageViewer({ inbox, pollMs }: { inbox: Inbox; pollMs: number 
           selected={reading}
           empty="No mail yet: waiting for messages."
           columns={[
-            { header: 'Received', cell: (message) => received(message.receivedAt) },
+            { header: 'Received', cell: (message) => <Timestamp iso={message.receivedAt} /> },
             { header: 'From', cell: (message) => message.fromAddress },
             {
               header: 'Subject',

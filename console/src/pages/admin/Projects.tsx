@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { adminApi } from '../../api/admin.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** The branches of one project: list, and a new one copied from a source branch. */
@@ -63,7 +64,7 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
           { header: 'Name', cell: (branch) => branch.name },
           { header: 'Default', cell: (branch) => (branch.isDefault ? 'Default' : '') },
           { header: 'Copied from', cell: (branch) => nameOf(branch.sourceBranchId) },
-          { header: 'Created', cell: (branch) => new Date(branch.createdAt).toLocaleString() },
+          { header: 'Created', cell: (branch) => <Timestamp iso={branch.createdAt} /> },
           {
             header: 'Open',
             cell: (branch) => (
@@ -122,7 +123,7 @@ export function ProjectsPage() {
         selected={open}
         columns={[
           { header: 'Name', cell: (project) => project.name },
-          { header: 'Created', cell: (project) => new Date(project.createdAt).toLocaleString() },
+          { header: 'Created', cell: (project) => <Timestamp iso={project.createdAt} /> },
           {
             header: 'Actions',
             cell: (project) => (

@@ -5,6 +5,7 @@ import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /**
@@ -18,19 +19,6 @@ function describeCron(cron: string): string | undefined {
     return undefined;
   }
 }
-
-/** A firing time as the schedule's time zone sees it. */
-export const inZone = (iso: string, timezone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    weekday: 'short',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(iso));
 
 type Schedule = Awaited<ReturnType<typeof adminApi.schedules>>['data'][number];
 
@@ -181,7 +169,9 @@ export function ScheduleForm({
             <p>Next five firings ({deferredZone}):</p>
             <ol>
               {(preview.data?.data.nextRuns ?? []).map((run) => (
-                <li key={run}>{inZone(run, deferredZone)}</li>
+                <li key={run}>
+                  <Timestamp iso={run} timeZone={deferredZone} weekday />
+                </li>
               ))}
             </ol>
           </>

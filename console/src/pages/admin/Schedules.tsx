@@ -6,8 +6,9 @@ import { api } from '../../api/endpoints.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
-import { inZone, type ScheduleFields, ScheduleForm } from './ScheduleForm.tsx';
+import { type ScheduleFields, ScheduleForm } from './ScheduleForm.tsx';
 
 type Schedule = Awaited<ReturnType<typeof adminApi.schedules>>['data'][number];
 
@@ -36,7 +37,10 @@ function ScheduleRuns({ schedule }: { schedule: Schedule }) {
             ),
           },
           { header: 'Status', cell: (run) => <StatusBadge status={run.status} /> },
-          { header: 'Started', cell: (run) => inZone(run.createdAt, schedule.timezone) },
+          {
+            header: 'Started',
+            cell: (run) => <Timestamp iso={run.createdAt} timeZone={schedule.timezone} />,
+          },
         ]}
       />
     </section>
@@ -168,13 +172,15 @@ export function SchedulesPage() {
           {
             header: 'Next run',
             cell: (schedule) =>
-              schedule.enabled && schedule.nextRunAt
-                ? inZone(schedule.nextRunAt, schedule.timezone)
-                : 'Disabled',
+              schedule.enabled && schedule.nextRunAt ? (
+                <Timestamp iso={schedule.nextRunAt} timeZone={schedule.timezone} />
+              ) : (
+                'Disabled'
+              ),
           },
           {
             header: 'Last run',
-            cell: (schedule) => (schedule.lastRunAt ? inZone(schedule.lastRunAt, schedule.timezone) : '—'),
+            cell: (schedule) => <Timestamp iso={schedule.lastRunAt} timeZone={schedule.timezone} />,
           },
           {
             header: 'Actions',

@@ -5,7 +5,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { formatTimestamp } from '../../lib/format.ts';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { diffLines, stepLines } from '../../lib/step-diff.ts';
 import { fromWire, toWire } from '../../lib/step-tree-edit.ts';
 import { StepsTree } from './StepsTree.tsx';
@@ -63,7 +63,9 @@ export function RevisionsPanel(props: {
             <button type="button" onClick={() => setViewing(revision.id)}>
               {revision.message}
             </button>{' '}
-            <span className="muted">{formatTimestamp(revision.createdAt)}</span>
+            <span className="muted">
+              <Timestamp iso={revision.createdAt} />
+            </span>
           </li>
         ))}
       </ol>
