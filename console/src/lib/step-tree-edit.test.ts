@@ -5,6 +5,7 @@ import {
   fromWire,
   indentStep,
   insertStep,
+  levelOf,
   moveStep,
   newKey,
   outdentStep,
@@ -12,6 +13,7 @@ import {
   stepAtPath,
   toChildrenWire,
   toWire,
+  treeDepth,
 } from './step-tree-edit.ts';
 
 const step = (name: string, action = 'click', children: EditorStep[] = []): EditorStep => ({
@@ -110,5 +112,32 @@ describe('step tree editing', () => {
       },
       { name: 'new', action: { name: 'wait', ms: 1 } },
     ]);
+  });
+});
+
+describe('treeDepth and levelOf', () => {
+  const leaf = (key: string): EditorStep => ({
+    key,
+    name: key,
+    action: { name: 'wait', ms: 1 },
+    condition: null,
+    shared: false,
+    children: [],
+  });
+  const group = (key: string, children: EditorStep[]): EditorStep => ({
+    ...leaf(key),
+    action: { name: 'group' },
+    children,
+  });
+  it('counts levels as the service does: the top level is 1', () => {
+    expect(treeDepth([])).toBe(0);
+    expect(treeDepth([leaf('a')])).toBe(1);
+    expect(treeDepth([group('g', [])])).toBe(1);
+    const tree = [leaf('a'), group('g', [group('h', [leaf('b')])])];
+    expect(treeDepth(tree)).toBe(3);
+    expect(levelOf(tree, 'a')).toBe(1);
+    expect(levelOf(tree, 'h')).toBe(2);
+    expect(levelOf(tree, 'b')).toBe(3);
+    expect(levelOf(tree, 'nope')).toBeUndefined();
   });
 });

@@ -208,3 +208,23 @@ export function pathOfStep(steps: EditorStep[], key: string): number[] | undefin
   }
   return undefined;
 }
+
+/**
+ * How deep the tree goes, counted as the service counts (`maxStepDepth`): a top-level step is
+ * at level 1 and each group adds one for its steps.
+ */
+export function treeDepth(steps: readonly EditorStep[], level = 1): number {
+  let deepest = steps.length > 0 ? level : level - 1;
+  for (const step of steps) deepest = Math.max(deepest, treeDepth(step.children, level + 1));
+  return deepest;
+}
+
+/** The level of the step with `key` (1 at the top), or undefined when it is not in the tree. */
+export function levelOf(steps: readonly EditorStep[], key: string, level = 1): number | undefined {
+  for (const step of steps) {
+    if (step.key === key) return level;
+    const inside = levelOf(step.children, key, level + 1);
+    if (inside !== undefined) return inside;
+  }
+  return undefined;
+}

@@ -6,6 +6,7 @@ import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Ago, Timestamp } from '../../components/Timestamp.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 
 /** The spec's scope table, grouped by resource. */
 const scopeGroups = Object.entries(
@@ -72,7 +73,12 @@ export function ApiKeysPage() {
         className="admin-form"
       >
         <Field label="Key name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         {scopeGroups.map(([group, items]) => (
           <fieldset key={group}>

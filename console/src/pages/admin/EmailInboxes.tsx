@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 import { MessageViewer } from './MessageViewer.tsx';
 
 /** How often the open inbox asks for new mail: arrivals show within this. */
@@ -53,7 +54,11 @@ export function EmailInboxesPage() {
         aria-label="Create an inbox"
       >
         <Field label="Inbox name (optional)">
-          <input value={name} maxLength={128} onChange={(event) => setName(event.target.value)} />
+          <input
+            value={name}
+            maxLength={maxResourceNameLength}
+            onChange={(event) => setName(event.target.value)}
+          />
         </Field>
         <button type="submit" disabled={max !== undefined && list.length >= max}>
           Create inbox

@@ -6,6 +6,7 @@ import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { StartRunWithPreset } from '../../components/admin/StartRunWithPreset.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { maxPresetNameLength } from '../../lib/limits.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** Config presets of the project: named run configurations a schedule or a run can pick. */
@@ -56,7 +57,12 @@ export function PresetsPage() {
       <h1>Config presets</h1>
       <form className="admin-form" onSubmit={submit} onChange={edited} aria-label="Create a preset">
         <Field label="Preset name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxPresetNameLength}
+          />
         </Field>
         <Field label="Run configuration (JSON)">
           <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />

@@ -5,6 +5,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** The branches of one project: list, and a new one copied from a source branch. */
@@ -40,7 +41,12 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
         aria-label="Create a branch"
       >
         <Field label="Branch name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={128} />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         <Field label="Copy tests from">
           <select value={source} onChange={(event) => setSource(event.target.value)}>
@@ -110,7 +116,12 @@ export function ProjectsPage() {
         aria-label="Create a project"
       >
         <Field label="Project name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={128} />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         <button type="submit">Create project</button>
       </form>

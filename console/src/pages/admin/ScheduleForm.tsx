@@ -6,6 +6,7 @@ import { api } from '../../api/endpoints.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /**
@@ -88,7 +89,12 @@ export function ScheduleForm({
     <>
       <form className="admin-form" onSubmit={submit} onChange={onEdit} aria-label={label}>
         <Field label="Schedule name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         <Field label="Cron expression">
           <input value={cron} onChange={(event) => setCron(event.target.value)} required />

@@ -4,6 +4,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** Project secrets: names only; a value is written (or replaced) and never shown back. */
@@ -36,7 +37,12 @@ export function SecretsPage() {
       <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
       <form className="filters" onSubmit={submit} onChange={() => save.reset()} aria-label="Set a secret">
         <Field label="Secret name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         <label>
           Value{' '}

@@ -4,6 +4,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 
 /** The organization's tags (what tag runs and schedules target). */
 export function TagsPage() {
@@ -28,7 +29,12 @@ export function TagsPage() {
       <h1>Tags</h1>
       <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Create a tag">
         <Field label="Tag name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={maxResourceNameLength}
+          />
         </Field>
         <button type="submit">Create tag</button>
       </form>

@@ -15,6 +15,8 @@ export function Palette(props: {
   sharedEditing?: SharedEditing;
   /** False inside the manage dialog itself (no dialog in a dialog). */
   manage?: boolean;
+  /** Why no step can be added where one would go now: the add buttons wait, saying so. */
+  refusal?: string | undefined;
 }) {
   const id = useId();
   const [sharedId, setSharedId] = useState('');
@@ -24,9 +26,15 @@ export function Palette(props: {
     queryFn: () => authoringApi.sharedSteps(props.scope, ''),
   });
   const options = shared.data?.data ?? [];
+  const refusalId = props.refusal ? `${id}-refusal` : undefined;
   return (
     <section className="palette" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Add a step</h2>
+      {props.refusal ? (
+        <p id={`${id}-refusal`} className="notice" role="note">
+          {props.refusal}
+        </p>
+      ) : null}
       {paletteGroups.map((group) => (
         <fieldset key={group.label}>
           <legend>{group.label}</legend>
@@ -35,6 +43,8 @@ export function Palette(props: {
               key={action}
               type="button"
               aria-label={`Add ${action}`}
+              disabled={props.refusal !== undefined}
+              aria-describedby={refusalId}
               onClick={() => props.onAdd(action)}
             >
               {action}
@@ -55,7 +65,8 @@ export function Palette(props: {
         </select>{' '}
         <button
           type="button"
-          disabled={!sharedId}
+          disabled={!sharedId || props.refusal !== undefined}
+          aria-describedby={refusalId}
           onClick={() => {
             const step = options.find((option) => option.id === sharedId);
             if (step) props.onAddShared({ id: step.id, name: step.name ?? '' });

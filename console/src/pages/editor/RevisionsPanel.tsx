@@ -6,6 +6,7 @@ import type { ProjectScope } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { maxRevisionMessageLength } from '../../lib/limits.ts';
 import { diffLines, stepLines } from '../../lib/step-diff.ts';
 import { fromWire, toWire } from '../../lib/step-tree-edit.ts';
 import { StepsTree } from './StepsTree.tsx';
@@ -45,7 +46,7 @@ export function RevisionsPanel(props: {
           <input
             id={`${id}-message`}
             value={message}
-            maxLength={1000}
+            maxLength={maxRevisionMessageLength}
             onChange={(event) => setMessage(event.target.value)}
           />
         </div>

@@ -6,6 +6,7 @@ import type { ProjectScope } from '../../api/client.ts';
 import { ApiErrorWithBody } from '../../api/forms.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { maxStepNameLength } from '../../lib/limits.ts';
 import { SharedChildrenEditor, type SharedEditing } from './SharedChildrenEditor.tsx';
 
 /**
@@ -73,7 +74,13 @@ export function SharedStepDialog(props: {
       >
         <div className="field">
           <label htmlFor="shared-step-name">Name</label>
-          <input id="shared-step-name" name="name" required maxLength={256} defaultValue={step.name} />
+          <input
+            id="shared-step-name"
+            name="name"
+            required
+            maxLength={maxStepNameLength}
+            defaultValue={step.name}
+          />
         </div>
         <button type="submit" disabled={rename.isPending}>
           Rename shared step

@@ -1,6 +1,7 @@
 import type { StepCondition } from '@stepdeck/contract';
 import { useId } from 'react';
 import { actionErrors, actionFields } from '../../lib/action-fields.ts';
+import { maxStepNameLength } from '../../lib/limits.ts';
 import { type EditorStep, isGroup } from '../../lib/step-tree-edit.ts';
 import { ActionFieldInput } from './ActionFieldInput.tsx';
 
@@ -47,6 +48,7 @@ export function StepForm(props: {
         <input
           id={`${id}-name`}
           value={step.name}
+          maxLength={maxStepNameLength}
           onChange={(event) => props.onChange({ name: event.target.value })}
         />
       </div>

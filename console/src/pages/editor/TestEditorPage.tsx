@@ -1,4 +1,4 @@
-import { testStatus } from '@stepdeck/contract';
+import { maxStepDepth, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
@@ -12,6 +12,8 @@ import {
   type EditorStep,
   findStep,
   insertStep,
+  isGroup,
+  levelOf,
   moveBefore,
   newKey,
   pathOfStep,
@@ -20,6 +22,7 @@ import {
   stepAtPath,
   templateSuggestions,
   toWire,
+  treeDepth,
   updateStep,
 } from '../../lib/step-tree-edit.ts';
 import { NotFoundPage } from '../NotFound.tsx';
@@ -200,6 +203,7 @@ function TestEditor() {
   const keyMove = (key: string, direction: StepMove) => {
     const next = applyMove(steps, key, direction);
     if (next === steps) return;
+    if (deeperThanAllowed(next, steps)) return setNotice(tooDeepNotice);
     change(next);
     const moved = findStep(next, key);
     setNotice(
@@ -217,10 +221,16 @@ function TestEditor() {
     (key: string, direction: StepMove) => latest.current.keyMove(key, direction),
     [],
   );
-  const onDropStep = useCallback(
-    (key: string, before: string) => changeRef.current(moveBefore(latest.current.steps, key, before)),
-    [],
-  );
+  const onDropStep = useCallback((key: string, before: string) => {
+    const next = moveBefore(latest.current.steps, key, before);
+    if (deeperThanAllowed(next, latest.current.steps)) return setNotice(tooDeepNotice);
+    changeRef.current(next);
+  }, []);
+  // A new step goes into the chosen group: none fits in one already at the deepest level.
+  const addRefusal =
+    selected && isGroup(selected) && !selected.stepId && (levelOf(steps, selected.key) ?? 0) >= maxStepDepth
+      ? `${selected.name || 'This group'} is ${maxStepDepth} levels deep, the most groups may nest: a step added now would go inside it. Choose a step outside it to add after that one.`
+      : undefined;
 
   // An unknown id, or one that is not even a UUID (400), is a link to nothing: not found.
   if (detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400))
@@ -277,6 +287,7 @@ function TestEditor() {
           />
           <Palette
             scope={scope}
+            refusal={addRefusal}
             onAdd={add}
             sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reloadAfterSharedSave() }}
             onAddShared={(shared) => {
@@ -353,3 +364,8 @@ function TestEditor() {
     </section>
   );
 }
+
+/** The service refuses a tree deeper than `maxStepDepth` (400); a move never makes one deeper. */
+const deeperThanAllowed = (next: EditorStep[], before: EditorStep[]) =>
+  treeDepth(next) > maxStepDepth && treeDepth(next) > treeDepth(before);
+const tooDeepNotice = `Not moved: groups may nest at most ${maxStepDepth} levels deep.`;

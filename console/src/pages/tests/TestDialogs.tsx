@@ -4,6 +4,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { maxTestNameLength } from '../../lib/limits.ts';
 import type { TestItem } from '../../lib/test-tree.ts';
 
 const nameOf = (form: FormData) => String(form.get('name') ?? '').trim();
@@ -53,7 +54,7 @@ export function CreateTestDialog(props: {
       >
         <div className="field">
           <label htmlFor="create-name">Name</label>
-          <input id="create-name" name="name" required maxLength={64} />
+          <input id="create-name" name="name" required maxLength={maxTestNameLength} />
         </div>
         <div className="field">
           <label htmlFor="create-parent">In directory</label>
@@ -108,7 +109,13 @@ export function RenameTestDialog(props: { scope: ProjectScope; test: TestItem; o
       >
         <div className="field">
           <label htmlFor="rename-name">New name</label>
-          <input id="rename-name" name="name" required maxLength={64} defaultValue={props.test.name} />
+          <input
+            id="rename-name"
+            name="name"
+            required
+            maxLength={maxTestNameLength}
+            defaultValue={props.test.name}
+          />
         </div>
         {rename.error ? <ErrorMessage error={rename.error} title="Could not rename" /> : null}
         <div className="dialog-buttons">
