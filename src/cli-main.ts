@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { collectArtifacts } from './artifacts.ts';
+import { cancelOnInterrupt } from './cli-signals.ts';
 import { StepdeckClient } from './client.ts';
 import { InputError, inputNames, parseInputs } from './inputs.ts';
 import { outputsFor } from './outputs.ts';
@@ -73,12 +74,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (values.wait) raw.wait = 'true';
   if (values['no-wait']) raw.wait = 'false';
   let apiKey: string | undefined;
+  let stopCancelling = () => {};
   try {
     const inputs = await parseInputs(raw, { workflow: 'cli', job: 'run' });
     apiKey = inputs.apiKey;
     const client = new StepdeckClient({ ...inputs, log: err });
+    let runIds: string[] = [];
+    stopCancelling = cancelOnInterrupt(client, {
+      runIds: () => runIds,
+      log: err,
+      exit: (code) => process.exit(code),
+    });
     const triggered = await trigger(client, inputs, err);
-    const runIds = triggered.runs.map((run) => run.runId);
+    runIds = triggered.runs.map((run) => run.runId);
     const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
     err(`Started ${runUrls.join(', ')}`);
     if (!inputs.wait) {
@@ -96,6 +104,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         last = line;
       },
     });
+    // The runs have ended: nothing left to cancel on a signal.
+    stopCancelling();
     const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
     const dir = path.resolve(
       typeof values['artifacts-dir'] === 'string' ? values['artifacts-dir'] : 'stepdeck-artifacts',
@@ -150,5 +160,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     err(`stepdeck: ${apiKey ? message.replaceAll(apiKey, '***') : message}`);
     if (error instanceof InputError) err(`\n${usage}`);
     return 2;
+  } finally {
+    stopCancelling();
   }
 }

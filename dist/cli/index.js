@@ -73651,7 +73651,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 30859:
+/***/ 92713:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -73855,6 +73855,67 @@ async function uploadArtifact(collected, options) {
         : undefined;
     return { id: response.id, url };
 }
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(48161);
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
+;// CONCATENATED MODULE: ./src/cli-signals.ts
+
+const signals = ['SIGINT', 'SIGTERM'];
+/**
+ * While the CLI waits, Ctrl-C or a CI system's SIGTERM would leave the remote run running on
+ * the service (holding a runner slot and the test's one active run): on either signal the runs
+ * it started are cancelled, as the action's post step does, then the process exits with the
+ * conventional code. A second signal during the cancel exits at once. Returns the remover.
+ */
+function cancelOnInterrupt(client, options) {
+    let interrupted = false;
+    const handler = (signal) => {
+        const code = 128 + ((external_node_os_default()).constants.signals[signal] ?? 0);
+        if (interrupted)
+            return options.exit(code);
+        interrupted = true;
+        void cancelAll(client, options.runIds(), options.timeoutMs ?? 10_000).then((outcome) => {
+            options.log(`stepdeck: interrupted by ${signal}: ${outcome}`);
+            options.exit(code);
+        });
+    };
+    for (const signal of signals)
+        process.on(signal, handler);
+    return () => {
+        for (const signal of signals)
+            process.off(signal, handler);
+    };
+}
+async function cancelAll(client, runIds, timeoutMs) {
+    if (runIds.length === 0)
+        return 'the trigger had not answered yet, no run to cancel';
+    const cancelled = [];
+    const failed = [];
+    const attempts = runIds.map(async (runId) => {
+        try {
+            await client.cancel(runId);
+            cancelled.push(runId);
+        }
+        catch (error) {
+            failed.push(`${runId} (${error.message})`);
+        }
+    });
+    let timer;
+    const timedOut = new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.all(attempts), timedOut]);
+    clearTimeout(timer);
+    const pending = runIds.filter((id) => !cancelled.includes(id) && !failed.some((f) => f.startsWith(id)));
+    const parts = [
+        cancelled.length > 0 && `cancelled ${plural(cancelled.length, 'run')} ${cancelled.join(', ')}`,
+        failed.length > 0 && `could not cancel ${failed.join(', ')}`,
+        pending.length > 0 && `no answer within ${timeoutMs / 1000} s to cancelling ${pending.join(', ')}`,
+    ];
+    return parts.filter(Boolean).join('; ');
+}
+const plural = (count, word) => (count === 1 ? word : `${word}s`);
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var classic_schemas = __nccwpck_require__(92857);
@@ -75096,9 +75157,6 @@ function mapRecording(actions) {
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(48161);
-var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
 ;// CONCATENATED MODULE: ./src/record/session.ts
 
 
@@ -76309,6 +76367,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 const usage = `Usage: stepdeck run [options]
 
 Triggers a Stepdeck run, waits for it and exits non-zero per --fail-on.
@@ -76372,12 +76431,19 @@ async function main(argv, env = process.env) {
     if (values['no-wait'])
         raw.wait = 'false';
     let apiKey;
+    let stopCancelling = () => { };
     try {
         const inputs = await parseInputs(raw, { workflow: 'cli', job: 'run' });
         apiKey = inputs.apiKey;
         const client = new StepdeckClient({ ...inputs, log: err });
+        let runIds = [];
+        stopCancelling = cancelOnInterrupt(client, {
+            runIds: () => runIds,
+            log: err,
+            exit: (code) => process.exit(code),
+        });
         const triggered = await trigger(client, inputs, err);
-        const runIds = triggered.runs.map((run) => run.runId);
+        runIds = triggered.runs.map((run) => run.runId);
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
         err(`Started ${runUrls.join(', ')}`);
         if (!inputs.wait) {
@@ -76397,6 +76463,8 @@ async function main(argv, env = process.env) {
                 last = line;
             },
         });
+        // The runs have ended: nothing left to cancel on a signal.
+        stopCancelling();
         const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
         const dir = external_node_path_default().resolve(typeof values['artifacts-dir'] === 'string' ? values['artifacts-dir'] : 'stepdeck-artifacts');
         const collected = await collectArtifacts(client, waited.runs, results, {
@@ -76452,6 +76520,9 @@ async function main(argv, env = process.env) {
             err(`\n${usage}`);
         return 2;
     }
+    finally {
+        stopCancelling();
+    }
 }
 
 
@@ -76461,7 +76532,7 @@ async function main(argv, env = process.env) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30859);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(92713);
 
 process.exitCode = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
 
