@@ -1,8 +1,16 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, retryAfterMs, StepdeckClient } from '../src/client.ts';
 import { trigger } from '../src/trigger.ts';
+import { freePort } from './e2e/harness.ts';
 import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 const sleeps: number[] = [];
 const logs: string[] = [];
@@ -188,5 +196,106 @@ describe('trigger', () => {
     const result = await trigger(newClient(), { testIds: [], tagId: uuid(5), config: undefined }, () => {});
     expect(bodies.map((b) => b.length)).toEqual([100, 50]);
     expect(result.runs).toHaveLength(2);
+  });
+});
+
+describe('trigger POSTs are not resent blindly', () => {
+  const created = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+  const latest = (testId: string, run: { id: string; status: string; createdAt: string } | null) =>
+    service()
+      .get('/v1/test-runs/latest')
+      .query({ testId })
+      .reply(200, { data: run && { name: 'r', ...run } });
+
+  it('after a 504 on a bulk trigger, takes the run created since instead of triggering again', async () => {
+    service()
+      .post('/v1/tests/remote-run', { testIds: [uuid(1), uuid(2)] })
+      .reply(504, '<html>Gateway Timeout</html>');
+    latest(uuid(1), { id: uuid(10), status: 'pending', createdAt: created(-500) });
+    const client = newClient();
+    const run = await client.triggerBulk({ testIds: [uuid(1), uuid(2)] });
+    expect(run).toEqual({ runId: uuid(10), status: 'pending' });
+    expect(client.requests).toBe(2);
+    expect(logs.join('\n')).toContain(`run ${uuid(10)} (pending) was created since`);
+  });
+
+  it('after a 502 with no run created since, triggers again (an older run is not this one)', async () => {
+    service()
+      .post(`/v1/tests/${uuid(1)}/remote-run`)
+      .reply(502, 'bad gateway')
+      .post(`/v1/tests/${uuid(1)}/remote-run`)
+      .reply(200, { data: { runId: uuid(11), status: 'pending' } });
+    latest(uuid(1), { id: uuid(9), status: 'completed', createdAt: created(-3_600_000) });
+    const run = await newClient().triggerTest(uuid(1));
+    expect(run).toEqual({ runId: uuid(11), status: 'pending' });
+    expect(sleeps).toEqual([1000]);
+    expect(logs.join('\n')).toContain('no run was started: triggering again in 1000 ms');
+  });
+
+  // nock's replyWithError does not reach undici as a socket error: real sockets on loopback.
+  it('a connection reset after sending is ambiguous too: looks up before resending', async () => {
+    nock.enableNetConnect('127.0.0.1');
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.method === 'POST') return req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ data: { id: uuid(12), name: 'r', status: 'running', createdAt: created(-200) } }),
+      );
+    });
+    const url = await listen(server);
+    try {
+      const client = new StepdeckClient({ baseUrl: url, apiKey, projectId, sleep: async () => {} });
+      expect(await client.triggerBulk({ tagId: uuid(5) })).toEqual({ runId: uuid(12), status: 'running' });
+      expect(seen).toEqual(['POST /v1/tests/remote-run', `GET /v1/test-runs/latest?testId=${uuid(5)}`]);
+    } finally {
+      server.close();
+      nock.disableNetConnect();
+    }
+  });
+
+  it('a refused connection never reached the service: resent as is, no lookup', async () => {
+    nock.enableNetConnect('127.0.0.1');
+    const port = await freePort();
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { runId: uuid(13), status: 'pending' } }));
+    });
+    try {
+      const client = new StepdeckClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey,
+        projectId,
+        log: (line) => logs.push(line),
+        // The service comes up during the backoff.
+        sleep: (ms) => {
+          sleeps.push(ms);
+          return new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+        },
+      });
+      expect(await client.triggerTest(uuid(1))).toEqual({ runId: uuid(13), status: 'pending' });
+      expect(sleeps).toEqual([1000]);
+      expect(seen).toEqual([`POST /v1/tests/${uuid(1)}/remote-run`]);
+      expect(logs.join()).toContain('ECONNREFUSED');
+    } finally {
+      server.close();
+      nock.disableNetConnect();
+    }
+  });
+
+  it('when the lookup fails too, stops and says a run may have started', async () => {
+    service()
+      .post(`/v1/tests/${uuid(1)}/remote-run`)
+      .reply(504, 'gateway timeout');
+    service()
+      .get('/v1/test-runs/latest')
+      .query({ testId: uuid(1) })
+      .reply(401, { message: 'Invalid API key' });
+    await expect(newClient().triggerTest(uuid(1))).rejects.toThrow(
+      /failed with 504: gateway timeout; a run may have started, and looking it up failed too \(.*401: Invalid API key\): check the project's runs before triggering again/,
+    );
   });
 });

@@ -74461,6 +74461,31 @@ class ApiError extends Error {
         this.status = status;
     }
 }
+/**
+ * A non-idempotent request (a trigger POST) failed in a way that does not say whether the
+ * service acted on it: a 5xx (a proxy's 504 while the service started the run) or a socket
+ * error after the request may have been sent.
+ */
+class AmbiguousRequestError extends ApiError {
+    name = 'AmbiguousRequestError';
+}
+/**
+ * Socket errors raised before a byte of the request can have reached the service (no
+ * connection, no address): the only network errors after which a trigger POST is resent as is.
+ */
+const notSentCodes = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'UND_ERR_CONNECT_TIMEOUT',
+]);
+/**
+ * How far the service's clock may be behind ours when a run it created is matched to the
+ * trigger request that may have created it.
+ */
+const clockSkewMs = 60_000;
 const sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Seconds or an HTTP date; falls back to 5 s. */
 function retryAfterMs(header, now = Date.now()) {
@@ -74483,15 +74508,50 @@ class StepdeckClient {
         this.#sleep = options.sleep ?? sleepReal;
     }
     async triggerTest(testId, config) {
-        const body = await this.#call('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
-        return remoteRunResponse.parse(body).data;
+        return this.#start(testId, `/v1/tests/${testId}/remote-run`, config ? { config } : {});
     }
     async triggerBulk(target, config) {
-        const body = await this.#call('POST', '/v1/tests/remote-run', {
-            ...target,
-            ...(config ? { config } : {}),
-        });
-        return remoteRunResponse.parse(body).data;
+        // The latest run of the tag, or of the first test id, is the run this request may have started.
+        const key = target.tagId ?? target.testIds?.[0] ?? '';
+        return this.#start(key, '/v1/tests/remote-run', { ...target, ...(config ? { config } : {}) });
+    }
+    /**
+     * A trigger POST is not idempotent: resending it after the service started a run (and a
+     * proxy answered 504) starts nothing but a 429 cooldown and a 409, and leaves the first run
+     * orphaned. So it is resent only when it provably did not arrive (connection refused, no
+     * address) or, after an ambiguous failure (5xx, a socket error once sent), when
+     * `GET /v1/test-runs/latest?testId=<test or tag>` shows no run created since it was sent;
+     * a run that was is taken as the one it started.
+     */
+    async #start(key, path, body) {
+        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const backoffMs = this.#options.backoffMs ?? 1000;
+        for (let attempt = 1;; attempt++) {
+            const sentAt = Date.now();
+            try {
+                return remoteRunResponse.parse(await this.#call('POST', path, body, 'json', false)).data;
+            }
+            catch (error) {
+                if (!(error instanceof AmbiguousRequestError))
+                    throw error;
+                let started;
+                try {
+                    started = await this.latestRun(key);
+                }
+                catch (lookup) {
+                    throw new ApiError(error.status, `${error.message}; a run may have started, and looking it up failed too (${lookup.message}): check the project's runs before triggering again`);
+                }
+                if (started && Date.parse(started.createdAt) >= sentAt - clockSkewMs) {
+                    this.#options.log?.(`${error.message}; run ${started.id} (${started.status}) was created since: taking it as the run this request started`);
+                    return { runId: started.id, status: started.status };
+                }
+                if (attempt >= maxAttempts)
+                    throw error;
+                const delay = backoffMs * 2 ** (attempt - 1);
+                this.#options.log?.(`${error.message}; no run was started: triggering again in ${delay} ms`);
+                await this.#sleep(delay);
+            }
+        }
     }
     async latestRun(testId) {
         const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
@@ -74552,7 +74612,9 @@ class StepdeckClient {
     #parse(schema, body) {
         return schema.parse(body);
     }
-    async #call(method, path, json, as = 'json') {
+    async #call(method, path, json, as = 'json', 
+    /** False for trigger POSTs: see #start. */
+    idempotent = true) {
         const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
         const maxAttempts = this.#options.maxAttempts ?? 5;
         const backoffMs = this.#options.backoffMs ?? 1000;
@@ -74588,6 +74650,8 @@ class StepdeckClient {
                 // Network errors: the cause is the socket's, never the request headers.
                 failures++;
                 const reason = error instanceof Error ? error.code || error.message : 'error';
+                if (!idempotent && !notSentCodes.has(error.code ?? ''))
+                    throw new AmbiguousRequestError(0, `${method} ${path} failed: ${reason}`);
                 if (failures >= maxAttempts)
                     throw new ApiError(0, `${method} ${path} failed after ${failures} attempts: ${reason}`);
                 const delay = backoffMs * 2 ** (failures - 1);
@@ -74616,6 +74680,8 @@ class StepdeckClient {
                 continue;
             }
             if (statusCode >= 500) {
+                if (!idempotent)
+                    throw new AmbiguousRequestError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
                 failures++;
                 if (failures >= maxAttempts)
                     throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
