@@ -4,9 +4,11 @@ import { type FormEvent, useId, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Ago, Timestamp } from '../../components/Timestamp.tsx';
 import { maxResourceNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 
 /** The spec's scope table, grouped by resource. */
 const scopeGroups = Object.entries(
@@ -16,6 +18,8 @@ const scopeGroups = Object.entries(
     return groups;
   }, {}),
 );
+
+type Key = Awaited<ReturnType<typeof adminApi.apiKeys>>['data'][number];
 
 /** API keys: create (the full key shown once), list by prefix, revoke, delete. */
 export function ApiKeysPage() {
@@ -46,9 +50,11 @@ export function ApiKeysPage() {
   const toggle = (scope: string, on: boolean) =>
     setScopes((current) => (on ? [...current, scope] : current.filter((item) => item !== scope)));
 
+  const mayChange = usePermissions().can('apiKeys');
   return (
     <section>
       <h1>API keys</h1>
+      <RoleNote permission="apiKeys" what="manage API keys" />
       {created && (
         <div className="notice" role="status">
           <p>
@@ -66,49 +72,51 @@ export function ApiKeysPage() {
           </button>
         </div>
       )}
-      <form
-        onSubmit={submit}
-        onChange={() => create.reset()}
-        aria-label="Create an API key"
-        className="admin-form"
-      >
-        <Field label="Key name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
-        {scopeGroups.map(([group, items]) => (
-          <fieldset key={group}>
-            <legend>{group}</legend>
-            {items.map((scope) => (
-              <label key={scope}>
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(scope)}
-                  onChange={(event) => toggle(scope, event.target.checked)}
-                />{' '}
-                {scope}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-        {scopes.length === 0 && (
-          <p id={noScopeId} className="muted">
-            Choose at least one scope.
-          </p>
-        )}
-        <button
-          type="submit"
-          disabled={scopes.length === 0 || create.isPending}
-          aria-describedby={scopes.length === 0 ? noScopeId : undefined}
+      {mayChange && (
+        <form
+          onSubmit={submit}
+          onChange={() => create.reset()}
+          aria-label="Create an API key"
+          className="admin-form"
         >
-          Create key
-        </button>
-        {create.error && <ErrorMessage error={create.error} />}
-      </form>
+          <Field label="Key name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxResourceNameLength}
+            />
+          </Field>
+          {scopeGroups.map(([group, items]) => (
+            <fieldset key={group}>
+              <legend>{group}</legend>
+              {items.map((scope) => (
+                <label key={scope}>
+                  <input
+                    type="checkbox"
+                    checked={scopes.includes(scope)}
+                    onChange={(event) => toggle(scope, event.target.checked)}
+                  />{' '}
+                  {scope}
+                </label>
+              ))}
+            </fieldset>
+          ))}
+          {scopes.length === 0 && (
+            <p id={noScopeId} className="muted">
+              Choose at least one scope.
+            </p>
+          )}
+          <button
+            type="submit"
+            disabled={scopes.length === 0 || create.isPending}
+            aria-describedby={scopes.length === 0 ? noScopeId : undefined}
+          >
+            Create key
+          </button>
+          {create.error && <ErrorMessage error={create.error} />}
+        </form>
+      )}
       {revoke.error && <ErrorMessage error={revoke.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       <ResourceTable
@@ -126,25 +134,33 @@ export function ApiKeysPage() {
             cell: (key) => (key.lastUsedAt ? <Ago iso={key.lastUsedAt} /> : 'Never'),
           },
           { header: 'State', cell: (key) => (key.revoked ? 'Revoked' : 'Active') },
-          {
-            header: 'Actions',
-            cell: (key) => (
-              <>
-                {!key.revoked && (
-                  <button
-                    type="button"
-                    onClick={() => revoke.mutate(key.id)}
-                    aria-label={`Revoke ${key.name}`}
-                  >
-                    Revoke
-                  </button>
-                )}{' '}
-                <button type="button" onClick={() => remove.mutate(key.id)} aria-label={`Delete ${key.name}`}>
-                  Delete
-                </button>
-              </>
-            ),
-          },
+          ...(mayChange
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (key: Key) => (
+                    <>
+                      {!key.revoked && (
+                        <button
+                          type="button"
+                          onClick={() => revoke.mutate(key.id)}
+                          aria-label={`Revoke ${key.name}`}
+                        >
+                          Revoke
+                        </button>
+                      )}{' '}
+                      <button
+                        type="button"
+                        onClick={() => remove.mutate(key.id)}
+                        aria-label={`Delete ${key.name}`}
+                      >
+                        Delete
+                      </button>
+                    </>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </section>

@@ -3,7 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { maxResourceNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 import { MessageViewer } from './MessageViewer.tsx';
 
 /** How often the open inbox asks for new mail: arrivals show within this. */
@@ -39,31 +41,35 @@ export function EmailInboxesPage() {
     create.mutate();
   };
   const opened = list.find((inbox) => inbox.id === open);
+  const mayChange = usePermissions().can('inboxes');
   return (
     <section>
       <h1>Email inboxes</h1>
+      <RoleNote permission="inboxes" what="create or delete inboxes and messages" />
       <p className="muted" data-testid="inbox-usage">
         {max === undefined
           ? `${list.length} inboxes`
           : `${list.length} of ${max} inboxes used; each keeps its newest ${limits.data?.data.maxMessages} messages for ${limits.data?.data.messageRetentionHours} hours.`}
       </p>
-      <form
-        className="filters"
-        onSubmit={submit}
-        onChange={() => create.reset()}
-        aria-label="Create an inbox"
-      >
-        <Field label="Inbox name (optional)">
-          <input
-            value={name}
-            maxLength={maxResourceNameLength}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </Field>
-        <button type="submit" disabled={max !== undefined && list.length >= max}>
-          Create inbox
-        </button>
-      </form>
+      {mayChange && (
+        <form
+          className="filters"
+          onSubmit={submit}
+          onChange={() => create.reset()}
+          aria-label="Create an inbox"
+        >
+          <Field label="Inbox name (optional)">
+            <input
+              value={name}
+              maxLength={maxResourceNameLength}
+              onChange={(event) => setName(event.target.value)}
+            />
+          </Field>
+          <button type="submit" disabled={max !== undefined && list.length >= max}>
+            Create inbox
+          </button>
+        </form>
+      )}
       <Problems errors={[create.error, remove.error]} />
       <ResourceTable
         caption="Inboxes of the organization"
@@ -82,14 +88,19 @@ export function EmailInboxesPage() {
               <>
                 <button type="button" aria-label={`Open ${inbox.address}`} onClick={() => setOpen(inbox.id)}>
                   Open
-                </button>{' '}
-                <button
-                  type="button"
-                  aria-label={`Delete inbox ${inbox.address}`}
-                  onClick={() => remove.mutate(inbox.id)}
-                >
-                  Delete
                 </button>
+                {mayChange && (
+                  <>
+                    {' '}
+                    <button
+                      type="button"
+                      aria-label={`Delete inbox ${inbox.address}`}
+                      onClick={() => remove.mutate(inbox.id)}
+                    >
+                      Delete
+                    </button>
+                  </>
+                )}
               </>
             ),
           },

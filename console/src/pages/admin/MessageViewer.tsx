@@ -4,6 +4,7 @@ import { adminApi } from '../../api/admin.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { usePermissions } from '../../lib/permissions.ts';
 import { hasRemoteContent } from './mail-content.ts';
 
 type Inbox = Awaited<ReturnType<typeof adminApi.inboxes>>['data'][number];
@@ -65,6 +66,7 @@ function MessageView({
 }) {
   const [view, setView] = useState<View>(message.bodyHtml ? 'html' : 'text');
   const [remote, setRemote] = useState(false);
+  const mayDelete = usePermissions().can('inboxes');
   const remove = useMutation({
     mutationFn: () => adminApi.deleteMessage(inbox.id, message.id),
     onSuccess: onDeleted,
@@ -89,9 +91,11 @@ function MessageView({
             {label}
           </button>
         ))}{' '}
-        <button type="button" onClick={() => remove.mutate()}>
-          Delete message
-        </button>
+        {mayDelete && (
+          <button type="button" onClick={() => remove.mutate()}>
+            Delete message
+          </button>
+        )}
       </div>
       <Problems errors={[remove.error]} />
       {view === 'html' &&

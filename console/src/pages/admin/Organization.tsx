@@ -4,6 +4,7 @@ import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { sessionKey } from '../../components/RequireSession.tsx';
+import { usePermissions } from '../../lib/permissions.ts';
 
 /**
  * Billing and limits: the install's subscription switch, the organization's concurrency cap and
@@ -21,7 +22,7 @@ export function OrganizationPage() {
   });
   const [cap, setCap] = useState('');
   const org = organization.data?.data;
-  const isOwner = session.data?.data.role === 'owner';
+  const isOwner = usePermissions().can('billing');
   useEffect(() => {
     if (org) setCap(String(org.concurrencyCap));
   }, [org]);

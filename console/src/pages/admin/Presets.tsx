@@ -4,9 +4,11 @@ import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { StartRunWithPreset } from '../../components/admin/StartRunWithPreset.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { maxPresetNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** Config presets of the project: named run configurations a schedule or a run can pick. */
@@ -52,23 +54,27 @@ export function PresetsPage() {
     setProblem(undefined);
     create.reset();
   };
+  const mayChange = usePermissions().can('presets');
   return (
     <section>
       <h1>Config presets</h1>
-      <form className="admin-form" onSubmit={submit} onChange={edited} aria-label="Create a preset">
-        <Field label="Preset name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxPresetNameLength}
-          />
-        </Field>
-        <Field label="Run configuration (JSON)">
-          <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />
-        </Field>
-        <button type="submit">Create preset</button>
-      </form>
+      <RoleNote permission="presets" what="create or delete presets" />
+      {mayChange && (
+        <form className="admin-form" onSubmit={submit} onChange={edited} aria-label="Create a preset">
+          <Field label="Preset name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxPresetNameLength}
+            />
+          </Field>
+          <Field label="Run configuration (JSON)">
+            <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />
+          </Field>
+          <button type="submit">Create preset</button>
+        </form>
+      )}
       {problem && (
         <div role="alert" className="error-box">
           {problem}
@@ -84,18 +90,22 @@ export function PresetsPage() {
         columns={[
           { header: 'Name', cell: (preset) => preset.name },
           { header: 'Configuration', cell: (preset) => <code>{JSON.stringify(preset.config)}</code> },
-          {
-            header: 'Actions',
-            cell: (preset) => (
-              <button
-                type="button"
-                aria-label={`Delete ${preset.name}`}
-                onClick={() => remove.mutate(preset.id)}
-              >
-                Delete
-              </button>
-            ),
-          },
+          ...(mayChange
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (preset: { id: string; name: string }) => (
+                    <button
+                      type="button"
+                      aria-label={`Delete ${preset.name}`}
+                      onClick={() => remove.mutate(preset.id)}
+                    >
+                      Delete
+                    </button>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <section aria-label="Start a run">

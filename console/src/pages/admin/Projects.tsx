@@ -4,8 +4,10 @@ import { Link } from 'react-router';
 import { adminApi } from '../../api/admin.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
 import { maxResourceNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** The branches of one project: list, and a new one copied from a source branch. */
@@ -31,35 +33,38 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
     event.preventDefault();
     create.mutate();
   };
+  const mayChange = usePermissions().can('projects');
   return (
     <section aria-label={`Branches of ${projectName}`}>
       <h2>Branches of {projectName}</h2>
-      <form
-        className="filters"
-        onSubmit={submit}
-        onChange={() => create.reset()}
-        aria-label="Create a branch"
-      >
-        <Field label="Branch name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
-        <Field label="Copy tests from">
-          <select value={source} onChange={(event) => setSource(event.target.value)}>
-            <option value="">The default branch</option>
-            {list.map((branch) => (
-              <option key={branch.id} value={branch.id}>
-                {branch.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit">Create branch</button>
-      </form>
+      {mayChange && (
+        <form
+          className="filters"
+          onSubmit={submit}
+          onChange={() => create.reset()}
+          aria-label="Create a branch"
+        >
+          <Field label="Branch name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxResourceNameLength}
+            />
+          </Field>
+          <Field label="Copy tests from">
+            <select value={source} onChange={(event) => setSource(event.target.value)}>
+              <option value="">The default branch</option>
+              {list.map((branch) => (
+                <option key={branch.id} value={branch.id}>
+                  {branch.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit">Create branch</button>
+        </form>
+      )}
       <Problems errors={[create.error]} />
       <ResourceTable
         caption={`Branches of ${projectName}`}
@@ -106,25 +111,29 @@ export function ProjectsPage() {
     event.preventDefault();
     create.mutate();
   };
+  const mayChange = usePermissions().can('projects');
   return (
     <section>
       <h1>Projects and branches</h1>
-      <form
-        className="filters"
-        onSubmit={submit}
-        onChange={() => create.reset()}
-        aria-label="Create a project"
-      >
-        <Field label="Project name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
-        <button type="submit">Create project</button>
-      </form>
+      <RoleNote permission="projects" what="create projects and branches" />
+      {mayChange && (
+        <form
+          className="filters"
+          onSubmit={submit}
+          onChange={() => create.reset()}
+          aria-label="Create a project"
+        >
+          <Field label="Project name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxResourceNameLength}
+            />
+          </Field>
+          <button type="submit">Create project</button>
+        </form>
+      )}
       <Problems errors={[create.error]} />
       <ResourceTable
         caption="Projects of the organization"

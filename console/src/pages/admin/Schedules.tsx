@@ -5,8 +5,10 @@ import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import { type ScheduleFields, ScheduleForm } from './ScheduleForm.tsx';
 
@@ -111,15 +113,20 @@ export function SchedulesPage() {
     presets.data?.data.find((preset) => preset.id === id)?.name ?? '—';
   const list = schedules.data?.data ?? [];
   const watched = list.find((schedule) => schedule.id === watching);
+  const { can } = usePermissions();
+  const mayChange = can('schedules');
   return (
     <section>
       <h1>Schedules</h1>
-      <ScheduleForm
-        label="Create a schedule"
-        submitLabel="Create schedule"
-        onSubmit={(fields) => create.mutate(fields)}
-        onEdit={() => create.reset()}
-      />
+      <RoleNote permission="schedules" what="create, edit or delete schedules" />
+      {mayChange && (
+        <ScheduleForm
+          label="Create a schedule"
+          submitLabel="Create schedule"
+          onSubmit={(fields) => create.mutate(fields)}
+          onEdit={() => create.reset()}
+        />
+      )}
       {create.error && <Problems errors={[create.error]} />}
       {editing && (
         <section aria-label="Edit the schedule">
@@ -186,29 +193,37 @@ export function SchedulesPage() {
             header: 'Actions',
             cell: (schedule) => (
               <>
-                <button
-                  type="button"
-                  aria-label={`Edit ${schedule.name}`}
-                  onClick={() => {
-                    update.reset();
-                    setEditing(schedule);
-                  }}
-                >
-                  Edit
-                </button>{' '}
-                <button
-                  type="button"
-                  onClick={() => toggle.mutate({ id: schedule.id, enabled: !schedule.enabled })}
-                >
-                  {schedule.enabled ? 'Disable' : 'Enable'}
-                </button>{' '}
-                <button
-                  type="button"
-                  aria-label={`Trigger now ${schedule.name}`}
-                  onClick={() => trigger.mutate(schedule)}
-                >
-                  Trigger now
-                </button>{' '}
+                {mayChange && (
+                  <>
+                    <button
+                      type="button"
+                      aria-label={`Edit ${schedule.name}`}
+                      onClick={() => {
+                        update.reset();
+                        setEditing(schedule);
+                      }}
+                    >
+                      Edit
+                    </button>{' '}
+                    <button
+                      type="button"
+                      onClick={() => toggle.mutate({ id: schedule.id, enabled: !schedule.enabled })}
+                    >
+                      {schedule.enabled ? 'Disable' : 'Enable'}
+                    </button>{' '}
+                  </>
+                )}
+                {can('triggerSchedules') && (
+                  <>
+                    <button
+                      type="button"
+                      aria-label={`Trigger now ${schedule.name}`}
+                      onClick={() => trigger.mutate(schedule)}
+                    >
+                      Trigger now
+                    </button>{' '}
+                  </>
+                )}
                 <button
                   type="button"
                   aria-label={`Last runs of ${schedule.name}`}
@@ -216,13 +231,15 @@ export function SchedulesPage() {
                 >
                   Last runs
                 </button>{' '}
-                <button
-                  type="button"
-                  aria-label={`Delete ${schedule.name}`}
-                  onClick={() => remove.mutate(schedule.id)}
-                >
-                  Delete
-                </button>
+                {mayChange && (
+                  <button
+                    type="button"
+                    aria-label={`Delete ${schedule.name}`}
+                    onClick={() => remove.mutate(schedule.id)}
+                  >
+                    Delete
+                  </button>
+                )}
               </>
             ),
           },

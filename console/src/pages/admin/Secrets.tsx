@@ -3,8 +3,10 @@ import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { maxResourceNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /** Project secrets: names only; a value is written (or replaced) and never shown back. */
@@ -31,30 +33,34 @@ export function SecretsPage() {
     event.preventDefault();
     save.mutate();
   };
+  const mayChange = usePermissions().can('secrets');
   return (
     <section>
       <h1>Secrets</h1>
+      <RoleNote permission="secrets" what="set or delete secrets" />
       <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
-      <form className="filters" onSubmit={submit} onChange={() => save.reset()} aria-label="Set a secret">
-        <Field label="Secret name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
-        <label>
-          Value{' '}
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-          />
-        </label>
-        <button type="submit">Save secret</button>
-      </form>
+      {mayChange && (
+        <form className="filters" onSubmit={submit} onChange={() => save.reset()} aria-label="Set a secret">
+          <Field label="Secret name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxResourceNameLength}
+            />
+          </Field>
+          <label>
+            Value{' '}
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+            />
+          </label>
+          <button type="submit">Save secret</button>
+        </form>
+      )}
       {save.error && <ErrorMessage error={save.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       <ResourceTable
@@ -64,18 +70,22 @@ export function SecretsPage() {
         rowKey={(secret) => secret.name}
         columns={[
           { header: 'Name', cell: (secret) => <code>{secret.name}</code> },
-          {
-            header: 'Actions',
-            cell: (secret) => (
-              <button
-                type="button"
-                aria-label={`Delete ${secret.name}`}
-                onClick={() => remove.mutate(secret.name)}
-              >
-                Delete
-              </button>
-            ),
-          },
+          ...(mayChange
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (secret: { name: string }) => (
+                    <button
+                      type="button"
+                      aria-label={`Delete ${secret.name}`}
+                      onClick={() => remove.mutate(secret.name)}
+                    >
+                      Delete
+                    </button>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </section>

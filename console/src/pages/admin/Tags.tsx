@@ -3,8 +3,10 @@ import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { maxResourceNameLength } from '../../lib/limits.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 
 /** The organization's tags (what tag runs and schedules target). */
 export function TagsPage() {
@@ -24,20 +26,24 @@ export function TagsPage() {
     event.preventDefault();
     create.mutate();
   };
+  const mayChange = usePermissions().can('tags');
   return (
     <section>
       <h1>Tags</h1>
-      <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Create a tag">
-        <Field label="Tag name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
-        <button type="submit">Create tag</button>
-      </form>
+      <RoleNote permission="tags" what="create or delete tags" />
+      {mayChange && (
+        <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Create a tag">
+          <Field label="Tag name">
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={maxResourceNameLength}
+            />
+          </Field>
+          <button type="submit">Create tag</button>
+        </form>
+      )}
       {create.error && <ErrorMessage error={create.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
       <ResourceTable
@@ -48,14 +54,22 @@ export function TagsPage() {
         columns={[
           { header: 'Name', cell: (tag) => tag.name },
           { header: 'Id', cell: (tag) => <code>{tag.id}</code> },
-          {
-            header: 'Actions',
-            cell: (tag) => (
-              <button type="button" aria-label={`Delete ${tag.name}`} onClick={() => remove.mutate(tag.id)}>
-                Delete
-              </button>
-            ),
-          },
+          ...(mayChange
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (tag: { id: string; name: string }) => (
+                    <button
+                      type="button"
+                      aria-label={`Delete ${tag.name}`}
+                      onClick={() => remove.mutate(tag.id)}
+                    >
+                      Delete
+                    </button>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </section>

@@ -2,9 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { assignableRoles, mayManageUser, usePermissions } from '../../lib/permissions.ts';
 
 const roles = ['owner', 'admin', 'member'] as const;
+type Member = Awaited<ReturnType<typeof adminApi.users>>['data'][number];
 
 /** A password to hand to the new user once (they sign in with it). */
 function oneTimePassword() {
@@ -41,9 +44,13 @@ export function UsersPage() {
     event.preventDefault();
     create.mutate();
   };
+  const { role: myRole, can } = usePermissions();
+  const mayManage = (target: Member) => myRole !== undefined && mayManageUser(myRole, target.role);
   return (
     <section>
       <h1>Users and roles</h1>
+      <RoleNote permission="users" what="add or remove users" />
+      {can('users') && <RoleNote permission="roles" what="change roles" />}
       {added && (
         <div className="notice" role="status">
           <p>
@@ -51,21 +58,23 @@ export function UsersPage() {
           </p>
         </div>
       )}
-      <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Add a user">
-        <label>
-          Email{' '}
-          <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
-        </label>
-        <label>
-          Role{' '}
-          <select value={role} onChange={(event) => setRole(event.target.value)}>
-            {roles.map((item) => (
-              <option key={item}>{item}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Add user</button>
-      </form>
+      {can('users') && (
+        <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Add a user">
+          <label>
+            Email{' '}
+            <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
+          </label>
+          <label>
+            Role{' '}
+            <select value={role} onChange={(event) => setRole(event.target.value)}>
+              {(myRole ? assignableRoles(myRole) : []).map((item) => (
+                <option key={item}>{item}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Add user</button>
+        </form>
+      )}
       {create.error && <ErrorMessage error={create.error} />}
       {change.error && <ErrorMessage error={change.error} />}
       {remove.error && <ErrorMessage error={remove.error} />}
@@ -78,29 +87,33 @@ export function UsersPage() {
           { header: 'Email', cell: (user) => user.email },
           {
             header: 'Role',
-            cell: (user) => (
-              <select
-                aria-label={`Role of ${user.email}`}
-                value={user.role}
-                onChange={(event) => change.mutate({ id: user.id, role: event.target.value })}
-              >
-                {roles.map((item) => (
-                  <option key={item}>{item}</option>
-                ))}
-              </select>
-            ),
+            cell: (user) =>
+              can('roles') ? (
+                <select
+                  aria-label={`Role of ${user.email}`}
+                  value={user.role}
+                  onChange={(event) => change.mutate({ id: user.id, role: event.target.value })}
+                >
+                  {roles.map((item) => (
+                    <option key={item}>{item}</option>
+                  ))}
+                </select>
+              ) : (
+                user.role
+              ),
           },
           {
             header: 'Actions',
-            cell: (user) => (
-              <button
-                type="button"
-                aria-label={`Remove ${user.email}`}
-                onClick={() => remove.mutate(user.id)}
-              >
-                Remove
-              </button>
-            ),
+            cell: (user) =>
+              mayManage(user) ? (
+                <button
+                  type="button"
+                  aria-label={`Remove ${user.email}`}
+                  onClick={() => remove.mutate(user.id)}
+                >
+                  Remove
+                </button>
+              ) : null,
           },
         ]}
       />

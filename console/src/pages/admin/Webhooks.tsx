@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { usePermissions } from '../../lib/permissions.ts';
 import { type WebhookFields, WebhookForm, webhookEvents } from './WebhookForm.tsx';
 
 /** A secret shown once, right after it was made. */
@@ -35,6 +37,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['deliveries', webhookId] }),
   });
   const list = deliveries.data?.data ?? [];
+  const mayRetry = usePermissions().can('webhooks');
   return (
     <div>
       {retry.error && <ErrorMessage error={retry.error} title="Not retried" />}
@@ -59,14 +62,18 @@ function Deliveries({ webhookId }: { webhookId: string }) {
               </details>
             ),
           },
-          {
-            header: 'Actions',
-            cell: (delivery) => (
-              <button type="button" onClick={() => retry.mutate(delivery.id)}>
-                Retry
-              </button>
-            ),
-          },
+          ...(mayRetry
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (delivery: (typeof list)[number]) => (
+                    <button type="button" onClick={() => retry.mutate(delivery.id)}>
+                      Retry
+                    </button>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </div>
@@ -146,17 +153,21 @@ export function WebhooksPage() {
       setSecret({ label: 'Secret rotated. The new signing secret:', secret: answer.data.secret }),
   });
   const remove = useMutation({ mutationFn: adminApi.deleteWebhook, onSettled: refresh });
+  const mayChange = usePermissions().can('webhooks');
   return (
     <section>
       <h1>Webhooks</h1>
+      <RoleNote permission="webhooks" what="manage webhooks" />
       {secret && <OnceSecret {...secret} onDone={() => setSecret(undefined)} />}
-      <WebhookForm
-        key={created}
-        label="Create a webhook"
-        submitLabel="Create webhook"
-        onSubmit={(fields) => create.mutate(fields)}
-        onEdit={() => create.reset()}
-      />
+      {mayChange && (
+        <WebhookForm
+          key={created}
+          label="Create a webhook"
+          submitLabel="Create webhook"
+          onSubmit={(fields) => create.mutate(fields)}
+          onEdit={() => create.reset()}
+        />
+      )}
       {create.error && <ErrorMessage error={create.error} title="Not created" />}
       {editing && (
         <section aria-label="Edit the webhook">
@@ -187,27 +198,39 @@ export function WebhooksPage() {
             header: 'Actions',
             cell: (hook) => (
               <>
-                <button
-                  type="button"
-                  onClick={() => {
-                    update.reset();
-                    setEditing(hook);
-                  }}
-                >
-                  Edit
-                </button>{' '}
-                <button type="button" onClick={() => toggle.mutate({ id: hook.id, enabled: !hook.enabled })}>
-                  {hook.enabled ? 'Disable' : 'Enable'}
-                </button>{' '}
-                <button type="button" onClick={() => rotate.mutate(hook.id)}>
-                  Rotate secret
-                </button>{' '}
+                {mayChange && (
+                  <>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        update.reset();
+                        setEditing(hook);
+                      }}
+                    >
+                      Edit
+                    </button>{' '}
+                    <button
+                      type="button"
+                      onClick={() => toggle.mutate({ id: hook.id, enabled: !hook.enabled })}
+                    >
+                      {hook.enabled ? 'Disable' : 'Enable'}
+                    </button>{' '}
+                    <button type="button" onClick={() => rotate.mutate(hook.id)}>
+                      Rotate secret
+                    </button>{' '}
+                  </>
+                )}
                 <button type="button" onClick={() => setOpen(open === hook.id ? undefined : hook.id)}>
                   {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
-                </button>{' '}
-                <button type="button" onClick={() => remove.mutate(hook.id)}>
-                  Delete
                 </button>
+                {mayChange && (
+                  <>
+                    {' '}
+                    <button type="button" onClick={() => remove.mutate(hook.id)}>
+                      Delete
+                    </button>
+                  </>
+                )}
               </>
             ),
           },
