@@ -17,12 +17,19 @@ __webpack_require__.d(__webpack_exports__, {
 /** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
 const outcomes = (/* unused pure expression or super */ null && (['passed', 'failed', 'cancelled', 'timeout', 'error']));
 const failableOutcomes = ['failed', 'cancelled', 'timeout', 'error'];
+/** `Input "name" problem`: the action's wording (the CLI words it with flags: src/cli-args.ts). */
+const actionWording = ({ input, problem }) => `Input "${input}" ${problem}`;
 class InputError extends Error {
     name = 'InputError';
+    problems;
+    constructor(problems) {
+        super(problems.map(actionWording).join('; '));
+        this.problems = problems;
+    }
 }
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function fail(input, problem) {
-    throw new InputError(`Input "${input}" ${problem}`);
+function fail(input, problem, mentions) {
+    throw new InputError([{ input, problem, ...(mentions ? { mentions } : {}) }]);
 }
 function inputs_text(raw, name) {
     const value = raw[name]?.trim();
@@ -91,14 +98,14 @@ async function parseConfig(raw, problems) {
         catch (error) {
             if (!(error instanceof InputError))
                 throw error;
-            problems.push(error.message);
+            problems.push(...error.problems);
         }
     const targetUrl = inputs_text(raw, 'target-url');
     if (targetUrl !== undefined) {
         if (isHttpUrl(targetUrl))
             config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
         else
-            problems.push(`Input "target-url" must be an http(s) URL, got "${targetUrl}"`);
+            problems.push({ input: 'target-url', problem: `must be an http(s) URL, got "${targetUrl}"` });
     }
     const browser = inputs_text(raw, 'browser');
     if (browser !== undefined) {
@@ -107,7 +114,10 @@ async function parseConfig(raw, problems) {
         if (browsers.includes(browserName))
             config = { ...config, use: { ...config?.use, browserName } };
         else
-            problems.push(`Input "browser" must be one of ${browsers.join(', ')}, got "${browserName}"`);
+            problems.push({
+                input: 'browser',
+                problem: `must be one of ${browsers.join(', ')}, got "${browserName}"`,
+            });
     }
     return config;
 }
@@ -155,7 +165,7 @@ async function parseInputs(raw, defaults = {}) {
         catch (error) {
             if (!(error instanceof InputError))
                 throw error;
-            problems.push(error.message);
+            problems.push(...error.problems);
             return undefined;
         }
     };
@@ -183,9 +193,9 @@ async function parseInputs(raw, defaults = {}) {
     const tagText = inputs_text(raw, 'tag-id');
     check(() => {
         if (testIdTexts.length > 0 && tagText)
-            fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+            fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them', ['tag-id']);
         if (testIdTexts.length === 0 && !tagText)
-            fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+            fail('test-ids', 'or "tag-id" is required: set exactly one of them', ['tag-id']);
     });
     const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
     const config = await parseConfig(raw, problems);
@@ -216,7 +226,7 @@ async function parseInputs(raw, defaults = {}) {
         commentMode: check(() => {
             const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'], 'per-job');
             if (mode === 'aggregate' && inputs_text(raw, 'pr-comment')?.toLowerCase() === 'new')
-                fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new');
+                fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new', ['pr-comment']);
             return mode;
         }),
         commentKey: inputs_text(raw, 'comment-key') ??
@@ -227,7 +237,7 @@ async function parseInputs(raw, defaults = {}) {
         rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
     };
     if (problems.length > 0)
-        throw new InputError(problems.join('; '));
+        throw new InputError(problems);
     // No problem recorded: every checked value is set.
     return inputs;
 }

@@ -36,14 +36,29 @@ export interface Inputs {
 /** Raw values by input name (kebab-case); empty or absent means unset. */
 export type RawInputs = Readonly<Record<string, string | undefined>>;
 
+/** One problem with one input; `mentions` are the other inputs its text names ("tag-id"). */
+export interface InputProblem {
+  input: string;
+  problem: string;
+  mentions?: readonly string[];
+}
+
+/** `Input "name" problem`: the action's wording (the CLI words it with flags: src/cli-args.ts). */
+export const actionWording = ({ input, problem }: InputProblem) => `Input "${input}" ${problem}`;
+
 export class InputError extends Error {
   override name = 'InputError';
+  readonly problems: readonly InputProblem[];
+  constructor(problems: readonly InputProblem[]) {
+    super(problems.map(actionWording).join('; '));
+    this.problems = problems;
+  }
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function fail(input: string, problem: string): never {
-  throw new InputError(`Input "${input}" ${problem}`);
+function fail(input: string, problem: string, mentions?: readonly string[]): never {
+  throw new InputError([{ input, problem, ...(mentions ? { mentions } : {}) }]);
 }
 
 function text(raw: RawInputs, name: string): string | undefined {
@@ -103,7 +118,7 @@ export function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-async function parseConfig(raw: RawInputs, problems: string[]): Promise<RunConfig | undefined> {
+async function parseConfig(raw: RawInputs, problems: InputProblem[]): Promise<RunConfig | undefined> {
   const json = text(raw, 'config');
   let config: RunConfig | undefined;
   if (json !== undefined)
@@ -111,19 +126,23 @@ async function parseConfig(raw: RawInputs, problems: string[]): Promise<RunConfi
       config = await parseConfigJson(json);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      problems.push(error.message);
+      problems.push(...error.problems);
     }
   const targetUrl = text(raw, 'target-url');
   if (targetUrl !== undefined) {
     if (isHttpUrl(targetUrl)) config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
-    else problems.push(`Input "target-url" must be an http(s) URL, got "${targetUrl}"`);
+    else problems.push({ input: 'target-url', problem: `must be an http(s) URL, got "${targetUrl}"` });
   }
   const browser = text(raw, 'browser');
   if (browser !== undefined) {
     const browsers = ['chromium', 'firefox', 'webkit'] as const;
     const browserName = browser.toLowerCase() as (typeof browsers)[number];
     if (browsers.includes(browserName)) config = { ...config, use: { ...config?.use, browserName } };
-    else problems.push(`Input "browser" must be one of ${browsers.join(', ')}, got "${browserName}"`);
+    else
+      problems.push({
+        input: 'browser',
+        problem: `must be one of ${browsers.join(', ')}, got "${browserName}"`,
+      });
   }
   return config;
 }
@@ -174,14 +193,14 @@ export interface InputDefaults {
  * so fixing three mistakes takes one run, not three.
  */
 export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}): Promise<Inputs> {
-  const problems: string[] = [];
+  const problems: InputProblem[] = [];
   /** The value, or undefined with the problem recorded. */
   const check = <T>(parse: () => T): T | undefined => {
     try {
       return parse();
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      problems.push(error.message);
+      problems.push(...error.problems);
       return undefined;
     }
   };
@@ -208,9 +227,9 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
   const tagText = text(raw, 'tag-id');
   check(() => {
     if (testIdTexts.length > 0 && tagText)
-      fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them');
+      fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them', ['tag-id']);
     if (testIdTexts.length === 0 && !tagText)
-      fail('test-ids', 'or "tag-id" is required: set exactly one of them');
+      fail('test-ids', 'or "tag-id" is required: set exactly one of them', ['tag-id']);
   });
   const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
   const config = await parseConfig(raw, problems);
@@ -243,7 +262,11 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     commentMode: check(() => {
       const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'] as const, 'per-job');
       if (mode === 'aggregate' && text(raw, 'pr-comment')?.toLowerCase() === 'new')
-        fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new');
+        fail(
+          'comment-mode',
+          'aggregate keeps one comment up to date: it needs "pr-comment" update, not new',
+          ['pr-comment'],
+        );
       return mode;
     }),
     commentKey:
@@ -254,7 +277,7 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     commitStatus: check(() => bool(raw, 'commit-status', false)),
     rerun: check(() => choice(raw, 'rerun', ['failed', 'all'] as const, 'failed')),
   };
-  if (problems.length > 0) throw new InputError(problems.join('; '));
+  if (problems.length > 0) throw new InputError(problems);
   // No problem recorded: every checked value is set.
   return inputs as Inputs;
 }

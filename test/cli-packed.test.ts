@@ -84,7 +84,7 @@ describe('the packed CLI installs and runs outside the repository', () => {
     );
     expect(result.status, result.stderr).toBe(1);
     const json = JSON.parse(result.stdout);
-    expect(json).toMatchObject({ status: 'failed', failed: '1', total: '1' });
+    expect(json).toMatchObject({ status: 'failed', failed: 1, total: 1 });
     // `failed`, or `timedOut` when the missing text outlasts the test's timeout on a loaded machine.
     expect(json.results.tests[0]).toMatchObject({
       name: 'packed cli fails',
