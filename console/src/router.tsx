@@ -29,6 +29,10 @@ const testEditorPage = page(() =>
 );
 // Administration (console part 3 and its second pass): each page loaded when opened, off the
 // run page's first paint.
+// The account menu's own page (every role changes their own password).
+const accountPasswordPage = page(() =>
+  import('./pages/AccountPassword.tsx').then((module) => module.AccountPasswordPage),
+);
 const adminPages = {
   'admin/api-keys': page(() => import('./pages/admin/ApiKeys.tsx').then((module) => module.ApiKeysPage)),
   'admin/presets': page(() => import('./pages/admin/Presets.tsx').then((module) => module.PresetsPage)),
@@ -68,6 +72,7 @@ export const router = createBrowserRouter(
                 { path: 'runs/:runId', element: <RunPage /> },
                 { path: 'dashboard', ...dashboardPage },
                 ...Object.entries(adminPages).map(([path, route]) => ({ path, ...route })),
+                { path: 'account/password', ...accountPasswordPage },
                 // Authoring (issue 14)
                 { path: 'tests', ...testsPage },
                 { path: 'tests/:testId', ...testEditorPage },

@@ -6,6 +6,7 @@ import {
   consoleSchedulesResponse,
   consoleUserResponse,
   listTestsResponse,
+  type PasswordChange,
   remoteRunResponse,
   runArtifactsResponse,
   runStatisticsResponse,
@@ -22,6 +23,8 @@ export const api = {
   signIn: (body: SignInBody) => request('/console/v1/session', consoleUserResponse, { method: 'POST', body }),
   session: () => request('/console/v1/session', consoleUserResponse),
   signOut: () => request('/console/v1/session', z.object({ data: z.null() }), { method: 'DELETE' }),
+  changePassword: (body: PasswordChange) =>
+    request('/console/v1/session/password', z.object({ data: z.null() }), { method: 'PUT', body }),
   organization: () => request('/console/v1/organization', consoleOrganizationResponse),
   projects: () => request('/console/v1/projects', consoleProjectsResponse),
   branches: (projectId: string) =>

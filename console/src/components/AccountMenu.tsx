@@ -1,3 +1,4 @@
+import { NavLink } from 'react-router';
 import { useDisclosure } from './disclosure.ts';
 
 /**
@@ -8,6 +9,8 @@ export function AccountMenu(props: {
   email: string | undefined;
   role: string | undefined;
   organization: string | undefined;
+  /** Where "Change password" opens (the current project's account page). */
+  passwordPath: string;
   onSignOut: () => void;
 }) {
   const disclosure = useDisclosure();
@@ -21,6 +24,9 @@ export function AccountMenu(props: {
           Signed in as <strong>{props.email}</strong> ({props.role})
         </p>
         {props.organization ? <p className="muted">{props.organization}</p> : null}
+        <NavLink to={props.passwordPath} onClick={disclosure.close}>
+          Change password
+        </NavLink>
         <button type="button" onClick={props.onSignOut}>
           Sign out
         </button>

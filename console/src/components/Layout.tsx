@@ -121,6 +121,7 @@ export function Layout() {
           email={session.data?.data.email}
           role={session.data?.data.role}
           organization={organization.data?.data.name}
+          passwordPath={`/projects/${projectId}/account/password`}
           onSignOut={() => void signOut()}
         />
       </header>
