@@ -98,12 +98,22 @@ var promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(46752);
 ;// CONCATENATED MODULE: ./src/results.ts
+/** The status of a test the deadline stopped: counted and listed as failed. */
+const unfinishedStatus = 'not finished';
+/** `the run exceeded the 30-minute deadline and was cancelled`. */
+const deadlineNote = (timeoutMs, runs) => {
+    const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
+    return `the ${runs === 1 ? 'run' : 'runs'} exceeded the ${minutes}-minute deadline and ${runs === 1 ? 'was' : 'were'} cancelled`;
+};
 const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
 /** Anything but passed, skipped or flaky (Playwright's word for passed on a retry) failed. */
 const isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped' && test.status !== 'flaky';
 const isFlakyTest = (test) => !isFailedTest(test) && test.status !== 'skipped' && (test.flaky || test.status === 'flaky');
 /** Merges runs (several when a big selection was split) into one result. */
 function mergeRuns(runs, context) {
+    const note = context.timedOut
+        ? deadlineNote(context.timeoutMs ?? 0, Math.max(1, context.unfinished?.size ?? 1))
+        : undefined;
     const tests = [];
     const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
@@ -125,13 +135,29 @@ function mergeRuns(runs, context) {
                 errorDetail: result.errorDetail ?? null,
                 flaky: result.flaky === true || result.status === 'flaky',
             });
+        const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
+        const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));
+        for (const test of stopped)
+            tests.push({
+                runId: run.id,
+                testId: test.testId,
+                name: test.testName,
+                status: unfinishedStatus,
+                durationMs: 0,
+                errorMessage: `not finished: ${note}`,
+                errorLocation: null,
+                failedStep: null,
+                expected: null,
+                received: null,
+                errorDetail: null,
+                flaky: false,
+            });
         const runStats = info?.stats ?? run.stats;
-        if (runStats) {
-            stats.passed += runStats.passed;
-            stats.failed += runStats.failed;
-            stats.skipped += runStats.skipped;
-            stats.total += runStats.total;
-        }
+        stats.passed += runStats?.passed ?? 0;
+        stats.failed += (runStats?.failed ?? 0) + stopped.length;
+        stats.skipped += runStats?.skipped ?? 0;
+        // Whether or not the service counted the unreported tests in its total, they are in it now.
+        stats.total += Math.max(runStats?.total ?? 0, reported.size + stopped.length);
         // Split runs execute side by side: the merged duration is the longest.
         durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
         summaries.push({
@@ -151,6 +177,7 @@ function mergeRuns(runs, context) {
         stats,
         durationMs,
         tests,
+        ...(note ? { note } : {}),
     };
 }
 function outcomeOf(runs, summaries, stats, timedOut) {
@@ -908,6 +935,10 @@ class StepdeckClient {
     async artifacts(runId) {
         return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
     }
+    /** The tests a run was started with (also those it never reported on). */
+    async runTests(runId) {
+        return runTestsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/tests`)).data;
+    }
     async report(runId) {
         return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
     }
@@ -1481,6 +1512,7 @@ function resultsMarkdown(results, context = {}) {
             (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
             `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+        ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -2108,6 +2140,7 @@ async function waitForRuns(client, runIds, options) {
         await sleep(Math.min(options.pollIntervalMs, left));
     }
     const unfinished = runIds.filter((id) => !isTerminal(latest.get(id)?.status ?? 'pending'));
+    const tests = new Map();
     for (const runId of unfinished) {
         try {
             const result = await client.cancel(runId);
@@ -2118,8 +2151,15 @@ async function waitForRuns(client, runIds, options) {
             options.log?.(`Deadline reached: could not cancel run ${runId}: ${error.message}`);
         }
         latest.set(runId, await client.getRun(runId));
+        try {
+            tests.set(runId, await client.runTests(runId));
+        }
+        catch (error) {
+            tests.set(runId, []);
+            options.log?.(`Could not list the tests of run ${runId}: ${error.message}`);
+        }
     }
-    return { runs: runIds.map((id) => latest.get(id)), timedOut: true };
+    return { runs: runIds.map((id) => latest.get(id)), timedOut: true, unfinished: tests };
 }
 
 ;// CONCATENATED MODULE: ./src/action.ts
@@ -2173,7 +2213,7 @@ async function execute(inputs, env = process.env) {
             },
         });
         core/* saveState */.LZ(main/* state */.w.done, 'true');
-        const results = withCarriedOver(mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut }), rerun?.carried ?? []);
+        const results = withCarriedOver(mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }), rerun?.carried ?? []);
         const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
         const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', name);
         const collected = await collectArtifacts(client, waited.runs, results, {
@@ -2202,7 +2242,11 @@ async function execute(inputs, env = process.env) {
         }));
         if (failsStep(results.status, inputs.failOn)) {
             const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
-            core/* setFailed */.C1(`Stepdeck run ${results.status}` + (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''));
+            const stopped = results.tests.filter((test) => test.status === unfinishedStatus).length;
+            core/* setFailed */.C1(`Stepdeck run ${results.status}` +
+                (results.note ? `: ${results.note}` : '') +
+                (stopped > 0 ? ` (${stopped} ${stopped === 1 ? 'test' : 'tests'} not finished)` : '') +
+                (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''));
         }
     }
     catch (error) {

@@ -23,7 +23,7 @@ import {
   withCarriedOver,
   writeAttemptResults,
 } from './rerun.ts';
-import { failsStep, mergeRuns, type Results, runUrl } from './results.ts';
+import { failsStep, mergeRuns, type Results, runUrl, unfinishedStatus } from './results.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
 
@@ -72,7 +72,7 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     });
     core.saveState(state.done, 'true');
     const results = withCarriedOver(
-      mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut }),
+      mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }),
       rerun?.carried ?? [],
     );
 
@@ -108,8 +108,12 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     );
     if (failsStep(results.status, inputs.failOn)) {
       const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
+      const stopped = results.tests.filter((test) => test.status === unfinishedStatus).length;
       core.setFailed(
-        `Stepdeck run ${results.status}` + (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''),
+        `Stepdeck run ${results.status}` +
+          (results.note ? `: ${results.note}` : '') +
+          (stopped > 0 ? ` (${stopped} ${stopped === 1 ? 'test' : 'tests'} not finished)` : '') +
+          (failed.length > 0 ? `: ${failed.slice(0, 10).join(', ')}` : ''),
       );
     }
   } catch (error) {

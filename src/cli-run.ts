@@ -60,7 +60,12 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
     });
     // The runs have ended: nothing left to cancel on a signal.
     stopCancelling();
-    const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
+    const results = mergeRuns(waited.runs, {
+      ...inputs,
+      timedOut: waited.timedOut,
+      unfinished: waited.unfinished,
+    });
+    if (results.note) err(`stepdeck: ${results.status}: ${results.note}`);
     const dir = path.resolve(args.artifactsDir);
     const collected = await collectArtifacts(client, waited.runs, results, {
       dir,
@@ -85,22 +90,27 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
 }
 
 /** The readable result on stdout (without --json). */
-function summaryText(results: Results, where: { runUrls: string[]; dir: string; junitPath: string }) {
+export function summaryText(results: Results, where: { runUrls: string[]; dir: string; junitPath: string }) {
   const { stats } = results;
   return [
     `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ` +
       (stats.flaky > 0 ? `${stats.flaky} flaky, ` : '') +
-      `${stats.total} total, ${formatDuration(results.durationMs)})`,
+      `${stats.total} total, ${formatDuration(results.durationMs)})` +
+      (results.note ? `: ${results.note}` : ''),
     ...results.tests.map((test) => {
       if (isFlakyTest(test)) return `  ~ ${test.name} (flaky: passed on a retry)`;
       if (!isFailedTest(test)) return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
       const step = failingStepText(test);
       const indent = (text: string) => text.replace(/\n/g, '\n        ');
+      const why = reason(test, 300);
       return [
         `  ✗ ${test.name}`,
         step && `      step: ${step}`,
-        `      ${reason(test, 300)}`,
-        test.errorMessage && `      ${indent(cut(test.errorMessage, 2000))}`,
+        `      ${why}`,
+        // A one-line message is already the reason: said once.
+        test.errorMessage?.trim() !== why &&
+          test.errorMessage &&
+          `      ${indent(cut(test.errorMessage, 2000))}`,
       ]
         .filter(Boolean)
         .join('\n');

@@ -8,6 +8,7 @@ import {
   type RunConfig,
   remoteRunResponse,
   runArtifactsResponse,
+  runTestsResponse,
   type TestRunDetail,
   testDetailResponse,
   testListItem,
@@ -171,6 +172,11 @@ export class StepdeckClient {
 
   async artifacts(runId: string): Promise<RunArtifact[]> {
     return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+  }
+
+  /** The tests a run was started with (also those it never reported on). */
+  async runTests(runId: string): Promise<Array<{ testId: string; testName: string }>> {
+    return runTestsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/tests`)).data;
   }
 
   async report(runId: string): Promise<string> {

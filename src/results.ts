@@ -43,7 +43,18 @@ export interface Results {
   tests: TestOutcome[];
   /** How many of `tests` were carried over from an earlier attempt. */
   carriedOver?: number;
+  /** Why the outcome is what it is, when the counts alone do not say (a deadline). */
+  note?: string;
 }
+
+/** The status of a test the deadline stopped: counted and listed as failed. */
+export const unfinishedStatus = 'not finished';
+
+/** `the run exceeded the 30-minute deadline and was cancelled`. */
+export const deadlineNote = (timeoutMs: number, runs: number) => {
+  const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
+  return `the ${runs === 1 ? 'run' : 'runs'} exceeded the ${minutes}-minute deadline and ${runs === 1 ? 'was' : 'were'} cancelled`;
+};
 
 export const runUrl = (baseUrl: string, projectId: string, runId: string) =>
   `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
@@ -58,8 +69,18 @@ export const isFlakyTest = (test: Pick<TestOutcome, 'status' | 'flaky'>) =>
 /** Merges runs (several when a big selection was split) into one result. */
 export function mergeRuns(
   runs: readonly TestRunDetail[],
-  context: { baseUrl: string; projectId: string; timedOut: boolean },
+  context: {
+    baseUrl: string;
+    projectId: string;
+    timedOut: boolean;
+    /** With `timedOut`: the deadline, and the tests of each run it cancelled. */
+    timeoutMs?: number;
+    unfinished?: ReadonlyMap<string, ReadonlyArray<{ testId: string; testName: string }>> | undefined;
+  },
 ): Results {
+  const note = context.timedOut
+    ? deadlineNote(context.timeoutMs ?? 0, Math.max(1, context.unfinished?.size ?? 1))
+    : undefined;
   const tests: TestOutcome[] = [];
   const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
   let durationMs = 0;
@@ -81,13 +102,29 @@ export function mergeRuns(
         errorDetail: result.errorDetail ?? null,
         flaky: result.flaky === true || result.status === 'flaky',
       });
+    const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
+    const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));
+    for (const test of stopped)
+      tests.push({
+        runId: run.id,
+        testId: test.testId,
+        name: test.testName,
+        status: unfinishedStatus,
+        durationMs: 0,
+        errorMessage: `not finished: ${note}`,
+        errorLocation: null,
+        failedStep: null,
+        expected: null,
+        received: null,
+        errorDetail: null,
+        flaky: false,
+      });
     const runStats = info?.stats ?? run.stats;
-    if (runStats) {
-      stats.passed += runStats.passed;
-      stats.failed += runStats.failed;
-      stats.skipped += runStats.skipped;
-      stats.total += runStats.total;
-    }
+    stats.passed += runStats?.passed ?? 0;
+    stats.failed += (runStats?.failed ?? 0) + stopped.length;
+    stats.skipped += runStats?.skipped ?? 0;
+    // Whether or not the service counted the unreported tests in its total, they are in it now.
+    stats.total += Math.max(runStats?.total ?? 0, reported.size + stopped.length);
     // Split runs execute side by side: the merged duration is the longest.
     durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
     summaries.push({
@@ -107,6 +144,7 @@ export function mergeRuns(
     stats,
     durationMs,
     tests,
+    ...(note ? { note } : {}),
   };
 }
 

@@ -14,6 +14,11 @@ export interface WaitResult {
   runs: TestRunDetail[];
   /** The deadline passed before every run ended; the unfinished runs were cancelled. */
   timedOut: boolean;
+  /**
+   * The tests of each run the deadline cancelled (by run id), so that the reports can list
+   * them as not finished rather than show an empty, green-looking run.
+   */
+  unfinished?: Map<string, Array<{ testId: string; testName: string }>>;
 }
 
 export const isTerminal = (status: string) => (terminalRunStatuses as readonly string[]).includes(status);
@@ -47,6 +52,7 @@ export async function waitForRuns(
     await sleep(Math.min(options.pollIntervalMs, left));
   }
   const unfinished = runIds.filter((id) => !isTerminal(latest.get(id)?.status ?? 'pending'));
+  const tests = new Map<string, Array<{ testId: string; testName: string }>>();
   for (const runId of unfinished) {
     try {
       const result = await client.cancel(runId);
@@ -56,6 +62,12 @@ export async function waitForRuns(
       options.log?.(`Deadline reached: could not cancel run ${runId}: ${(error as Error).message}`);
     }
     latest.set(runId, await client.getRun(runId));
+    try {
+      tests.set(runId, await client.runTests(runId));
+    } catch (error) {
+      tests.set(runId, []);
+      options.log?.(`Could not list the tests of run ${runId}: ${(error as Error).message}`);
+    }
   }
-  return { runs: runIds.map((id) => latest.get(id) as TestRunDetail), timedOut: true };
+  return { runs: runIds.map((id) => latest.get(id) as TestRunDetail), timedOut: true, unfinished: tests };
 }

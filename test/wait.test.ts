@@ -1,6 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { summaryText } from '../src/cli-run.ts';
 import { StepdeckClient } from '../src/client.ts';
+import { junitXml } from '../src/report/junit.ts';
+import { resultsMarkdown } from '../src/report/markdown.ts';
 import { mergeRuns } from '../src/results.ts';
 import { waitForRuns } from '../src/wait.ts';
 import { apiKey, base, projectId, runDetail, uuid } from './fixtures.ts';
@@ -68,7 +71,9 @@ describe('wait', () => {
       .reply(200, () => {
         cancelled = true;
         return { data: { success: true, message: 'Run cancelled' } };
-      });
+      })
+      .get(`/v1/test-runs/${uuid(10)}/tests`)
+      .reply(200, { data: [{ testId: uuid(1), testName: 'slow checkout' }] });
     const client = new StepdeckClient({ baseUrl: base, apiKey, projectId });
     const result = await waitForRuns(client, [uuid(10)], {
       timeoutMs: 12_000,
@@ -79,6 +84,47 @@ describe('wait', () => {
     expect(clock.sleeps).toEqual([5000, 5000, 2000]);
     expect(result.runs[0]?.status).toBe('cancelled');
     expect(mergeRuns(result.runs, { baseUrl: base, projectId, timedOut: true }).status).toBe('timeout');
+    expect(result.unfinished?.get(uuid(10))).toEqual([{ testId: uuid(1), testName: 'slow checkout' }]);
+  });
+
+  it("after a timeout no report looks empty or green: the run's tests are listed as not finished", async () => {
+    const cancelledRun = runDetail(uuid(10), 'cancelled').data;
+    const unfinished = new Map([
+      [
+        uuid(10),
+        [
+          { testId: uuid(1), testName: 'slow checkout' },
+          { testId: uuid(2), testName: 'slow search' },
+        ],
+      ],
+    ]);
+    const results = mergeRuns([cancelledRun], {
+      baseUrl: base,
+      projectId,
+      timedOut: true,
+      timeoutMs: 60_000,
+      unfinished,
+    });
+    const why = 'not finished: the run exceeded the 1-minute deadline and was cancelled';
+    expect(results.status).toBe('timeout');
+    expect(results.note).toBe('the run exceeded the 1-minute deadline and was cancelled');
+    expect(results.stats).toEqual({ passed: 0, failed: 2, skipped: 0, total: 2, flaky: 0 });
+    expect(results.tests.map((test) => [test.name, test.errorMessage])).toEqual([
+      ['slow checkout', why],
+      ['slow search', why],
+    ]);
+    const junit = junitXml(results);
+    expect(junit).toContain('<testsuites name="stepdeck" tests="2" failures="2"');
+    expect(junit).toContain(`<failure message="slow checkout: ${why}" type="not finished">`);
+    const markdown = resultsMarkdown(results);
+    expect(markdown).toContain('**0** passed · **2** failed · **0** skipped · **2** total');
+    expect(markdown).toContain('**The run exceeded the 1-minute deadline and was cancelled.**');
+    expect(markdown).toMatch(/\| slow checkout \| ❌ not finished \|/);
+    const text = summaryText(results, { runUrls: ['u'], dir: '/tmp/a', junitPath: '/tmp/a/junit.xml' });
+    expect(text.split('\n')[0]).toBe(
+      'Status: timeout  (0 passed, 2 failed, 0 skipped, 2 total, 0 ms): the run exceeded the 1-minute deadline and was cancelled',
+    );
+    expect(text).toContain(`  ✗ slow search\n      ${why}\nRun: u`);
   });
 
   it('tells a runner error apart from failed tests', () => {

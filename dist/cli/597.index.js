@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   runCommand: () => (/* binding */ runCommand)
 });
 
-// UNUSED EXPORTS: jsonDocument
+// UNUSED EXPORTS: jsonDocument, summaryText
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
@@ -24,12 +24,22 @@ var promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(46752);
 ;// CONCATENATED MODULE: ./src/results.ts
+/** The status of a test the deadline stopped: counted and listed as failed. */
+const unfinishedStatus = 'not finished';
+/** `the run exceeded the 30-minute deadline and was cancelled`. */
+const deadlineNote = (timeoutMs, runs) => {
+    const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
+    return `the ${runs === 1 ? 'run' : 'runs'} exceeded the ${minutes}-minute deadline and ${runs === 1 ? 'was' : 'were'} cancelled`;
+};
 const runUrl = (baseUrl, projectId, runId) => `${baseUrl}/console/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
 /** Anything but passed, skipped or flaky (Playwright's word for passed on a retry) failed. */
 const results_isFailedTest = (test) => test.status !== 'passed' && test.status !== 'skipped' && test.status !== 'flaky';
 const results_isFlakyTest = (test) => !results_isFailedTest(test) && test.status !== 'skipped' && (test.flaky || test.status === 'flaky');
 /** Merges runs (several when a big selection was split) into one result. */
 function mergeRuns(runs, context) {
+    const note = context.timedOut
+        ? deadlineNote(context.timeoutMs ?? 0, Math.max(1, context.unfinished?.size ?? 1))
+        : undefined;
     const tests = [];
     const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
@@ -51,13 +61,29 @@ function mergeRuns(runs, context) {
                 errorDetail: result.errorDetail ?? null,
                 flaky: result.flaky === true || result.status === 'flaky',
             });
+        const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
+        const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));
+        for (const test of stopped)
+            tests.push({
+                runId: run.id,
+                testId: test.testId,
+                name: test.testName,
+                status: unfinishedStatus,
+                durationMs: 0,
+                errorMessage: `not finished: ${note}`,
+                errorLocation: null,
+                failedStep: null,
+                expected: null,
+                received: null,
+                errorDetail: null,
+                flaky: false,
+            });
         const runStats = info?.stats ?? run.stats;
-        if (runStats) {
-            stats.passed += runStats.passed;
-            stats.failed += runStats.failed;
-            stats.skipped += runStats.skipped;
-            stats.total += runStats.total;
-        }
+        stats.passed += runStats?.passed ?? 0;
+        stats.failed += (runStats?.failed ?? 0) + stopped.length;
+        stats.skipped += runStats?.skipped ?? 0;
+        // Whether or not the service counted the unreported tests in its total, they are in it now.
+        stats.total += Math.max(runStats?.total ?? 0, reported.size + stopped.length);
         // Split runs execute side by side: the merged duration is the longest.
         durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
         summaries.push({
@@ -77,6 +103,7 @@ function mergeRuns(runs, context) {
         stats,
         durationMs,
         tests,
+        ...(note ? { note } : {}),
     };
 }
 function outcomeOf(runs, summaries, stats, timedOut) {
@@ -682,6 +709,7 @@ function markdown_resultsMarkdown(results, context = {}) {
             (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
             `**${stats.total}** total · ${markdown_formatDuration(results.durationMs)}` +
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+        ...(results.note ? ['', `**${markdown_cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -1222,6 +1250,7 @@ async function waitForRuns(client, runIds, options) {
         await sleep(Math.min(options.pollIntervalMs, left));
     }
     const unfinished = runIds.filter((id) => !isTerminal(latest.get(id)?.status ?? 'pending'));
+    const tests = new Map();
     for (const runId of unfinished) {
         try {
             const result = await client.cancel(runId);
@@ -1232,8 +1261,15 @@ async function waitForRuns(client, runIds, options) {
             options.log?.(`Deadline reached: could not cancel run ${runId}: ${error.message}`);
         }
         latest.set(runId, await client.getRun(runId));
+        try {
+            tests.set(runId, await client.runTests(runId));
+        }
+        catch (error) {
+            tests.set(runId, []);
+            options.log?.(`Could not list the tests of run ${runId}: ${error.message}`);
+        }
     }
-    return { runs: runIds.map((id) => latest.get(id)), timedOut: true };
+    return { runs: runIds.map((id) => latest.get(id)), timedOut: true, unfinished: tests };
 }
 
 ;// CONCATENATED MODULE: ./src/cli-run.ts
@@ -1301,7 +1337,13 @@ async function runCommand(inputs, args, err) {
         });
         // The runs have ended: nothing left to cancel on a signal.
         stopCancelling();
-        const results = mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut });
+        const results = mergeRuns(waited.runs, {
+            ...inputs,
+            timedOut: waited.timedOut,
+            unfinished: waited.unfinished,
+        });
+        if (results.note)
+            err(`stepdeck: ${results.status}: ${results.note}`);
         const dir = external_node_path_default().resolve(args.artifactsDir);
         const collected = await collectArtifacts(client, waited.runs, results, {
             dir,
@@ -1333,7 +1375,8 @@ function summaryText(results, where) {
     return [
         `Status: ${results.status}  (${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped, ` +
             (stats.flaky > 0 ? `${stats.flaky} flaky, ` : '') +
-            `${stats.total} total, ${markdown_formatDuration(results.durationMs)})`,
+            `${stats.total} total, ${markdown_formatDuration(results.durationMs)})` +
+            (results.note ? `: ${results.note}` : ''),
         ...results.tests.map((test) => {
             if (results_isFlakyTest(test))
                 return `  ~ ${test.name} (flaky: passed on a retry)`;
@@ -1341,11 +1384,15 @@ function summaryText(results, where) {
                 return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
             const step = failure_failingStepText(test);
             const indent = (text) => text.replace(/\n/g, '\n        ');
+            const why = failure_reason(test, 300);
             return [
                 `  ✗ ${test.name}`,
                 step && `      step: ${step}`,
-                `      ${failure_reason(test, 300)}`,
-                test.errorMessage && `      ${indent(failure_cut(test.errorMessage, 2000))}`,
+                `      ${why}`,
+                // A one-line message is already the reason: said once.
+                test.errorMessage?.trim() !== why &&
+                    test.errorMessage &&
+                    `      ${indent(failure_cut(test.errorMessage, 2000))}`,
             ]
                 .filter(Boolean)
                 .join('\n');

@@ -46894,6 +46894,10 @@ class StepdeckClient {
     async artifacts(runId) {
         return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
     }
+    /** The tests a run was started with (also those it never reported on). */
+    async runTests(runId) {
+        return runTestsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/tests`)).data;
+    }
     async report(runId) {
         return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
     }

@@ -101,6 +101,7 @@ export function resultsMarkdown(results: Results, context: MarkdownContext = {})
       (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
       `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
       (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+    ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
     '',
     results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
       (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
