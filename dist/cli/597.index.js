@@ -1218,8 +1218,8 @@ async function triggerChunks(client, ids, config, log) {
     return runs;
 }
 
-// EXTERNAL MODULE: ./contract/src/common.ts + 1 modules
-var common = __webpack_require__(28427);
+// EXTERNAL MODULE: ./contract/src/common.ts
+var common = __webpack_require__(17079);
 ;// CONCATENATED MODULE: ./src/wait.ts
 
 const isTerminal = (status) => common/* terminalRunStatuses */.s$.includes(status);

@@ -1,0 +1,1813 @@
+export const id = 923;
+export const ids = [923];
+export const modules = {
+
+/***/ 17079:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Py: () => (/* binding */ queryInteger),
+/* harmony export */   X$: () => (/* binding */ pagination),
+/* harmony export */   em: () => (/* binding */ runStatus),
+/* harmony export */   h5: () => (/* binding */ testStatus),
+/* harmony export */   o$: () => (/* binding */ jsonObject),
+/* harmony export */   qu: () => (/* binding */ dataOf),
+/* harmony export */   s$: () => (/* binding */ terminalRunStatuses),
+/* harmony export */   uR: () => (/* binding */ uuid),
+/* harmony export */   yh: () => (/* binding */ isoTimestamp)
+/* harmony export */ });
+/* unused harmony exports errorBody, rateLimitBody, noPayloadResponse */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(49567);
+
+const errorBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ message: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP() });
+const rateLimitBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ error: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('Too many requests') });
+const pagination = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    page: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+    limit: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+    total: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+    totalPages: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+    hasMore: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY(),
+});
+/** A JSON object of the user's own (configuration, variables, custom data): an open map. */
+const jsonObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J());
+/** `{ data: T }`, the wrapper of almost every response. */
+const dataOf = (payload) => zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ data: payload });
+const uuid = zod__WEBPACK_IMPORTED_MODULE_0__/* .uuid */ .uRe({ error: 'must be a UUID' });
+/**
+ * A whole-number query parameter (`limit`, `page`) whose every failure states the rule, e.g.
+ * "limit must be a whole number from 1 to 500" for `limit=0`, `limit=abc` or `limit=1.5`.
+ */
+const queryInteger = (name, min, max) => {
+    const message = `${name} must be a whole number ${max === undefined ? `${min} or more` : `from ${min} to ${max}`}`;
+    const atLeast = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .ai({ error: message }).int(message).min(min, message);
+    return max === undefined ? atLeast : atLeast.max(max, message);
+};
+const isoTimestamp = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP();
+const runStatus = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['pending', 'queued', 'running', 'completed', 'failed', 'cancelled']);
+const terminalRunStatuses = ['completed', 'failed', 'cancelled'];
+const testStatus = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['draft', 'active', 'archived']);
+/** `{ data: null }`: an operation with no payload. */
+const noPayloadResponse = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ data: zod__WEBPACK_IMPORTED_MODULE_0__/* ["null"] */ .chJ() });
+
+
+/***/ }),
+
+/***/ 34908:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ runConfig)
+/* harmony export */ });
+/* unused harmony export resolveRunConfig */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
+
+/** The spec's "Run configuration": accepted by create, update and remote-run. */
+const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    use: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        browserName: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+        trace: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
+        headless: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    })
+        .loose()
+        .optional(),
+    retries: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(10).optional(),
+    timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
+    workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
+    repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+        height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+    })
+        .optional(),
+})
+    .loose();
+/** Layers configs left to right (test config, then run overrides); runs are always headless. */
+function resolveRunConfig(...layers) {
+    const merged = {};
+    for (const layer of layers) {
+        if (!layer)
+            continue;
+        Object.assign(merged, layer, {
+            use: { ...merged.use, ...layer.use },
+            viewport: { ...merged.viewport, ...layer.viewport },
+        });
+    }
+    const use = merged.use ?? {};
+    return {
+        use: {
+            browserName: use.browserName ?? 'chromium',
+            baseURL: use.baseURL,
+            trace: use.trace ?? 'retain-on-failure',
+            video: use.video ?? 'off',
+            screenshot: use.screenshot ?? 'only-on-failure',
+            actionTimeout: use.actionTimeout ?? 0,
+            navigationTimeout: use.navigationTimeout ?? 0,
+            headless: true,
+        },
+        retries: merged.retries ?? 0,
+        timeout: merged.timeout ?? 30_000,
+        workers: merged.workers ?? 1,
+        repeatEach: merged.repeatEach ?? 1,
+        viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+    };
+}
+
+
+/***/ }),
+
+/***/ 81923:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  main: () => (/* binding */ main)
+});
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(57975);
+;// CONCATENATED MODULE: ./src/inputs.ts
+/** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
+const outcomes = (/* unused pure expression or super */ null && (['passed', 'failed', 'cancelled', 'timeout', 'error']));
+const failableOutcomes = ['failed', 'cancelled', 'timeout', 'error'];
+/** `Input "name" problem`: the action's wording (the CLI words it with flags: src/cli-args.ts). */
+const actionWording = ({ input, problem }) => `Input "${input}" ${problem}`;
+class InputError extends Error {
+    name = 'InputError';
+    problems;
+    constructor(problems) {
+        super(problems.map(actionWording).join('; '));
+        this.problems = problems;
+    }
+}
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function fail(input, problem, mentions) {
+    throw new InputError([{ input, problem, ...(mentions ? { mentions } : {}) }]);
+}
+function inputs_text(raw, name) {
+    const value = raw[name]?.trim();
+    return value ? value : undefined;
+}
+function required(raw, name) {
+    return inputs_text(raw, name) ?? fail(name, 'is required');
+}
+function bool(raw, name, fallback) {
+    const value = inputs_text(raw, name)?.toLowerCase();
+    if (value === undefined)
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    return fail(name, `must be true or false, got "${value}"`);
+}
+function number(raw, name, fallback, min, max) {
+    const value = inputs_text(raw, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || !/^\d+(\.\d+)?$/.test(value))
+        fail(name, `must be a number, got "${value}"`);
+    if (parsed < min || parsed > max)
+        fail(name, `must be between ${min} and ${max}, got ${value}`);
+    return parsed;
+}
+function choice(raw, name, allowed, fallback) {
+    const value = inputs_text(raw, name)?.toLowerCase();
+    if (value === undefined)
+        return fallback;
+    if (!allowed.includes(value))
+        fail(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+    return value;
+}
+function isHttpUrl(value) {
+    try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    }
+    catch {
+        return false;
+    }
+}
+function uuid(name, value) {
+    if (!uuidPattern.test(value))
+        fail(name, `must contain UUIDs, got "${value}"`);
+    return value.toLowerCase();
+}
+/** Splits a newline- or comma-separated list, dropping blanks. */
+function splitList(value) {
+    return (value ?? '')
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter(Boolean);
+}
+async function parseConfig(raw, problems) {
+    const json = inputs_text(raw, 'config');
+    let config;
+    if (json !== undefined)
+        try {
+            config = await parseConfigJson(json);
+        }
+        catch (error) {
+            if (!(error instanceof InputError))
+                throw error;
+            problems.push(...error.problems);
+        }
+    const targetUrl = inputs_text(raw, 'target-url');
+    if (targetUrl !== undefined) {
+        if (isHttpUrl(targetUrl))
+            config = { ...config, use: { ...config?.use, baseURL: targetUrl } };
+        else
+            problems.push({ input: 'target-url', problem: `must be an http(s) URL, got "${targetUrl}"` });
+    }
+    const browser = inputs_text(raw, 'browser');
+    if (browser !== undefined) {
+        const browsers = ['chromium', 'firefox', 'webkit'];
+        const browserName = browser.toLowerCase();
+        if (browsers.includes(browserName))
+            config = { ...config, use: { ...config?.use, browserName } };
+        else
+            problems.push({
+                input: 'browser',
+                problem: `must be one of ${browsers.join(', ')}, got "${browserName}"`,
+            });
+    }
+    return config;
+}
+async function parseConfigJson(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        fail('config', 'must be a JSON object (it is not valid JSON)');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        fail('config', 'must be a JSON object');
+    const { runConfig } = await __webpack_require__.e(/* import() */ 508).then(__webpack_require__.bind(__webpack_require__, 57508));
+    const parsed = runConfig.safeParse(value);
+    if (!parsed.success)
+        fail('config', `is not a valid run config: ${parsed.error.issues
+            .map((issue) => `${['config', ...issue.path.map(String)].join('.')}: ${issue.message}`)
+            .join('; ')}`);
+    return parsed.data;
+}
+function parseFailOn(raw) {
+    const items = splitList(inputs_text(raw, 'fail-on')?.toLowerCase());
+    if (items.length === 0)
+        return [...failableOutcomes];
+    if (items.length === 1 && items[0] === 'none')
+        return [];
+    for (const item of items)
+        if (!failableOutcomes.includes(item))
+            fail('fail-on', `must list outcomes among ${failableOutcomes.join(', ')} (or be "none"), got "${item}"`);
+    return [...new Set(items)];
+}
+/**
+ * Parses and validates every input. Every problem is found in one pass: the InputError lists
+ * them all (`Input "wait" must be…; Input "config" is not a valid run config: config.retries: …`),
+ * so fixing three mistakes takes one run, not three.
+ */
+async function parseInputs(raw, defaults = {}) {
+    const problems = [];
+    /** The value, or undefined with the problem recorded. */
+    const check = (parse) => {
+        try {
+            return parse();
+        }
+        catch (error) {
+            if (!(error instanceof InputError))
+                throw error;
+            problems.push(...error.problems);
+            return undefined;
+        }
+    };
+    const apiKey = check(() => required(raw, 'api-key'));
+    const baseUrl = check(() => {
+        const baseUrlText = required(raw, 'base-url');
+        let url;
+        try {
+            url = new URL(baseUrlText);
+        }
+        catch {
+            fail('base-url', `must be a URL, got "${baseUrlText}"`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+            fail('base-url', `must be an http(s) URL, got "${baseUrlText}"`);
+        return url.toString().replace(/\/+$/, '');
+    });
+    const projectId = check(() => uuid('project-id', required(raw, 'project-id')));
+    const branchText = inputs_text(raw, 'branch-id');
+    const branchId = check(() => (branchText ? uuid('branch-id', branchText) : undefined));
+    const testIdTexts = splitList(inputs_text(raw, 'test-ids'));
+    const testIds = [
+        ...new Set(testIdTexts.map((id) => check(() => uuid('test-ids', id))).filter((id) => id !== undefined)),
+    ];
+    const tagText = inputs_text(raw, 'tag-id');
+    check(() => {
+        if (testIdTexts.length > 0 && tagText)
+            fail('test-ids', 'and "tag-id" are exclusive: set exactly one of them', ['tag-id']);
+        if (testIdTexts.length === 0 && !tagText)
+            fail('test-ids', 'or "tag-id" is required: set exactly one of them', ['tag-id']);
+    });
+    const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
+    const config = await parseConfig(raw, problems);
+    const browser = config?.use?.browserName;
+    const retention = inputs_text(raw, 'artifact-retention-days');
+    const artifactName = inputs_text(raw, 'artifact-name');
+    check(() => {
+        if (artifactName && /[":<>|*?\\/\r\n]/.test(artifactName))
+            fail('artifact-name', `must not contain any of " : < > | * ? \\ / or newlines, got "${artifactName}"`);
+    });
+    const inputs = {
+        apiKey,
+        baseUrl,
+        projectId,
+        branchId,
+        testIds,
+        tagId,
+        config,
+        wait: check(() => bool(raw, 'wait', true)),
+        timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
+        pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
+        failOn: check(() => parseFailOn(raw)),
+        artifacts: check(() => choice(raw, 'artifacts', ['all', 'failed', 'none'], 'all')),
+        artifactName,
+        artifactRetentionDays: check(() => retention === undefined ? undefined : number(raw, 'artifact-retention-days', 0, 1, 90)),
+        summary: check(() => bool(raw, 'summary', true)),
+        prComment: check(() => choice(raw, 'pr-comment', ['update', 'new', 'off'], 'update')),
+        commentMode: check(() => {
+            const mode = choice(raw, 'comment-mode', ['per-job', 'aggregate'], 'per-job');
+            if (mode === 'aggregate' && inputs_text(raw, 'pr-comment')?.toLowerCase() === 'new')
+                fail('comment-mode', 'aggregate keeps one comment up to date: it needs "pr-comment" update, not new', ['pr-comment']);
+            return mode;
+        }),
+        commentKey: inputs_text(raw, 'comment-key') ??
+            [defaults.workflow ?? 'stepdeck', defaults.job ?? 'run', browser].filter(Boolean).join('/'),
+        githubToken: inputs_text(raw, 'github-token'),
+        annotations: check(() => bool(raw, 'annotations', true)),
+        commitStatus: check(() => bool(raw, 'commit-status', false)),
+        rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
+    };
+    if (problems.length > 0)
+        throw new InputError(problems);
+    // No problem recorded: every checked value is set.
+    return inputs;
+}
+/** Every input name, as in action.yml. */
+const inputNames = [
+    'api-key',
+    'base-url',
+    'project-id',
+    'branch-id',
+    'test-ids',
+    'tag-id',
+    'config',
+    'target-url',
+    'browser',
+    'wait',
+    'timeout-minutes',
+    'poll-interval-seconds',
+    'fail-on',
+    'artifacts',
+    'artifact-name',
+    'artifact-retention-days',
+    'summary',
+    'pr-comment',
+    'comment-key',
+    'comment-mode',
+    'rerun',
+    'github-token',
+    'annotations',
+    'commit-status',
+];
+
+;// CONCATENATED MODULE: ./src/cli-args.ts
+
+
+/** The variable an option reads: `--artifacts-dir` → `STEPDECK_ARTIFACTS_DIR`. */
+const variableOf = (name) => `STEPDECK_${name.toUpperCase().replace(/-/g, '_')}`;
+/** `--api-key / STEPDECK_API_KEY`: how a CLI user sets an input (the action says `Input "api-key"`). */
+const flagAndVariable = (name) => `--${name} / ${variableOf(name)}`;
+/** An input problem in CLI words: `--api-key / STEPDECK_API_KEY is required`. */
+function cliWording({ input, problem, mentions = [] }) {
+    let text = problem;
+    for (const other of mentions)
+        text = text.replaceAll(`"${other}"`, flagAndVariable(other));
+    return `${flagAndVariable(input)} ${text}`;
+}
+/** Options of the CLI only (not action inputs); each reads its variable too. */
+const cliOptions = {
+    json: { type: 'boolean' },
+    'artifacts-dir': { type: 'string' },
+};
+/** Flags, then `STEPDECK_<NAME>` for every option without its flag: the flag wins. */
+function readArgs(argv, env) {
+    const inputs = Object.fromEntries(inputNames.map((name) => [name, { type: 'string' }]));
+    const { values, positionals } = (0,external_node_util_.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        options: {
+            ...inputs,
+            ...cliOptions,
+            wait: { type: 'boolean' },
+            'no-wait': { type: 'boolean' },
+            help: { type: 'boolean', short: 'h' },
+        },
+    });
+    const raw = {};
+    for (const name of inputNames) {
+        const flag = values[name];
+        raw[name] = typeof flag === 'string' ? flag : env[variableOf(name)];
+    }
+    if (values.wait)
+        raw.wait = 'true';
+    if (values['no-wait'])
+        raw.wait = 'false';
+    const problems = [];
+    let json = values.json === true;
+    if (values.json === undefined) {
+        const text = env[variableOf('json')]?.trim().toLowerCase();
+        if (text === 'true')
+            json = true;
+        else if (text && text !== 'false')
+            problems.push(`${flagAndVariable('json')} must be true or false, got "${text}"`);
+    }
+    const dir = values['artifacts-dir'];
+    return {
+        command: positionals[0],
+        help: values.help === true,
+        raw,
+        json,
+        artifactsDir: (typeof dir === 'string' ? dir : env[variableOf('artifacts-dir')]?.trim()) || 'stepdeck-artifacts',
+        problems,
+    };
+}
+/** Whether errors should be a JSON document, before (or without) a successful parse. */
+const wantsJson = (argv, env) => argv.includes('--json') || env[variableOf('json')]?.trim().toLowerCase() === 'true';
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/client.ts + 2 modules
+var src_client = __webpack_require__(77196);
+;// CONCATENATED MODULE: ./src/record/map.ts
+/** Parses the recorder's JSONL (the header line of options is skipped; blank lines too). */
+function parseRecording(jsonl) {
+    const actions = [];
+    for (const [index, line] of jsonl.split('\n').entries()) {
+        if (!line.trim())
+            continue;
+        let entry;
+        try {
+            entry = JSON.parse(line);
+        }
+        catch {
+            throw new Error(`the recorder's output is not JSONL (line ${index + 1})`);
+        }
+        if (typeof entry !== 'object' || entry === null)
+            continue;
+        const name = entry.name;
+        // The header (`{ browserName, launchOptions, … }`) is the only line without a name.
+        if (typeof name === 'string')
+            actions.push(entry);
+    }
+    return actions;
+}
+// Bits of the recorder's `modifiers` field, and the key names its own code generator writes.
+const modifierNames = [
+    [1, 'Alt'],
+    [2, 'ControlOrMeta'],
+    [4, 'ControlOrMeta'],
+    [8, 'Shift'],
+];
+function modifierList(modifiers) {
+    const names = modifierNames.filter(([bit]) => ((modifiers ?? 0) & bit) !== 0).map(([, name]) => name);
+    return [...new Set(names)];
+}
+const quote = (value) => `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const withExact = (method, body, options) => `${method}(${quote(body)}${options.exact ? ', { exact: true }' : ''})`;
+/** The locator as Playwright's JavaScript would write it: `getByRole('button', { name: 'Go' })`. */
+function describeLocator(locator) {
+    const parts = [];
+    for (let part = locator; part; part = part.next) {
+        const options = part.options ?? {};
+        switch (part.kind) {
+            case 'role': {
+                const attrs = [];
+                if (typeof options.name === 'string')
+                    attrs.push(`name: ${quote(options.name)}`);
+                if (options.exact && typeof options.name === 'string')
+                    attrs.push('exact: true');
+                for (const attr of options.attrs ?? [])
+                    attrs.push(`${attr.name}: ${typeof attr.value === 'string' ? quote(attr.value) : String(attr.value)}`);
+                parts.push(`getByRole(${quote(part.body)}${attrs.length ? `, { ${attrs.join(', ')} }` : ''})`);
+                break;
+            }
+            case 'test-id':
+                parts.push(`getByTestId(${quote(part.body)})`);
+                break;
+            case 'text':
+                parts.push(withExact('getByText', part.body, options));
+                break;
+            case 'label':
+                parts.push(withExact('getByLabel', part.body, options));
+                break;
+            case 'placeholder':
+                parts.push(withExact('getByPlaceholder', part.body, options));
+                break;
+            case 'alt':
+                parts.push(withExact('getByAltText', part.body, options));
+                break;
+            case 'title':
+                parts.push(withExact('getByTitle', part.body, options));
+                break;
+            case 'frame':
+                parts.push('contentFrame()');
+                break;
+            case 'nth':
+                parts.push(`nth(${String(part.body)})`);
+                break;
+            case 'first':
+            case 'last':
+                parts.push(`${part.kind}()`);
+                break;
+            case 'has-text':
+                parts.push(`filter({ hasText: ${quote(part.body)} })`);
+                break;
+            default:
+                parts.push(`locator(${quote(part.body)})`);
+        }
+    }
+    return parts.join('.');
+}
+const stepNameMax = 120;
+function stepName(verb, action, detail) {
+    const target = action.selector ? describeLocator(action.locator) || action.selector : '';
+    const name = [verb, target, detail].filter(Boolean).join(' ');
+    return name.length > stepNameMax ? `${name.slice(0, stepNameMax - 1)}…` : name;
+}
+function mapOne(action) {
+    const selector = action.selector ?? '';
+    const needsSelector = (make) => selector ? make() : { reason: 'the recorder gave no selector' };
+    const step = (name, stepAction) => ({ step: { name, action: stepAction } });
+    switch (action.name) {
+        // The recorder's markers for the tab it opened and the tab closing at the end.
+        case 'openPage':
+        case 'closePage':
+            return { skip: true };
+        case 'navigate':
+            return action.url
+                ? step(`Go to ${action.url}`, { name: 'goto', url: action.url })
+                : { reason: 'no URL' };
+        case 'click': {
+            if (action.button && action.button !== 'left')
+                return { reason: `${action.button} button` };
+            const modifiers = modifierList(action.modifiers);
+            if (modifiers.length > 0)
+                return { reason: `with ${modifiers.join('+')} held` };
+            if (action.position)
+                return { reason: 'at a position inside the element' };
+            const count = action.clickCount ?? 1;
+            if (count === 2)
+                return needsSelector(() => step(stepName('Double-click', action), { name: 'dblclick', selector }));
+            if (count !== 1)
+                return { reason: `${count} clicks` };
+            return needsSelector(() => step(stepName('Click', action), { name: 'click', selector }));
+        }
+        case 'hover':
+            if (action.position)
+                return { reason: 'at a position inside the element' };
+            return needsSelector(() => step(stepName('Hover', action), { name: 'hover', selector }));
+        case 'check':
+        case 'uncheck':
+            return needsSelector(() => step(stepName(action.name === 'check' ? 'Check' : 'Uncheck', action), action.name === 'check' ? { name: 'check', selector } : { name: 'uncheck', selector }));
+        case 'fill':
+            return needsSelector(() => step(stepName('Fill', action), { name: 'fill', selector, value: action.text ?? '' }));
+        case 'press': {
+            if (!action.key)
+                return { reason: 'no key' };
+            const key = [...modifierList(action.modifiers), action.key].join('+');
+            return step(stepName('Press', action, key), selector ? { name: 'press', selector, key } : { name: 'press', key });
+        }
+        case 'select': {
+            const options = action.options ?? [];
+            if (options.length !== 1)
+                return { reason: `${options.length} options selected (a step selects one)` };
+            return needsSelector(() => step(stepName('Select', action, options[0]), {
+                name: 'selectOption',
+                selector,
+                value: options[0] ?? '',
+            }));
+        }
+        case 'setInputFiles':
+            return needsSelector(() => step(stepName('Upload to', action), { name: 'setInputFiles', selector, files: action.files ?? [] }));
+        case 'assertVisible':
+            return needsSelector(() => step(stepName('Expect visible', action), { name: 'assertVisible', selector }));
+        case 'assertText':
+            return needsSelector(() => step(stepName(action.substring ? 'Expect text in' : 'Expect text of', action), {
+                name: 'assertText',
+                selector,
+                value: action.text ?? '',
+                exact: !action.substring,
+            }));
+        case 'assertValue':
+            return needsSelector(() => step(stepName('Expect value of', action), {
+                name: 'assertValue',
+                selector,
+                value: action.value ?? '',
+            }));
+        case 'assertChecked':
+            return { reason: 'no step asserts a checked state' };
+        case 'assertSnapshot':
+            return { reason: 'no step asserts an ARIA snapshot' };
+        default:
+            return { reason: 'no step does this' };
+    }
+}
+/**
+ * Maps recorded actions to steps, in order. Every action that does not become a step is listed
+ * in `unmapped` with a reason, except the recorder's own open/close-tab markers; so are
+ * actions on a second tab (steps drive one page) and popups or downloads they caused.
+ */
+function mapRecording(actions) {
+    const steps = [];
+    const unmapped = [];
+    const files = new Set();
+    const mainPage = actions.find((action) => action.pageGuid)?.pageGuid;
+    for (const action of actions) {
+        if (mainPage && action.pageGuid && action.pageGuid !== mainPage) {
+            if (action.name !== 'openPage' && action.name !== 'closePage')
+                unmapped.push({ action: action.name, reason: 'on a second tab or popup (steps drive one page)' });
+            continue;
+        }
+        const mapping = mapOne(action);
+        if ('skip' in mapping)
+            continue;
+        if ('reason' in mapping) {
+            unmapped.push({ action: action.name, reason: mapping.reason });
+            continue;
+        }
+        steps.push(mapping.step);
+        if (mapping.step.action.name === 'setInputFiles')
+            for (const file of mapping.step.action.files)
+                files.add(file);
+        for (const signal of action.signals ?? [])
+            if (signal.name === 'popup' || signal.name === 'download')
+                unmapped.push({
+                    action: `${action.name} → ${signal.name}`,
+                    reason: `the ${signal.name} it opened is not followed`,
+                });
+    }
+    return { steps, unmapped, files: [...files] };
+}
+
+// EXTERNAL MODULE: external "node:module"
+var external_node_module_ = __webpack_require__(98995);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
+;// CONCATENATED MODULE: ./src/record/session.ts
+
+
+
+
+const missingPlaywright = 'Playwright is not installed here: run `npm install --save-dev playwright`, then `npx playwright install chromium`';
+/** Loads the user's Playwright; the one-line error above when there is none. */
+function loadPlaywright(from = [process.cwd(), external_node_path_default().dirname(process.argv[1] ?? '.')]) {
+    for (const base of from) {
+        const require = (0,external_node_module_.createRequire)(external_node_path_default().join(external_node_path_default().resolve(base), 'noop.js'));
+        for (const name of ['playwright-core', 'playwright', '@playwright/test']) {
+            let resolved;
+            try {
+                resolved = require.resolve(name);
+            }
+            catch {
+                continue;
+            }
+            const playwright = require(resolved);
+            if (playwright.chromium)
+                return { playwright: playwright, resolved };
+        }
+    }
+    throw new Error(missingPlaywright);
+}
+/**
+ * Opens `url` in a browser with the codegen recorder (its inspector window shows the code as
+ * you go) and resolves with the recorder's JSONL once the last tab or the browser is closed.
+ */
+async function recordSession(options, playwright) {
+    const { chromium } = playwright ?? loadPlaywright().playwright;
+    const outputDir = external_node_fs_default().mkdtempSync(external_node_path_default().join(external_node_os_default().tmpdir(), 'stepdeck-record-'));
+    const outputFile = external_node_path_default().join(outputDir, 'recording.jsonl');
+    const browser = await chromium.launch({
+        headless: options.headless ?? false,
+        ...(options.executablePath ? { executablePath: options.executablePath } : {}),
+        ...(options.args ? { args: options.args } : {}),
+        // Ctrl-C ends the command (nothing saved); Playwright must not close the browser first.
+        handleSIGINT: false,
+    });
+    let onInterrupt;
+    try {
+        const context = await browser.newContext();
+        let cancelled = false;
+        const finished = new Promise((resolve) => {
+            // Ctrl-C: close the browser and save nothing (closing it is how a recording is kept).
+            onInterrupt = () => {
+                cancelled = true;
+                resolve();
+            };
+            process.once('SIGINT', onInterrupt);
+            browser.on('disconnected', resolve);
+            context.on('page', (page) => page.on('close', () => {
+                if (context.pages().length === 0)
+                    resolve();
+            }));
+        });
+        const show = context._showRecorder ?? context._enableRecorder;
+        if (!show)
+            throw new Error('this Playwright has no codegen recorder API: install playwright 1.50 or newer');
+        // The recorder writes all it recorded so far to outputFile, in its JSONL language.
+        await show.call(context, { language: 'jsonl', mode: 'recording', outputFile, handleSIGINT: false });
+        const page = await context.newPage();
+        await page.goto(options.url);
+        options.log?.('Recording: act in the browser, then close it to save the steps.');
+        if (options.drive)
+            await options.drive(page);
+        await finished;
+        if (cancelled)
+            throw new Error('recording cancelled (Ctrl-C): nothing saved');
+        // Closing the context flushes the recorder's output file.
+        await context.close().catch(() => { });
+        return external_node_fs_default().existsSync(outputFile) ? external_node_fs_default().readFileSync(outputFile, 'utf8') : '';
+    }
+    finally {
+        if (onInterrupt)
+            process.off('SIGINT', onInterrupt);
+        await browser.close().catch(() => { });
+        external_node_fs_default().rmSync(outputDir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/record/command.ts
+
+
+
+
+
+
+const recordUsage = `Usage: stepdeck record <url> [options]
+
+Opens <url> in Chromium with Playwright's codegen recorder. Act in the browser, then close it:
+what was recorded is saved as a new draft test, or appended to --test-id.
+Needs Playwright where you run it (npm install --save-dev playwright).
+
+  --name NAME            name of the new test (max 64 characters)
+  --parent UUID          directory to create it in
+  --test-id UUID         append to this test instead (its steps are kept)
+  --strict               save nothing when an action has no step (default: save the
+                         mapped steps and list the others)
+  --files-dir DIR        where files chosen for uploads are read from (default: .)
+  --browser-path PATH    a Chromium to use instead of Playwright's own
+  --json                 print { testId, steps, unmapped } as JSON on stdout
+  --api-key KEY  --base-url URL  --project-id UUID  --branch-id UUID
+                         as for stepdeck run (or STEPDECK_API_KEY, ...)
+`;
+const command_uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+class RecordInputError extends Error {
+    name = 'RecordInputError';
+}
+/** Flags and STEPDECK_<NAME> variables; every problem listed at once. */
+function parseRecordArgs(argv, env) {
+    const { values, positionals } = (0,external_node_util_.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        options: {
+            name: { type: 'string' },
+            parent: { type: 'string' },
+            'test-id': { type: 'string' },
+            strict: { type: 'boolean' },
+            'files-dir': { type: 'string' },
+            'browser-path': { type: 'string' },
+            json: { type: 'boolean' },
+            'api-key': { type: 'string' },
+            'base-url': { type: 'string' },
+            'project-id': { type: 'string' },
+            'branch-id': { type: 'string' },
+        },
+    });
+    const problems = [];
+    const setting = (name) => {
+        const flag = values[name];
+        const value = typeof flag === 'string' ? flag : env[`STEPDECK_${name.toUpperCase().replace(/-/g, '_')}`];
+        return value?.trim() || undefined;
+    };
+    const uuid = (name) => {
+        const value = setting(name);
+        if (value !== undefined && !command_uuidPattern.test(value))
+            problems.push(`--${name} must be a UUID, got "${value}"`);
+        return value;
+    };
+    const required = (name) => {
+        const value = setting(name);
+        if (value === undefined)
+            problems.push(`--${name} is required`);
+        return value ?? '';
+    };
+    const [url = '', ...extra] = positionals;
+    if (!url)
+        problems.push('the URL to record is required: stepdeck record <url>');
+    else if (!/^https?:\/\//i.test(url))
+        problems.push(`the URL must start with http:// or https://, got "${url}"`);
+    if (extra.length > 0)
+        problems.push(`unexpected arguments: ${extra.join(' ')}`);
+    const apiKey = required('api-key');
+    const baseUrl = required('base-url').replace(/\/+$/, '');
+    if (baseUrl && !/^https?:\/\//i.test(baseUrl))
+        problems.push(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    const projectId = required('project-id');
+    if (projectId && !command_uuidPattern.test(projectId))
+        problems.push(`--project-id must be a UUID, got "${projectId}"`);
+    const testId = uuid('test-id');
+    const parent = uuid('parent');
+    const name = typeof values.name === 'string' ? values.name.trim() : undefined;
+    if (testId && (name || parent))
+        problems.push('--test-id appends to a test: leave out --name and --parent');
+    if (!testId && !name)
+        problems.push('--name is required for a new test (or --test-id to append)');
+    if (name && name.length > 64)
+        problems.push(`--name must be at most 64 characters, got ${name.length}`);
+    if (problems.length > 0)
+        throw new RecordInputError(problems.join('; '));
+    return {
+        url,
+        name,
+        parent,
+        testId,
+        strict: values.strict === true,
+        filesDir: external_node_path_default().resolve(typeof values['files-dir'] === 'string' ? values['files-dir'] : '.'),
+        browserPath: setting('browser-path'),
+        json: values.json === true,
+        apiKey,
+        baseUrl,
+        projectId,
+        branchId: uuid('branch-id'),
+    };
+}
+/**
+ * Records, maps and saves. A new test is a draft (`--name`, `--parent`); `--test-id` appends
+ * after its steps, sending the `editVersion` read with them, so a test changed meanwhile
+ * answers 409 instead of losing either side. Nothing is saved with `--strict` and an unmapped
+ * action, or when nothing became a step.
+ */
+async function record(settings, log, session = {}) {
+    const client = new src_client/* StepdeckClient */.d({ ...settings, log });
+    // Read before recording: a wrong id, key or service fails now, not after the user's session.
+    const existing = settings.testId ? await client.getTest(settings.testId) : undefined;
+    if (existing?.test.directory)
+        throw new RecordInputError(`--test-id ${settings.testId} is a directory`);
+    if (settings.parent && !(await client.getTest(settings.parent)).test.directory)
+        throw new RecordInputError(`--parent ${settings.parent} is a test, not a directory`);
+    if (!settings.testId && !settings.parent)
+        await client.checkAccess();
+    const jsonl = await recordSession({
+        url: settings.url,
+        executablePath: settings.browserPath,
+        log,
+        ...session,
+    });
+    const mapped = mapRecording(parseRecording(jsonl));
+    for (const { action, reason } of mapped.unmapped)
+        log(`Not mapped: ${action} (${reason})`);
+    if (mapped.steps.length === 0) {
+        log('Nothing was recorded: no test saved.');
+        return { testId: null, mapped };
+    }
+    if (settings.strict && mapped.unmapped.length > 0) {
+        log(`--strict: ${mapped.unmapped.length} recorded action(s) have no step; no test saved.`);
+        return { testId: null, mapped };
+    }
+    const files = [];
+    for (const filename of mapped.files) {
+        const file = external_node_path_default().join(settings.filesDir, external_node_path_default().basename(filename));
+        if (external_node_fs_default().existsSync(file))
+            files.push({ filename: external_node_path_default().basename(filename), content: external_node_fs_default().readFileSync(file) });
+        else
+            log(`Upload "${filename}" to the test in the console: it is not in ${settings.filesDir}`);
+    }
+    if (existing && settings.testId) {
+        await client.updateTest(settings.testId, { steps: [...existing.steps, ...mapped.steps], editVersion: existing.test.editVersion }, files);
+        log(`Appended ${mapped.steps.length} step(s) to "${existing.test.name}" (${settings.testId}).`);
+        return { testId: settings.testId, mapped };
+    }
+    const testId = await client.createTest({
+        name: settings.name,
+        status: 'draft',
+        ...(settings.parent ? { parentTestId: settings.parent } : {}),
+        steps: mapped.steps,
+    }, files);
+    log(`Saved "${settings.name}" (${testId}) with ${mapped.steps.length} step(s), as a draft.`);
+    return { testId, mapped };
+}
+/** `stepdeck record`. Exit codes: 0 saved, 1 nothing saved (strict, empty), 2 usage or API error. */
+async function recordMain(argv, env, session = {}) {
+    const err = (line) => process.stderr.write(`${line}\n`);
+    let settings;
+    try {
+        settings = parseRecordArgs(argv, env);
+    }
+    catch (error) {
+        err(`stepdeck record: ${error.message}\n\n${recordUsage}`);
+        return 2;
+    }
+    try {
+        const result = await record(settings, err, session);
+        if (settings.json)
+            process.stdout.write(`${JSON.stringify({ testId: result.testId, steps: result.mapped.steps, unmapped: result.mapped.unmapped })}\n`);
+        return result.testId ? 0 : 1;
+    }
+    catch (error) {
+        let message = error instanceof Error ? error.message : String(error);
+        if (error instanceof src_client/* ApiError */.hD && error.status === 409)
+            message = `the test changed while you recorded (409); nothing was saved, record again: ${message}`;
+        // Playwright's launch errors run to many lines (a log box): the first says what failed.
+        let line = message.split('\n')[0] ?? '';
+        if (line.includes("Executable doesn't exist"))
+            line += '; run `npx playwright install chromium`, or pass --browser-path';
+        err(`stepdeck record: ${line.replaceAll(settings.apiKey, '***')}`);
+        return 2;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli-main.ts
+
+
+
+const usage = `Usage: stepdeck run [options]
+
+Triggers a Stepdeck run, waits for it and exits non-zero per --fail-on.
+Every option also reads STEPDECK_<NAME> (e.g. STEPDECK_API_KEY, STEPDECK_TAG_ID,
+STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins over its variable.
+
+  --api-key KEY               API key (prefer STEPDECK_API_KEY)
+  --base-url URL              the Stepdeck service
+  --project-id UUID           --branch-id UUID
+  --test-ids ID,ID            or --tag-id UUID (exactly one)
+  --config JSON               --target-url URL   --browser chromium|firefox|webkit
+  --wait / --no-wait          (default: wait; --no-wait prints "<run-id> <run-url>" per run)
+  --timeout-minutes N         (30)     --poll-interval-seconds N (5)
+  --fail-on LIST              (failed,cancelled,timeout,error; or none)
+  --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
+  --json                      print the outputs as JSON on stdout (errors too)
+
+Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
+`;
+/** Exit codes: 0 ok, 1 an outcome listed in fail-on, 2 usage or API error. */
+async function main(argv, env = process.env) {
+    const err = (line) => process.stderr.write(`${line}\n`);
+    if (argv[0] === 'record') {
+        if (argv.includes('--help') || argv.includes('-h')) {
+            process.stdout.write(recordUsage);
+            return 0;
+        }
+        return recordMain(argv.slice(1), env);
+    }
+    // With --json, stdout holds exactly one JSON document, errors included.
+    const json = wantsJson(argv, env);
+    const fail = (message, withUsage = false) => {
+        err(message.replace(/^/gm, 'stepdeck: '));
+        if (withUsage)
+            err(`\n${usage}`);
+        if (json)
+            process.stdout.write(`${JSON.stringify({ status: 'error', error: message })}\n`);
+        return 2;
+    };
+    let args;
+    try {
+        args = readArgs(argv, env);
+    }
+    catch (error) {
+        return fail(error.message, true);
+    }
+    if (args.help) {
+        process.stdout.write(usage);
+        return 0;
+    }
+    if (args.command !== 'run')
+        return fail(args.command ? `unknown command "${args.command}"` : 'no command given', true);
+    let inputs;
+    const problems = [...args.problems];
+    try {
+        inputs = await parseInputs(args.raw, { workflow: 'cli', job: 'run' });
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        problems.push(...error.problems.map(cliWording));
+    }
+    if (problems.length > 0 || !inputs) {
+        // One problem per line, named by flag and variable: the CLI has no "inputs".
+        const apiKey = args.raw['api-key'];
+        const message = problems.join('\n');
+        return fail(apiKey ? message.replaceAll(apiKey, '***') : message, true);
+    }
+    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(597)]).then(__webpack_require__.bind(__webpack_require__, 35597));
+    try {
+        return await runCommand(inputs, args, err);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return fail(message.replaceAll(inputs.apiKey, '***'));
+    }
+}
+
+
+/***/ }),
+
+/***/ 77196:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  hD: () => (/* binding */ ApiError),
+  d: () => (/* binding */ StepdeckClient)
+});
+
+// UNUSED EXPORTS: AmbiguousRequestError, clockSkewMs, retryAfterMs
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+// EXTERNAL MODULE: ./contract/src/common.ts
+var common = __webpack_require__(17079);
+// EXTERNAL MODULE: ./contract/src/run-config.ts
+var run_config = __webpack_require__(34908);
+;// CONCATENATED MODULE: ./contract/src/tests.ts
+
+
+
+/** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
+const testType = schemas/* enum */.k5n(['ui', 'api']);
+const testTypeFilter = schemas/* enum */.k5n(['all', 'ui', 'api']);
+const oneOrMany = (item) => schemas/* union */.KCZ([item, schemas/* array */.YOg(item)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+const pageNumber = (0,common/* queryInteger */.Py)('page', 0).default(0);
+const pageLimit = (0,common/* queryInteger */.Py)('limit', 1).default(50);
+const listTestsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    name: schemas/* string */.YjP().optional(),
+    status: oneOrMany(common/* testStatus */.h5),
+    tagIds: oneOrMany(common/* uuid */.uR),
+    type: testTypeFilter.default('all'),
+    testId: common/* uuid */.uR.optional(),
+    /**
+     * Extension of the spec (the console's tree loads its top level first): `true` lists only the
+     * tests that sit in no directory. Filters, sort and pagination apply as without it; `false` or
+     * absent changes nothing. Cannot be combined with `testId` (400).
+     */
+    topLevel: schemas/* enum */.k5n(['true', 'false'], { error: 'topLevel must be true or false' }).optional(),
+    branch: common/* uuid */.uR.optional(),
+    sortBy: schemas/* enum */.k5n(['name', 'status', 'updatedAt']).optional(),
+    sortOrder: schemas/* enum */.k5n(['asc', 'desc']).optional(),
+});
+const stepInputList = schemas/* array */.YOg(schemas/* looseObject */._H3({}), { error: 'steps must be an array of steps' });
+const testMetadataInput = schemas/* looseObject */._H3({
+    type: testType.optional(),
+    description: schemas/* string */.YjP().optional(),
+});
+const createTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    status: common/* testStatus */.h5.default('draft'),
+    directory: schemas/* boolean */.zMY().default(false),
+    parentTestId: common/* uuid */.uR.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(common/* uuid */.uR).optional(),
+    vars: common/* jsonObject */.o$.nullable().optional(),
+    parameters: common/* jsonObject */.o$.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+});
+const updateTestData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    status: common/* testStatus */.h5.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    /**
+     * Extension of the spec: moves the test (with its descendants) into this directory, or to the
+     * top level when null. The spec's PUT offers no other way to move a test between directories.
+     */
+    parentTestId: common/* uuid */.uR.nullable().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    steps: stepInputList.optional(),
+    tags: schemas/* array */.YOg(common/* uuid */.uR).optional(),
+    vars: common/* jsonObject */.o$.nullable().optional(),
+    parameters: common/* jsonObject */.o$.nullable().optional(),
+    metadata: testMetadataInput.optional(),
+    editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
+});
+const testIds = schemas/* array */.YOg(common/* uuid */.uR, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
+const bulkUpdateStatusBody = schemas/* object */.Ikc({ testIds, status: common/* testStatus */.h5 });
+const bulkUpdateTagsBody = schemas/* object */.Ikc({
+    testIds,
+    tagIds: schemas/* array */.YOg(common/* uuid */.uR, { error: 'tagIds must be an array of UUIDs' }),
+});
+const bulkDeleteBody = schemas/* object */.Ikc({ testIds });
+const duplicateTestBody = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    status: common/* testStatus */.h5.optional(),
+})
+    .optional();
+const createRevisionBody = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(1000),
+});
+const exportTestsBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(common/* uuid */.uR).optional(),
+    tagIds: schemas/* array */.YOg(common/* uuid */.uR).optional(),
+    directoryId: common/* uuid */.uR.optional(),
+    format: schemas/* enum */.k5n(['json', 'pw']).default('json'),
+});
+const listSharedStepsQuery = schemas/* object */.Ikc({
+    limit: pageLimit,
+    page: pageNumber,
+    search: schemas/* string */.YjP().optional(),
+    type: testTypeFilter.default('all'),
+});
+const updateStepData = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(256).optional(),
+    action: schemas/* unknown */.L5J().optional(),
+    metadata: common/* jsonObject */.o$.nullable().optional(),
+    condition: schemas/* unknown */.L5J().optional(),
+});
+/** The test item of `GET /v1/tests`. */
+const testListItem = schemas/* object */.Ikc({
+    id: common/* uuid */.uR,
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: common/* testStatus */.h5,
+    directory: schemas/* boolean */.zMY(),
+    config: common/* jsonObject */.o$,
+    vars: common/* jsonObject */.o$.nullable(),
+    parameters: common/* jsonObject */.o$.nullable(),
+    metadata: common/* jsonObject */.o$,
+    tags: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })),
+    childrenCount: schemas/* number */.aig().int(),
+    stepsCount: schemas/* number */.aig().int(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+const listTestsResponse = schemas/* object */.Ikc({ children: schemas/* array */.YOg(testListItem), pagination: common/* pagination */.X$ });
+/** Version of the JSON export format written into `manifest.json`. */
+const testExportFormatVersion = 1;
+/**
+ * The JSON export format, as import reads it back: `manifest.json`, `tests/<name>.json` and
+ * `shared-steps.json`. Lenient where older or hand-made archives leave fields out (the import
+ * fills the defaults); each test's fields are then checked as a create would check them.
+ */
+const exportManifest = schemas/* object */.Ikc({ formatVersion: schemas/* unknown */.L5J(), tests: schemas/* unknown */.L5J() });
+const exportedTest = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    parentId: schemas/* string */.YjP().nullable().default(null),
+    name: schemas/* string */.YjP(),
+    status: common/* testStatus */.h5.optional(),
+    directory: schemas/* boolean */.zMY().optional(),
+    config: common/* jsonObject */.o$.optional(),
+    vars: common/* jsonObject */.o$.nullable().optional(),
+    parameters: common/* jsonObject */.o$.nullable().optional(),
+    metadata: schemas/* looseObject */._H3({ type: testType.optional(), description: schemas/* string */.YjP().optional() }).optional(),
+    tags: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    steps: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+    files: schemas/* array */.YOg(schemas/* object */.Ikc({ filename: schemas/* string */.YjP(), content: schemas/* string */.YjP() })).optional(),
+});
+const exportedSharedStep = schemas/* looseObject */._H3({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: common/* jsonObject */.o$,
+    condition: schemas/* unknown */.L5J(),
+    metadata: schemas/* unknown */.L5J(),
+    group: schemas/* boolean */.zMY().optional(),
+    children: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
+});
+const exportedSharedSteps = schemas/* array */.YOg(exportedSharedStep);
+/**
+ * A step of a step tree as the API shows it (`id` is the revision-step id). `action` holds
+ * `name` plus the action's own fields (checked on write with `stepAction`); `condition` is
+ * `{ type: 'skip' | 'alwaysRun' }` or `{ type: 'if', variable, equals }`.
+ * Typed `unknown` for the service, whose step trees are built from JSON columns.
+ */
+const stepView = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    revisionStepId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: common/* jsonObject */.o$,
+    condition: common/* jsonObject */.o$.nullable(),
+    metadata: common/* jsonObject */.o$.nullable(),
+    order: schemas/* number */.aig().int(),
+    group: schemas/* boolean */.zMY(),
+    shared: schemas/* boolean */.zMY(),
+    children: schemas/* array */.YOg(schemas/* lazy */.RZV(() => stepView)),
+})
+    .meta({ id: 'Step' });
+/** `POST /v1/tests`: the bare test row. */
+const createdTest = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    parentTestId: schemas/* string */.YjP().nullable(),
+    projectId: schemas/* string */.YjP(),
+    organizationId: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+});
+/** `GET /v1/tests/:testId`. */
+const testDetailResponse = schemas/* object */.Ikc({
+    test: testListItem.extend({ editVersion: schemas/* number */.aig().int(), revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(testListItem.extend({ editVersion: schemas/* number */.aig().int() })),
+    steps: schemas/* array */.YOg(stepView),
+    parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
+        .nullable(),
+});
+const testStepsResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ steps: schemas/* array */.YOg(stepView) }));
+const testStepResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ step: stepView, children: schemas/* array */.YOg(stepView) }));
+const fileAttachment = schemas/* object */.Ikc({
+    filename: schemas/* string */.YjP(),
+    content: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+});
+const testFilesResponse = (0,common/* dataOf */.qu)(schemas/* array */.YOg(fileAttachment));
+const revision = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    message: schemas/* string */.YjP(),
+    revisionType: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+});
+const revisionResponse = (0,common/* dataOf */.qu)(revision);
+const revisionsResponse = (0,common/* dataOf */.qu)(schemas/* array */.YOg(revision));
+const revisionDetailResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({
+    revision: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), message: schemas/* string */.YjP(), createdAt: schemas/* string */.YjP() }),
+    test: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    steps: schemas/* array */.YOg(stepView),
+}));
+const duplicatedTestResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }));
+const importResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({
+    imported: schemas/* object */.Ikc({
+        tests: schemas/* number */.aig().int(),
+        sharedSteps: schemas/* number */.aig().int(),
+        tags: schemas/* number */.aig().int(),
+        steps: schemas/* number */.aig().int(),
+    }),
+    errors: schemas/* array */.YOg(schemas/* object */.Ikc({ file: schemas/* string */.YjP(), error: schemas/* string */.YjP() })),
+}));
+/** A shared step (`GET /v1/steps/:stepId`, items of `GET /v1/steps/shared`). */
+const sharedStep = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: common/* jsonObject */.o$,
+    shared: schemas/* boolean */.zMY(),
+    group: schemas/* boolean */.zMY(),
+});
+const sharedStepListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(sharedStep), pagination: common/* pagination */.X$ });
+const sharedStepResponse = (0,common/* dataOf */.qu)(sharedStep);
+/** A child of a shared group: `id` is the link id, `stepId` the child's canonical step. */
+const sharedStepChild = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    action: common/* jsonObject */.o$,
+    order: schemas/* number */.aig().int(),
+});
+const stepChildrenResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ step: sharedStep, children: schemas/* array */.YOg(sharedStepChild) }));
+const stepUsageResponse = (0,common/* dataOf */.qu)(schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })));
+const updatedStepResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), action: common/* jsonObject */.o$ }));
+const replacedChildrenResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({
+    step: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }),
+    children: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), order: schemas/* number */.aig().int() })),
+}));
+const deletedStepResponse = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP(),
+    data: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
+});
+
+;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
+
+/** `POST /v1/tests/:testId/remote-run` on a leaf test. */
+const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: common/* runStatus */.em });
+const remoteRunSingleResponse = (0,common/* dataOf */.qu)(remoteRunSingle);
+/** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
+const remoteRunMany = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: common/* runStatus */.em,
+    totalTests: schemas/* number */.aig().int(),
+    message: schemas/* string */.YjP(),
+});
+const remoteRunManyResponse = (0,common/* dataOf */.qu)(remoteRunMany);
+/** Either shape: `totalTests`/`message` are absent for a single leaf. */
+const remoteRunResult = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    status: common/* runStatus */.em,
+    totalTests: schemas/* number */.aig().int().optional(),
+    message: schemas/* string */.YjP().optional(),
+});
+const remoteRunResponse = (0,common/* dataOf */.qu)(remoteRunResult);
+/** Body of `POST /v1/tests/remote-run`. */
+const bulkRemoteRunBody = schemas/* object */.Ikc({
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    tagId: schemas/* string */.YjP().optional(),
+    config: run_config/* runConfig */.a.optional(),
+    /** A config preset of the project (console sessions only): its config, with `config` over it. */
+    presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+});
+/** Body of `POST /v1/tests/:testId/remote-run`. */
+const singleRemoteRunBody = schemas/* object */.Ikc({
+    config: run_config/* runConfig */.a.optional(),
+    presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+})
+    .loose();
+const runStats = schemas/* object */.Ikc({
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+    total: schemas/* number */.aig().int(),
+});
+/** Item of `GET /v1/test-runs`. */
+const testRun = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: common/* runStatus */.em,
+    testId: schemas/* string */.YjP().nullable(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().nullable(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleType: schemas/* string */.YjP().nullable(),
+    createdAt: common/* isoTimestamp */.yh,
+    startedAt: common/* isoTimestamp */.yh.nullable(),
+    completedAt: common/* isoTimestamp */.yh.nullable(),
+    duration: schemas/* number */.aig().int().nullable(),
+});
+const testRunListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(testRun), pagination: common/* pagination */.X$ });
+/** Outcome of one step the user wrote, in the attempt that decided the test's status. */
+const stepOutcome = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'notRun']);
+/**
+ * One step of a test's step tree, flattened in document order: `path` holds the names from the
+ * top-level step down to this one (test › group › step), `depth` its nesting level.
+ */
+const runStepResult = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    /** The action in the user's words, e.g. `assertText #out` or `group`. */
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+    depth: schemas/* number */.aig().int(),
+    status: stepOutcome,
+    duration: schemas/* number */.aig().int(),
+    error: schemas/* string */.YjP().nullable(),
+});
+/** The step that failed a test, as the user wrote it. */
+const failedStep = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP().nullable(),
+    name: schemas/* string */.YjP(),
+    action: schemas/* string */.YjP().nullable(),
+    path: schemas/* array */.YOg(schemas/* string */.YjP()),
+});
+/**
+ * One test's outcome in a run report. `errorMessage` is the user-facing message (expectation,
+ * what was received, the failing step; no generated code, no server paths) and `errorLocation`
+ * the failing step's path (`Checkout › Pay › assertText #out`). The fields after `attempts`
+ * are additive: `errorDetail` keeps Playwright's own text (ANSI stripped, secrets redacted).
+ */
+const runTestResult = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    errorLocation: schemas/* string */.YjP().nullable(),
+    attempts: schemas/* number */.aig().int().optional(),
+    failedStep: failedStep.nullable().optional(),
+    expected: schemas/* string */.YjP().nullable().optional(),
+    received: schemas/* string */.YjP().nullable().optional(),
+    errorDetail: schemas/* string */.YjP().nullable().optional(),
+    /** Failed at least once, then passed on a retry. */
+    flaky: schemas/* boolean */.zMY().optional(),
+    steps: schemas/* array */.YOg(runStepResult).optional(),
+});
+/** `report` of a `completed` or `failed` run (null otherwise). */
+const runReport = schemas/* object */.Ikc({
+    status: common/* runStatus */.em,
+    testName: schemas/* string */.YjP().nullable(),
+    runName: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    duration: schemas/* number */.aig().int(),
+    completedAt: common/* isoTimestamp */.yh.nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP().nullable(),
+    scheduleName: schemas/* string */.YjP().nullable(),
+    runTypeInfo: schemas/* object */.Ikc({
+        /** `test`, `directory` or `tag`. */
+        type: schemas/* string */.YjP(),
+        name: schemas/* string */.YjP(),
+        testResults: schemas/* array */.YOg(runTestResult),
+        stats: runStats,
+        runnerError: schemas/* string */.YjP().nullable().optional(),
+    }),
+});
+/**
+ * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * ran (batches it took, summed) and its busy time. Additive: the console shows it.
+ */
+const runShard = schemas/* object */.Ikc({
+    worker: schemas/* string */.YjP(),
+    tests: schemas/* number */.aig().int(),
+    batches: schemas/* number */.aig().int(),
+    durationMs: schemas/* number */.aig().int(),
+});
+/**
+ * One batch of an orchestrated run's live queue: the tests it holds (ids of the report's
+ * `testResults`), where and how it ran. Additive, split runs only: the console shows it.
+ */
+const runBatch = schemas/* object */.Ikc({
+    position: schemas/* number */.aig().int(),
+    status: schemas/* enum */.k5n(['pending', 'claimed', 'done', 'cancelled']),
+    testIds: schemas/* array */.YOg(schemas/* string */.YjP()),
+    /** The slot that took it last (`host:pid:nonce#slot`), null while pending. */
+    worker: schemas/* string */.YjP().nullable(),
+    /** Times it was claimed: 2 when its first runner died and another slot ran it again. */
+    attempts: schemas/* number */.aig().int(),
+    expectedMs: schemas/* number */.aig().int(),
+    startedAt: common/* isoTimestamp */.yh.nullable(),
+    completedAt: common/* isoTimestamp */.yh.nullable(),
+    durationMs: schemas/* number */.aig().int().nullable(),
+});
+/** `GET /v1/test-runs/:runId`. */
+const testRunDetail = testRun.extend({
+    projectId: schemas/* string */.YjP(),
+    scheduleId: schemas/* string */.YjP().nullable(),
+    config: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    parameters: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullable(),
+    stats: runStats.nullable(),
+    cancelledAt: common/* isoTimestamp */.yh.nullable(),
+    report: runReport.nullable(),
+    shards: schemas/* array */.YOg(runShard).optional(),
+    batches: schemas/* array */.YOg(runBatch).optional(),
+});
+const testRunDetailResponse = (0,common/* dataOf */.qu)(testRunDetail);
+/** `GET /v1/test-runs/latest`. */
+const runSummary = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: common/* runStatus */.em,
+    createdAt: common/* isoTimestamp */.yh,
+});
+const latestRunResponse = (0,common/* dataOf */.qu)(runSummary.nullable());
+/** `GET /v1/test-runs/stats`. */
+const runStatistics = schemas/* object */.Ikc({
+    totalRuns: schemas/* number */.aig().int(),
+    successRate: schemas/* number */.aig().int(),
+    avgDuration: schemas/* number */.aig().int(),
+    lastRun: common/* isoTimestamp */.yh.nullable(),
+    passed: schemas/* number */.aig().int(),
+    failed: schemas/* number */.aig().int(),
+    skipped: schemas/* number */.aig().int(),
+});
+const runStatisticsResponse = (0,common/* dataOf */.qu)(runStatistics);
+/** `GET /v1/test-runs/:runId/artifacts` item. */
+const runArtifact = schemas/* object */.Ikc({
+    key: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP(),
+    type: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP().optional(),
+});
+const runArtifactsResponse = (0,common/* dataOf */.qu)(schemas/* array */.YOg(runArtifact));
+/** `GET /v1/test-runs/:runId/tests`. */
+const runTestsResponse = (0,common/* dataOf */.qu)(schemas/* array */.YOg(schemas/* object */.Ikc({ testId: schemas/* string */.YjP(), testName: schemas/* string */.YjP() })));
+/** `POST /v1/test-runs/:runId/cancel`. */
+const cancelRun = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY(), message: schemas/* string */.YjP() });
+const cancelRunResponse = (0,common/* dataOf */.qu)(cancelRun);
+/** Query of `GET /v1/test-runs`. */
+const testRunListQuery = schemas/* object */.Ikc({
+    limit: (0,common/* queryInteger */.Py)('limit', 1, 500).default(20),
+    page: (0,common/* queryInteger */.Py)('page', 0).default(0),
+    status: common/* runStatus */.em.optional(),
+    name: schemas/* string */.YjP().optional(),
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+    startDate: schemas/* string */.YjP().optional(),
+    endDate: schemas/* string */.YjP().optional(),
+});
+/** Query of `GET /v1/test-runs/latest` and `/stats`. */
+const testRunLatestQuery = schemas/* object */.Ikc({
+    testId: schemas/* uuid */.uRe({ error: 'testId must be a UUID' }).optional(),
+    scheduleId: schemas/* uuid */.uRe({ error: 'scheduleId must be a UUID' }).optional(),
+    branchId: schemas/* uuid */.uRe({ error: 'branchId must be a UUID' }).optional(),
+});
+
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __webpack_require__(46752);
+;// CONCATENATED MODULE: ./src/client.ts
+
+
+
+/**
+ * The fields of `GET /v1/tests` items the trigger reads to expand tags and directories past
+ * the 100-tests cap: the contract's item, narrowed (other fields pass through unchecked).
+ */
+const testListBriefResponse = schemas/* object */.Ikc({
+    children: schemas/* array */.YOg(testListItem.pick({ id: true, directory: true, status: true }).loose()),
+    pagination: common/* pagination */.X$,
+});
+class ApiError extends Error {
+    name = 'ApiError';
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+/**
+ * A non-idempotent request (a trigger POST) failed in a way that does not say whether the
+ * service acted on it: a 5xx (a proxy's 504 while the service started the run) or a socket
+ * error after the request may have been sent.
+ */
+class AmbiguousRequestError extends ApiError {
+    name = 'AmbiguousRequestError';
+}
+/**
+ * Socket errors raised before a byte of the request can have reached the service (no
+ * connection, no address): the only network errors after which a trigger POST is resent as is.
+ */
+const notSentCodes = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'UND_ERR_CONNECT_TIMEOUT',
+]);
+/**
+ * How far the service's clock may be behind ours when a run it created is matched to the
+ * trigger request that may have created it.
+ */
+const clockSkewMs = 60_000;
+const sleepReal = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Seconds or an HTTP date; falls back to 5 s. */
+function retryAfterMs(header, now = Date.now()) {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value)
+        return 5000;
+    const seconds = Number(value);
+    if (Number.isFinite(seconds))
+        return Math.max(0, seconds * 1000);
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? 5000 : Math.max(0, date - now);
+}
+class StepdeckClient {
+    /** Requests sent (including retries); read by the benchmark. */
+    requests = 0;
+    #options;
+    #sleep;
+    constructor(options) {
+        this.#options = options;
+        this.#sleep = options.sleep ?? sleepReal;
+    }
+    async triggerTest(testId, config) {
+        return this.#start(testId, `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+    }
+    async triggerBulk(target, config) {
+        // The latest run of the tag, or of the first test id, is the run this request may have started.
+        const key = target.tagId ?? target.testIds?.[0] ?? '';
+        return this.#start(key, '/v1/tests/remote-run', { ...target, ...(config ? { config } : {}) });
+    }
+    /**
+     * A trigger POST is not idempotent: resending it after the service started a run (and a
+     * proxy answered 504) starts nothing but a 429 cooldown and a 409, and leaves the first run
+     * orphaned. So it is resent only when it provably did not arrive (connection refused, no
+     * address) or, after an ambiguous failure (5xx, a socket error once sent), when
+     * `GET /v1/test-runs/latest?testId=<test or tag>` shows no run created since it was sent;
+     * a run that was is taken as the one it started.
+     */
+    async #start(key, path, body) {
+        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const backoffMs = this.#options.backoffMs ?? 1000;
+        for (let attempt = 1;; attempt++) {
+            const sentAt = Date.now();
+            try {
+                return remoteRunResponse.parse(await this.#call('POST', path, body, 'json', false)).data;
+            }
+            catch (error) {
+                if (!(error instanceof AmbiguousRequestError))
+                    throw error;
+                let started;
+                try {
+                    started = await this.latestRun(key);
+                }
+                catch (lookup) {
+                    throw new ApiError(error.status, `${error.message}; a run may have started, and looking it up failed too (${lookup.message}): check the project's runs before triggering again`);
+                }
+                if (started && Date.parse(started.createdAt) >= sentAt - clockSkewMs) {
+                    this.#options.log?.(`${error.message}; run ${started.id} (${started.status}) was created since: taking it as the run this request started`);
+                    return { runId: started.id, status: started.status };
+                }
+                if (attempt >= maxAttempts)
+                    throw error;
+                const delay = backoffMs * 2 ** (attempt - 1);
+                this.#options.log?.(`${error.message}; no run was started: triggering again in ${delay} ms`);
+                await this.#sleep(delay);
+            }
+        }
+    }
+    async latestRun(testId) {
+        const body = await this.#call('GET', `/v1/test-runs/latest?testId=${encodeURIComponent(testId)}`);
+        return latestRunResponse.parse(body).data;
+    }
+    async getRun(runId) {
+        return testRunDetailResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}`)).data;
+    }
+    async artifacts(runId) {
+        return runArtifactsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/artifacts`)).data;
+    }
+    /** The tests a run was started with (also those it never reported on). */
+    async runTests(runId) {
+        return runTestsResponse.parse(await this.#call('GET', `/v1/test-runs/${runId}/tests`)).data;
+    }
+    async report(runId) {
+        return (await this.#call('GET', `/v1/test-runs/${runId}/report`, undefined, 'text'));
+    }
+    async cancel(runId) {
+        return cancelRunResponse.parse(await this.#call('POST', `/v1/test-runs/${runId}/cancel`, {})).data;
+    }
+    /** Active leaf tests under a directory or carrying a tag (all pages), for splitting big runs. */
+    async activeLeafTests(filter) {
+        const leaves = [];
+        if (filter.directoryId) {
+            const query = `testId=${encodeURIComponent(filter.directoryId)}`;
+            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+            for (const child of page.children) {
+                if (child.directory)
+                    leaves.push(...(await this.activeLeafTests({ directoryId: child.id })));
+                else if (child.status === 'active')
+                    leaves.push(child.id);
+            }
+            return leaves;
+        }
+        for (let pageIndex = 0;; pageIndex++) {
+            const query = `tagIds=${encodeURIComponent(filter.tagId ?? '')}&status=active&limit=500&page=${pageIndex}`;
+            const page = this.#parse(testListBriefResponse, await this.#call('GET', `/v1/tests?${query}`));
+            for (const child of page.children)
+                if (!child.directory)
+                    leaves.push(child.id);
+            if (!page.pagination.hasMore)
+                return leaves;
+        }
+    }
+    /** `POST /v1/tests` (multipart: `testData` JSON and `files` uploads); the new test's id. */
+    async createTest(testData, files = []) {
+        const body = await this.#call('POST', '/v1/tests', await testForm(testData, files));
+        return this.#parse((0,common/* dataOf */.qu)(createdTest), body).data.id;
+    }
+    /** `PUT /v1/tests/:id` (multipart); a changed `editVersion` answers 409. */
+    async updateTest(testId, testData, files = []) {
+        await this.#call('PUT', `/v1/tests/${testId}`, await testForm(testData, files));
+    }
+    /** Fails unless the key may read tests of the project (one cheap list request). */
+    async checkAccess() {
+        await this.#call('GET', '/v1/tests?limit=1');
+    }
+    async getTest(testId) {
+        return this.#parse(testDetailResponse, await this.#call('GET', `/v1/tests/${testId}`));
+    }
+    #parse(schema, body) {
+        return schema.parse(body);
+    }
+    async #call(method, path, json, as = 'json', 
+    /** False for trigger POSTs: see #start. */
+    idempotent = true) {
+        const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
+        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const backoffMs = this.#options.backoffMs ?? 1000;
+        const headers = {
+            'x-api-key': apiKey,
+            'x-project-id': projectId,
+            'user-agent': 'stepdeck-action',
+            ...(branchId ? { 'x-branch-id': branchId } : {}),
+            ...(json === undefined
+                ? {}
+                : { 'content-type': json instanceof Multipart ? json.contentType : 'application/json' }),
+        };
+        let failures = 0;
+        let throttled = 0;
+        for (;;) {
+            this.requests++;
+            let statusCode;
+            let responseHeaders;
+            let text;
+            try {
+                const response = await (0,undici/* request */.Em)(`${baseUrl}${path}`, {
+                    method,
+                    headers,
+                    body: json === undefined ? undefined : json instanceof Multipart ? json.body : JSON.stringify(json),
+                    headersTimeout: 30_000,
+                    bodyTimeout: 60_000,
+                });
+                statusCode = response.statusCode;
+                responseHeaders = response.headers;
+                text = await response.body.text();
+            }
+            catch (error) {
+                // Network errors: the cause is the socket's, never the request headers.
+                failures++;
+                const reason = error instanceof Error ? error.code || error.message : 'error';
+                if (!idempotent && !notSentCodes.has(error.code ?? ''))
+                    throw new AmbiguousRequestError(0, `${method} ${path} failed: ${reason}`);
+                if (failures >= maxAttempts)
+                    throw new ApiError(0, `${method} ${path} failed after ${failures} attempts: ${reason}`);
+                const delay = backoffMs * 2 ** (failures - 1);
+                log?.(`${method} ${path}: ${reason}, retrying in ${delay} ms`);
+                await this.#sleep(delay);
+                continue;
+            }
+            if (statusCode >= 200 && statusCode < 300) {
+                if (as === 'text')
+                    return text;
+                try {
+                    return JSON.parse(text);
+                }
+                catch {
+                    throw new ApiError(statusCode, `${method} ${path}: the response is not JSON`);
+                }
+            }
+            const message = serviceMessage(text).replaceAll(apiKey, '***');
+            if (statusCode === 429) {
+                throttled++;
+                if (throttled > 20)
+                    throw new ApiError(429, `${method} ${path}: still rate limited after 20 attempts`);
+                const delay = retryAfterMs(responseHeaders['retry-after']);
+                log?.(`${method} ${path}: rate limited (${message}), retrying in ${Math.round(delay / 1000)} s`);
+                await this.#sleep(delay);
+                continue;
+            }
+            if (statusCode >= 500) {
+                if (!idempotent)
+                    throw new AmbiguousRequestError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
+                failures++;
+                if (failures >= maxAttempts)
+                    throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message}`);
+                const delay = backoffMs * 2 ** (failures - 1);
+                log?.(`${method} ${path}: ${statusCode} ${message}, retrying in ${delay} ms`);
+                await this.#sleep(delay);
+                continue;
+            }
+            throw new ApiError(statusCode, `${method} ${path} failed with ${statusCode}: ${message || '(no message)'}`);
+        }
+    }
+}
+/** A multipart body, encoded up front so that a retry sends the same bytes. */
+class Multipart {
+    body;
+    contentType;
+    constructor(body, contentType) {
+        this.body = body;
+        this.contentType = contentType;
+    }
+}
+/** `testData` and `files` as multipart/form-data, encoded by the platform's own FormData. */
+async function testForm(testData, files) {
+    const form = new FormData();
+    form.append('testData', JSON.stringify(testData));
+    for (const file of files)
+        form.append('files', new Blob([new Uint8Array(file.content)]), file.filename);
+    const encoded = new Response(form);
+    return new Multipart(Buffer.from(await encoded.arrayBuffer()), encoded.headers.get('content-type') ?? 'multipart/form-data');
+}
+function serviceMessage(text) {
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.message === 'string')
+            return body.message;
+        if (typeof body.error === 'string')
+            return body.error;
+    }
+    catch { }
+    return text.slice(0, 200);
+}
+
+
+/***/ })
+
+};
