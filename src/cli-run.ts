@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { collectArtifacts } from './artifacts.ts';
 import type { CliArgs } from './cli-args.ts';
+import { progressReporter } from './cli-progress.ts';
 import { cancelOnInterrupt } from './cli-signals.ts';
 import { StepdeckClient } from './client.ts';
 import type { Inputs } from './inputs.ts';
@@ -47,16 +48,11 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
       else print(runIds.map((id, index) => `${id} ${runUrls[index]}`).join('\n'));
       return 0;
     }
-    let last = '';
     const waited = await waitForRuns(client, runIds, {
       timeoutMs: inputs.timeoutMs,
       pollIntervalMs: inputs.pollIntervalMs,
       log: err,
-      onPoll: (runs) => {
-        const line = runs.map((run) => `${run.id.slice(0, 8)} ${run.status}`).join(', ');
-        if (line !== last) err(`[${new Date().toISOString()}] ${line}`);
-        last = line;
-      },
+      onPoll: progressReporter(err),
     });
     // The runs have ended: nothing left to cancel on a signal.
     stopCancelling();

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { progressReporter } from '../src/cli-progress.ts';
 import { summaryText } from '../src/cli-run.ts';
 import { StepdeckClient } from '../src/client.ts';
 import { junitXml } from '../src/report/junit.ts';
@@ -132,5 +133,33 @@ describe('wait', () => {
     expect(mergeRuns([run], { baseUrl: base, projectId, timedOut: false }).status).toBe('error');
     const cancelled = runDetail(uuid(11), 'cancelled').data;
     expect(mergeRuns([cancelled], { baseUrl: base, projectId, timedOut: false }).status).toBe('cancelled');
+  });
+
+  it('the CLI says where the wait stands at least once a minute, and at once on a change', async () => {
+    const clock = fakeClock();
+    const running = runDetail(uuid(10), 'running').data;
+    const counted = { ...running, stats: { passed: 2, failed: 1, skipped: 0, total: 5 } };
+    const answers = [running, running, running, running, counted, counted];
+    nock(base)
+      .get(`/v1/test-runs/${uuid(10)}`)
+      .times(answers.length)
+      .reply(200, () => ({ data: answers.shift() }))
+      .get(`/v1/test-runs/${uuid(10)}`)
+      .reply(200, runDetail(uuid(10), 'completed', [{ name: 'a', status: 'passed' }]));
+    const lines: string[] = [];
+    const client = new StepdeckClient({ baseUrl: base, apiKey, projectId });
+    await waitForRuns(client, [uuid(10)], {
+      timeoutMs: 600_000,
+      pollIntervalMs: 25_000,
+      ...clock,
+      onPoll: progressReporter((line) => lines.push(line), clock.now),
+    });
+    // Polls at 0, 25, 50, 75, 100 (counts known), 125 and 150 s (completed).
+    expect(lines.map((line) => line.replace(/^\[[^\]]+\] /, ''))).toEqual([
+      '00000000 running, 0 ms elapsed',
+      '00000000 running, 1 min 15 s elapsed',
+      '00000000 running (2 passed, 1 failed of 5), 1 min 40 s elapsed',
+      '00000000 completed (1 passed, 0 failed of 1), 2 min 30 s elapsed',
+    ]);
   });
 });

@@ -1020,7 +1020,7 @@ async function main(argv, env = process.env) {
         const message = problems.join('\n');
         return fail(apiKey ? message.replaceAll(apiKey, '***') : message, true);
     }
-    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(597)]).then(__webpack_require__.bind(__webpack_require__, 35597));
+    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 78762));
     try {
         return await runCommand(inputs, args, err);
     }

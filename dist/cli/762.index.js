@@ -1,8 +1,8 @@
-export const id = 597;
-export const ids = [597];
+export const id = 762;
+export const ids = [762];
 export const modules = {
 
-/***/ 35597:
+/***/ 78762:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -232,6 +232,172 @@ async function uploadArtifact(collected, options) {
         ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
         : undefined;
     return { id: response.id, url };
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+const icons = {
+    passed: '✅',
+    failed: '❌',
+    error: '💥',
+    cancelled: '🚫',
+    timeout: '⏱️',
+};
+const markdown_formatDuration = (ms) => {
+    if (ms < 1000)
+        return `${ms} ms`;
+    const seconds = ms / 1000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+};
+/**
+ * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
+ * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
+ * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
+ * its columns.
+ */
+const markdown_cell = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;');
+/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
+const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
+/** A fenced code block that no backtick run inside `text` can close. */
+function fenced(text) {
+    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+/** A comment's budget: 65536 characters less the hidden marker and a margin. */
+const markdown_commentMaxChars = 65_000;
+/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
+const markdown_summaryMaxChars = 250_000;
+const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
+function row(test, runUrl) {
+    const failed = isFailedTest(test);
+    const flaky = isFlakyTest(test);
+    const status = failed
+        ? `❌ ${markdown_cell(test.status)}`
+        : flaky
+            ? '⚠️ flaky'
+            : test.status === 'skipped'
+                ? '⏭️ skipped'
+                : `✅ ${markdown_cell(test.status)}`;
+    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+    const step = failed ? failingStepText(test) : '';
+    const why = failed || flaky ? reason(test) : '';
+    return `| ${markdown_cell(test.name)} | ${status}${carried} | ${markdown_cell(step)} | ${markdown_cell(why)} | ${markdown_formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
+}
+function details(test, maxChars) {
+    return [
+        '<details>',
+        `<summary>❌ ${html(failureTitle(test))}</summary>`,
+        '',
+        fenced(cut(fullMessage(test), maxChars)),
+        '',
+        '</details>',
+    ].join('\n');
+}
+/**
+ * The job summary and PR comment: status, counts, links, a short table (failed first, then
+ * flaky, then the rest) and each failure's full message in a collapsible block, within a size
+ * budget (failed rows first, then their details, then the other rows).
+ */
+function markdown_resultsMarkdown(results, context = {}) {
+    const { stats } = results;
+    const maxChars = context.maxChars ?? markdown_commentMaxChars;
+    const head = [
+        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
+        '',
+        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
+            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
+            `**${stats.total}** total · ${markdown_formatDuration(results.durationMs)}` +
+            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
+        ...(results.note ? ['', `**${markdown_cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
+        '',
+        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
+            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
+    ];
+    for (const run of results.runs)
+        if (run.runnerError)
+            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${markdown_cell(cut(run.runnerError, 2000))}`);
+    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
+    const failed = results.tests.filter(isFailedTest);
+    const others = results.tests.filter((test) => !isFailedTest(test));
+    // Room left once the head, the table's head and the omission lines are written.
+    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
+    const take = (text) => {
+        if (text.length + 1 > room)
+            return false;
+        room -= text.length + 1;
+        return true;
+    };
+    const failedRows = [];
+    for (const test of failed) {
+        const line = row(test, urls.get(test.runId));
+        if (!take(line))
+            break;
+        failedRows.push(line);
+    }
+    const blocks = [];
+    for (const test of failed.slice(0, failedRows.length)) {
+        const block = details(test, context.maxDetailChars ?? 4000);
+        if (!take(`\n${block}`))
+            break;
+        blocks.push(block);
+    }
+    const otherRows = [];
+    for (const test of others) {
+        const line = row(test, undefined);
+        if (!take(line))
+            break;
+        otherRows.push(line);
+    }
+    const lines = [...head];
+    if (results.tests.length > 0)
+        lines.push('', ...tableHead, ...failedRows, ...otherRows);
+    const leftOut = results.tests.length - failedRows.length - otherRows.length;
+    if (leftOut > 0)
+        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
+    for (const block of blocks)
+        lines.push('', block);
+    if (blocks.length < failedRows.length)
+        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/cli-progress.ts
+
+/** CircleCI kills a job after 10 minutes without output; other CIs have such limits too. */
+const progressEveryMs = 60_000;
+/**
+ * The waiter's `onPoll` for the CLI: a line when a run's status or counts change, and at least
+ * one every minute while nothing does (status, elapsed time, counts when the service has them),
+ * so a no-output timeout never kills a job that is only waiting.
+ */
+function progressReporter(log, now = Date.now) {
+    const start = now();
+    let last = '';
+    let lastAt = Number.NEGATIVE_INFINITY;
+    return (runs) => {
+        const line = runs
+            .map((run) => {
+            const counts = run.stats
+                ? ` (${run.stats.passed} passed, ${run.stats.failed} failed of ${run.stats.total})`
+                : '';
+            return `${run.id.slice(0, 8)} ${run.status}${counts}`;
+        })
+            .join(', ');
+        const at = now();
+        if (line === last && at - lastAt < progressEveryMs)
+            return;
+        log(`[${new Date(at).toISOString()}] ${line}, ${markdown_formatDuration(at - start)} elapsed`);
+        last = line;
+        lastAt = at;
+    };
 }
 
 // EXTERNAL MODULE: external "node:os"
@@ -627,141 +793,6 @@ function withCarriedOver(results, carried) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-
-const icons = {
-    passed: '✅',
-    failed: '❌',
-    error: '💥',
-    cancelled: '🚫',
-    timeout: '⏱️',
-};
-const markdown_formatDuration = (ms) => {
-    if (ms < 1000)
-        return `${ms} ms`;
-    const seconds = ms / 1000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-};
-/**
- * Text in a GitHub-markdown table cell, shown as written: one line, markdown and HTML
- * punctuation backslash-escaped (so `<br>` or `**` in a message stays visible text, never
- * markup, and never an entity such as `&lt;` shown literally), `|` escaped so the row keeps
- * its columns.
- */
-const markdown_cell = (value) => value
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>|~!#]/g, (char) => `\\${char}`)
-    .replace(/&/g, '&amp;');
-/** Text inside an HTML element (the `<summary>` of a `<details>` block). */
-const html = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ').trim();
-/** A fenced code block that no backtick run inside `text` can close. */
-function fenced(text) {
-    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
-}
-/** A comment's budget: 65536 characters less the hidden marker and a margin. */
-const markdown_commentMaxChars = 65_000;
-/** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
-const markdown_summaryMaxChars = 250_000;
-const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
-function row(test, runUrl) {
-    const failed = isFailedTest(test);
-    const flaky = isFlakyTest(test);
-    const status = failed
-        ? `❌ ${markdown_cell(test.status)}`
-        : flaky
-            ? '⚠️ flaky'
-            : test.status === 'skipped'
-                ? '⏭️ skipped'
-                : `✅ ${markdown_cell(test.status)}`;
-    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
-    const step = failed ? failingStepText(test) : '';
-    const why = failed || flaky ? reason(test) : '';
-    return `| ${markdown_cell(test.name)} | ${status}${carried} | ${markdown_cell(step)} | ${markdown_cell(why)} | ${markdown_formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
-}
-function details(test, maxChars) {
-    return [
-        '<details>',
-        `<summary>❌ ${html(failureTitle(test))}</summary>`,
-        '',
-        fenced(cut(fullMessage(test), maxChars)),
-        '',
-        '</details>',
-    ].join('\n');
-}
-/**
- * The job summary and PR comment: status, counts, links, a short table (failed first, then
- * flaky, then the rest) and each failure's full message in a collapsible block, within a size
- * budget (failed rows first, then their details, then the other rows).
- */
-function markdown_resultsMarkdown(results, context = {}) {
-    const { stats } = results;
-    const maxChars = context.maxChars ?? markdown_commentMaxChars;
-    const head = [
-        `### ${icons[results.status] ?? ''} ${context.title ?? 'Stepdeck'}: ${results.status}`,
-        '',
-        `**${stats.passed}** passed · **${stats.failed}** failed · **${stats.skipped}** skipped · ` +
-            (stats.flaky > 0 ? `**${stats.flaky}** flaky · ` : '') +
-            `**${stats.total}** total · ${markdown_formatDuration(results.durationMs)}` +
-            (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
-        ...(results.note ? ['', `**${markdown_cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
-        '',
-        results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
-            (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
-    ];
-    for (const run of results.runs)
-        if (run.runnerError)
-            head.push('', `> Runner error in run ${run.runId.slice(0, 8)}: ${markdown_cell(cut(run.runnerError, 2000))}`);
-    const urls = new Map(results.runs.map((run) => [run.runId, run.url]));
-    const failed = results.tests.filter(isFailedTest);
-    const others = results.tests.filter((test) => !isFailedTest(test));
-    // Room left once the head, the table's head and the omission lines are written.
-    let room = maxChars - head.join('\n').length - tableHead.join('\n').length - 400;
-    const take = (text) => {
-        if (text.length + 1 > room)
-            return false;
-        room -= text.length + 1;
-        return true;
-    };
-    const failedRows = [];
-    for (const test of failed) {
-        const line = row(test, urls.get(test.runId));
-        if (!take(line))
-            break;
-        failedRows.push(line);
-    }
-    const blocks = [];
-    for (const test of failed.slice(0, failedRows.length)) {
-        const block = details(test, context.maxDetailChars ?? 4000);
-        if (!take(`\n${block}`))
-            break;
-        blocks.push(block);
-    }
-    const otherRows = [];
-    for (const test of others) {
-        const line = row(test, undefined);
-        if (!take(line))
-            break;
-        otherRows.push(line);
-    }
-    const lines = [...head];
-    if (results.tests.length > 0)
-        lines.push('', ...tableHead, ...failedRows, ...otherRows);
-    const leftOut = results.tests.length - failedRows.length - otherRows.length;
-    if (leftOut > 0)
-        lines.push('', `…and ${leftOut} more tests (${failed.length - failedRows.length} of them failed), left out to stay within GitHub's size limit: see the run page.`);
-    for (const block of blocks)
-        lines.push('', block);
-    if (blocks.length < failedRows.length)
-        lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
-    return `${lines.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/aggregate.ts
 
 
@@ -1284,6 +1315,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 /** Outputs that are counts: numbers in the CLI's JSON (the action's outputs are strings by nature). */
 const numericOutputs = ['passed', 'failed', 'skipped', 'flaky', 'total', 'carried-over', 'duration-ms'];
 /** The CLI's JSON document: the action's outputs with counts as numbers and `results` as an object. */
@@ -1323,17 +1355,11 @@ async function runCommand(inputs, args, err) {
                 print(runIds.map((id, index) => `${id} ${runUrls[index]}`).join('\n'));
             return 0;
         }
-        let last = '';
         const waited = await waitForRuns(client, runIds, {
             timeoutMs: inputs.timeoutMs,
             pollIntervalMs: inputs.pollIntervalMs,
             log: err,
-            onPoll: (runs) => {
-                const line = runs.map((run) => `${run.id.slice(0, 8)} ${run.status}`).join(', ');
-                if (line !== last)
-                    err(`[${new Date().toISOString()}] ${line}`);
-                last = line;
-            },
+            onPoll: progressReporter(err),
         });
         // The runs have ended: nothing left to cancel on a signal.
         stopCancelling();
