@@ -159,7 +159,7 @@ function mergeRuns(runs, context) {
         // Whether or not the service counted the unreported tests in its total, they are in it now.
         stats.total += Math.max(runStats?.total ?? 0, reported.size + stopped.length);
         // Split runs execute side by side: the merged duration is the longest.
-        durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? 0);
+        durationMs = Math.max(durationMs, run.report?.duration ?? run.duration ?? wallClock(run));
         summaries.push({
             runId: run.id,
             status: run.status,
@@ -179,6 +179,13 @@ function mergeRuns(runs, context) {
         tests,
         ...(note ? { note } : {}),
     };
+}
+/** A run cancelled mid-way has no duration of its own: the time from its start to its end. */
+function wallClock(run) {
+    const end = run.completedAt ?? run.cancelledAt;
+    if (!run.startedAt || !end)
+        return 0;
+    return Math.max(0, Date.parse(end) - Date.parse(run.startedAt));
 }
 function outcomeOf(runs, summaries, stats, timedOut) {
     if (timedOut)

@@ -118,12 +118,13 @@ describe('wait', () => {
     expect(junit).toContain('<testsuites name="stepdeck" tests="2" failures="2"');
     expect(junit).toContain(`<failure message="slow checkout: ${why}" type="not finished">`);
     const markdown = resultsMarkdown(results);
-    expect(markdown).toContain('**0** passed · **2** failed · **0** skipped · **2** total');
+    // Not "0 ms": a cancelled run has no duration of its own, its start-to-cancel time is used.
+    expect(markdown).toContain('**0** passed · **2** failed · **0** skipped · **2** total · 2.0 s');
     expect(markdown).toContain('**The run exceeded the 1-minute deadline and was cancelled.**');
     expect(markdown).toMatch(/\| slow checkout \| ❌ not finished \|/);
     const text = summaryText(results, { runUrls: ['u'], dir: '/tmp/a', junitPath: '/tmp/a/junit.xml' });
     expect(text.split('\n')[0]).toBe(
-      'Status: timeout  (0 passed, 2 failed, 0 skipped, 2 total, 0 ms): the run exceeded the 1-minute deadline and was cancelled',
+      'Status: timeout  (0 passed, 2 failed, 0 skipped, 2 total, 2.0 s): the run exceeded the 1-minute deadline and was cancelled',
     );
     expect(text).toContain(`  ✗ slow search\n      ${why}\nRun: u`);
   });
