@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { maxResourceNameLength } from '../../lib/limits.ts';
 import { ErrorMessage } from '../ErrorMessage.tsx';
 
 /**
@@ -12,6 +13,20 @@ export function Field({ label, hint, children }: { label: string; hint?: ReactNo
       {label} {children}
       {hint && <small className="muted field-hint">{hint}</small>}
     </label>
+  );
+}
+
+/** A required name of an administration resource, cut at the service's limit as typed. */
+export function NameField(props: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Field label={props.label}>
+      <input
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        required
+        maxLength={maxResourceNameLength}
+      />
+    </Field>
   );
 }
 

@@ -2,12 +2,11 @@ import { allScopes } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
-import { Field } from '../../components/admin/Field.tsx';
+import { NameField } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Ago, Timestamp } from '../../components/Timestamp.tsx';
-import { maxResourceNameLength } from '../../lib/limits.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
 /** The spec's scope table, grouped by resource. */
@@ -79,14 +78,7 @@ export function ApiKeysPage() {
           aria-label="Create an API key"
           className="admin-form"
         >
-          <Field label="Key name">
-            <input
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={maxResourceNameLength}
-            />
-          </Field>
+          <NameField label="Key name" value={name} onChange={setName} />
           {scopeGroups.map(([group, items]) => (
             <fieldset key={group}>
               <legend>{group}</legend>

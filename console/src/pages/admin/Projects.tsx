@@ -2,11 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { adminApi } from '../../api/admin.ts';
-import { Field, Problems } from '../../components/admin/Field.tsx';
+import { Field, NameField, Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
-import { maxResourceNameLength } from '../../lib/limits.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
@@ -44,14 +43,7 @@ function Branches({ projectId, projectName }: { projectId: string; projectName: 
           onChange={() => create.reset()}
           aria-label="Create a branch"
         >
-          <Field label="Branch name">
-            <input
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={maxResourceNameLength}
-            />
-          </Field>
+          <NameField label="Branch name" value={name} onChange={setName} />
           <Field label="Copy tests from">
             <select value={source} onChange={(event) => setSource(event.target.value)}>
               <option value="">The default branch</option>
@@ -123,14 +115,7 @@ export function ProjectsPage() {
           onChange={() => create.reset()}
           aria-label="Create a project"
         >
-          <Field label="Project name">
-            <input
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={maxResourceNameLength}
-            />
-          </Field>
+          <NameField label="Project name" value={name} onChange={setName} />
           <button type="submit">Create project</button>
         </form>
       )}

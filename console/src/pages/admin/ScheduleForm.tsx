@@ -3,10 +3,9 @@ import cronstrue from 'cronstrue';
 import { type FormEvent, useDeferredValue, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
-import { Field } from '../../components/admin/Field.tsx';
+import { Field, NameField } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
-import { maxResourceNameLength } from '../../lib/limits.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
 /**
@@ -88,14 +87,7 @@ export function ScheduleForm({
   return (
     <>
       <form className="admin-form" onSubmit={submit} onChange={onEdit} aria-label={label}>
-        <Field label="Schedule name">
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={maxResourceNameLength}
-          />
-        </Field>
+        <NameField label="Schedule name" value={name} onChange={setName} />
         <Field label="Cron expression">
           <input value={cron} onChange={(event) => setCron(event.target.value)} required />
         </Field>

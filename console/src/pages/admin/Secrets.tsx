@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
-import { Field } from '../../components/admin/Field.tsx';
+import { NameField } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { maxResourceNameLength } from '../../lib/limits.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 
@@ -41,14 +40,7 @@ export function SecretsPage() {
       <p className="muted">Values are write-only: setting an existing name replaces its value.</p>
       {mayChange && (
         <form className="filters" onSubmit={submit} onChange={() => save.reset()} aria-label="Set a secret">
-          <Field label="Secret name">
-            <input
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={maxResourceNameLength}
-            />
-          </Field>
+          <NameField label="Secret name" value={name} onChange={setName} />
           <label>
             Value{' '}
             <input

@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
-import { Field } from '../../components/admin/Field.tsx';
+import { NameField } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { maxResourceNameLength } from '../../lib/limits.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
 /** The organization's tags (what tag runs and schedules target). */
@@ -33,14 +32,7 @@ export function TagsPage() {
       <RoleNote permission="tags" what="create or delete tags" />
       {mayChange && (
         <form className="filters" onSubmit={submit} onChange={() => create.reset()} aria-label="Create a tag">
-          <Field label="Tag name">
-            <input
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={maxResourceNameLength}
-            />
-          </Field>
+          <NameField label="Tag name" value={name} onChange={setName} />
           <button type="submit">Create tag</button>
         </form>
       )}
