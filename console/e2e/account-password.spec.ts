@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectAccessible, signInFresh } from './fixtures.ts';
+import { consoleFetch, expectAccessible, signInFresh } from './fixtures.ts';
 
 /**
  * A user added with a one-time password (shown once to the admin who added them) changes it
@@ -11,17 +11,11 @@ const chosen = 'chosen-password-e2e-22';
 
 async function addMember(page: Page) {
   await signInFresh(page);
-  const status = await page.evaluate(
-    async (body) =>
-      (
-        await fetch('/console/v1/users', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    { email, password: oneTime, role: 'member' },
-  );
+  const { status } = await consoleFetch(page, 'POST', '/console/v1/users', {
+    email,
+    password: oneTime,
+    role: 'member',
+  });
   expect(status).toBe(201);
   await page.context().clearCookies();
 }

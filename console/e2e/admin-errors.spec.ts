@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { bootstrap, expectAccessible, openAdminPage, signInFresh } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { bootstrap, consoleFetch, expectAccessible, openAdminPage, signInFresh } from './fixtures.ts';
 
 /**
  * How the administration pages show what went wrong: a list that cannot load shows its error
@@ -10,29 +10,16 @@ const memberPassword = 'member-password-e2e-123';
 
 const adminPath = (page: string) => `/console/projects/${bootstrap().projectId}/admin/${page}`;
 
-/** A console call from the signed-in page (cookie and CSRF header, as the console sends). */
-async function consoleFetch(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-      return response.status;
-    },
-    { method, path, body },
-  );
-}
-
 test('a member refused the audit log sees the refusal only, not a load that never ends', async ({ page }) => {
   await signInFresh(page);
   expect(
-    await consoleFetch(page, 'POST', '/console/v1/users', {
-      email: memberEmail,
-      password: memberPassword,
-      role: 'member',
-    }),
+    (
+      await consoleFetch(page, 'POST', '/console/v1/users', {
+        email: memberEmail,
+        password: memberPassword,
+        role: 'member',
+      })
+    ).status,
   ).toBe(201);
   await page.context().clearCookies();
   await signInFresh(page, memberEmail, memberPassword);

@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import nodemailer from 'nodemailer';
-import { expectAccessible, expectDateTimes, openAdminPage, signIn, waitingTest } from './fixtures.ts';
+import {
+  consoleFetch,
+  expectAccessible,
+  expectDateTimes,
+  openAdminPage,
+  signIn,
+  waitingTest,
+} from './fixtures.ts';
 import { freePort, type RunningService, startService } from './service.ts';
 
 /**
@@ -51,21 +58,6 @@ async function signInAs(
   await page.goto(`${service.url}/console/sign-in`);
   await signIn(page, email, secret);
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
-}
-
-/** A console call from the signed-in page (cookie and CSRF header, as the console sends). */
-function consoleFetch(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
 }
 
 async function apiKeyCall(method: string, path: string, body?: unknown) {

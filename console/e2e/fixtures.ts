@@ -178,3 +178,19 @@ export async function expectDateTimes(within: Locator): Promise<number> {
   );
   return times.length;
 }
+
+/** A console call from the signed-in page (cookie and CSRF header, as the console sends). */
+export function consoleFetch(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-stepdeck-csrf': '1' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, json: text === '' ? null : JSON.parse(text) };
+    },
+    { method, path, body },
+  );
+}
