@@ -33,6 +33,8 @@ const leastRole = {
   inboxes: 'admin',
   /** POST /console/v1/projects and …/branches: change. */
   projects: 'admin',
+  /** GET /console/v1/audit-log and its exports: admin (members may not read it). */
+  auditLog: 'admin',
   /** PUT /console/v1/subscription and /organization/limits: owner. */
   billing: 'owner',
 } as const satisfies Record<string, ConsoleRole>;

@@ -4,7 +4,9 @@ import { type FormEvent, useState } from 'react';
 import { adminApi, auditExportUrl } from '../../api/admin.ts';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
+import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { usePermissions } from '../../lib/permissions.ts';
 
 /** A `datetime-local` value as an ISO instant (the browser's time zone). */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -13,10 +15,13 @@ const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefi
 export function AuditLogPage() {
   const [form, setForm] = useState({ actor: '', action: '', resource: '', from: '', to: '' });
   const [query, setQuery] = useState<AuditLogQuery>({ page: 1, limit: 50 });
+  const { role, can } = usePermissions();
   const log = useQuery({
     queryKey: ['audit-log', query],
     queryFn: () => adminApi.auditLog(query),
     placeholderData: keepPreviousData,
+    // A member would only be refused (403): the page says who may read it instead.
+    enabled: can('auditLog'),
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -35,6 +40,13 @@ export function AuditLogPage() {
     onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
   });
   const page = log.data?.pagination;
+  if (role && !can('auditLog'))
+    return (
+      <section>
+        <h1>Audit log</h1>
+        <RoleNote permission="auditLog" what="read the audit log" />
+      </section>
+    );
   return (
     <section>
       <h1>Audit log</h1>
