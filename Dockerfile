@@ -8,6 +8,13 @@
 # Browsers: Chromium from the npm package @sparticuz/chromium, unpacked at build time into
 # /opt/stepdeck-cache (it needs only libc from the base image). Firefox and WebKit are not in
 # the image: a run configured for them fails with a runner error naming the browser.
+#
+# Run isolation (RUNNER_ISOLATION=on, docs/runner-isolation.md): the service runs as root in
+# the container so that each run executes under a uid of its own (RUNNER_UID_RANGE, no account
+# needed) with Chromium's sandbox on; /data is root's alone (0700). Chromium's sandbox needs
+# user namespaces, which Docker's default seccomp profile may refuse: start-up then says so in
+# one line. Allow them (e.g. `--security-opt seccomp=unconfined`, or a profile that permits
+# clone/unshare with CLONE_NEWUSER), or opt out with `-e RUNNER_ISOLATION=off`.
 
 FROM debian:bookworm-slim AS build
 # Node and npm from Debian only bootstrap Node 24 (from npm); compilers build better-sqlite3.
@@ -23,12 +30,12 @@ RUN bash scripts/install-runtime.sh --omit=dev \
  && chmod -R a+rX /opt/stepdeck-cache
 
 FROM debian:bookworm-slim AS runtime
+# util-linux's unshare lets start-up prove that Chromium's sandbox can start here.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates tini \
+ && apt-get install -y --no-install-recommends ca-certificates tini util-linux \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --create-home --uid 10001 --user-group stepdeck \
  && mkdir -p /data \
- && chown stepdeck:stepdeck /data
+ && chmod 0700 /data
 COPY --from=build /opt/node24 /opt/node24
 COPY --from=build /opt/stepdeck-cache /opt/stepdeck-cache
 COPY --from=build --chown=root:root /app /app
@@ -39,8 +46,7 @@ ENV PATH=/opt/node24/node_modules/.bin:$PATH \
     SMTP_PORT=2525 \
     DATA_DIR=/data \
     STEPDECK_CACHE_DIR=/opt/stepdeck-cache \
-    PLAYWRIGHT_BROWSERS_PATH=/home/stepdeck/.cache/stepdeck/ms-playwright
-USER stepdeck
+    PLAYWRIGHT_BROWSERS_PATH=/opt/stepdeck-cache/ms-playwright
 WORKDIR /app/service
 VOLUME /data
 EXPOSE 8080 2525

@@ -11,6 +11,7 @@
 #    outside the npm registry.
 # 3. Prints the browser that runs will use (unpacking the npm Chromium once into the cache when
 #    there is no other), so a broken browser fails here and not on the first run.
+# 4. As root, lets the runs' own uids reach Node, the install and the browser cache (below).
 # Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,27 @@ echo "node $(node --version), npm $(npm --version)"
 echo "::group::npm ci $*"
 npm ci "$@"
 echo "::endgroup::"
+
+# 4. When installing as root: runs execute under uids of their own (RUNNER_ISOLATION,
+#    service/src/runner/isolation.ts), which must reach Node, this install and the browser
+#    cache. Each folder above them gets o+x (enter, not list); nothing is made readable that
+#    was not, and the service checks the same at start-up (one line naming the folder).
+if [ "$(id -u)" = 0 ]; then
+  node_bin="$(command -v node)"
+  cache="${STEPDECK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/stepdeck}"
+  mkdir -p "$cache"
+  for target in "$PWD" "$(dirname "$(readlink -f "$node_bin")")" "$cache"; do
+    dir="$target"
+    while [ "$dir" != / ]; do
+      dir="$(dirname "$dir")"
+      if [ "$(( $(stat -c '%a' "$dir" | sed 's/^/0/') & 1 ))" = 0 ]; then
+        chmod o+x "$dir"
+        echo "runs execute under their own uids: $dir is now enterable by them (o+x)"
+      fi
+    done
+  done
+  chmod o+rx "$cache"
+fi
 
 node --input-type=module -e "
 const { describeBrowser } = await import('./service/src/runner/browser.ts');

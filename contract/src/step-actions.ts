@@ -114,6 +114,13 @@ export type StepCondition = z.infer<typeof stepCondition>;
 export const maxStepDepth = 50;
 /** The longest step name (test names take 64, copies 128). */
 export const maxStepNameLength = 256;
+/**
+ * Default quotas on one test's step tree, install settings of the service: `MAX_STEPS_PER_TEST`
+ * counts every node with shared steps expanded, groups included; `MAX_STEP_TREE_BYTES` is the
+ * UTF-8 size of the stored steps (each step's name and its action, condition and metadata JSON).
+ */
+export const defaultMaxStepsPerTest = 2000;
+export const defaultMaxStepTreeBytes = 1024 * 1024;
 
 /** A step as the compiler sees it: resolved shared steps, ordered children. */
 export interface StepNode {

@@ -1,6 +1,10 @@
 import path from 'node:path';
+import { defaultMaxStepsPerTest, defaultMaxStepTreeBytes } from '@stepdeck/contract';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { type EgressRule, type EgressSetting, parseEgressRules } from './runner/egress.ts';
+import { defaultUidRange } from './runner/isolation.ts';
+import { defaultArtifactLimits } from './runner/redact-run.ts';
 import { defaultStandbyIdleSeconds } from './runner/standby.ts';
 
 const optionalString = z
@@ -15,6 +19,26 @@ const port = (name: string, fallback: number) =>
     .min(0, `${name} must be between 0 and 65535`)
     .max(65535, `${name} must be between 0 and 65535`)
     .default(fallback);
+
+/** A size in bytes: at least 1 MiB (1048576), at most 1 PiB. */
+const byteSize = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of bytes` })
+    .int(`${name} must be an integer (bytes)`)
+    .min(1024 * 1024, `${name} must be at least 1048576 (1 MiB)`)
+    .max(2 ** 50, `${name} must be at most 1125899906842624 (1 PiB)`)
+    .default(fallback);
+
+/** `RUNNER_EGRESS_DENY` / `RUNNER_EGRESS_ALLOW`: comma-separated rules (runner/egress.ts). */
+const egressRules = (name: EgressSetting) =>
+  optionalString.transform((value, context): EgressRule[] => {
+    try {
+      return parseEgressRules(value, name);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 const envSchema = z.object({
   PORT: port('PORT', 8080),
@@ -78,11 +102,45 @@ const envSchema = z.object({
     .max(604_800, 'RUNNER_STANDBY_IDLE_SECONDS must be at most 604800 (a week)')
     .default(defaultStandbyIdleSeconds),
   METRICS_TOKEN: optionalString,
+  RUNNER_EGRESS_DENY: egressRules('RUNNER_EGRESS_DENY'),
+  RUNNER_EGRESS_ALLOW: egressRules('RUNNER_EGRESS_ALLOW'),
+  RUN_ARTIFACTS_MAX_BYTES: byteSize('RUN_ARTIFACTS_MAX_BYTES', defaultArtifactLimits.runMaxBytes),
+  ARTIFACT_ENTRY_MAX_BYTES: byteSize('ARTIFACT_ENTRY_MAX_BYTES', defaultArtifactLimits.entryMaxBytes),
+  ORG_ARTIFACTS_MAX_BYTES: byteSize('ORG_ARTIFACTS_MAX_BYTES', defaultArtifactLimits.orgMaxBytes),
+  RUNNER_ISOLATION: z.enum(['on', 'off'], { error: 'RUNNER_ISOLATION must be on or off' }).default('on'),
+  RUNNER_UID_RANGE: z
+    .string()
+    .trim()
+    .default(`${defaultUidRange[0]}-${defaultUidRange[1]}`)
+    .transform((value, context) => {
+      const match = /^(\d{1,10})-(\d{1,10})$/.exec(value);
+      const first = Number(match?.[1] ?? Number.NaN);
+      const last = Number(match?.[2] ?? Number.NaN);
+      if (!(first >= 1000 && first <= last && last <= 4_294_967_294)) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'RUNNER_UID_RANGE must be two uids, first-last, from 1000 to 4294967294 (e.g. 2000000000-2000009999)',
+        });
+        return z.NEVER;
+      }
+      return [first, last] as [number, number];
+    }),
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: 'AUDIT_RETENTION_DAYS must be a number' })
     .int('AUDIT_RETENTION_DAYS must be an integer')
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
     .default(365),
+  MAX_STEPS_PER_TEST: z.coerce
+    .number({ error: 'MAX_STEPS_PER_TEST must be a number' })
+    .int('MAX_STEPS_PER_TEST must be an integer')
+    .min(1, 'MAX_STEPS_PER_TEST must be at least 1')
+    .default(defaultMaxStepsPerTest),
+  MAX_STEP_TREE_BYTES: z.coerce
+    .number({ error: 'MAX_STEP_TREE_BYTES must be a number' })
+    .int('MAX_STEP_TREE_BYTES must be an integer')
+    .min(1024, 'MAX_STEP_TREE_BYTES must be at least 1024')
+    .default(defaultMaxStepTreeBytes),
 });
 
 export type Config = {
@@ -117,8 +175,31 @@ export type Config = {
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
   metricsToken: string | undefined;
+  /**
+   * What runs may reach besides the defaults (runner/egress.ts): `RUNNER_EGRESS_DENY` adds deny
+   * rules, `RUNNER_EGRESS_ALLOW` allow rules, which win over every deny rule.
+   */
+  runnerEgress?: { deny: EgressRule[]; allow: EgressRule[] };
+  /**
+   * Caps on stored run artifacts (runner/redact-run.ts): `ARTIFACT_ENTRY_MAX_BYTES` per file or
+   * zip entry (default 64 MiB), `RUN_ARTIFACTS_MAX_BYTES` per run (512 MiB) and
+   * `ORG_ARTIFACTS_MAX_BYTES` per organization, over its runs' stored artifacts (10 GiB).
+   */
+  artifactLimits?: { entryMaxBytes: number; runMaxBytes: number; orgMaxBytes: number };
+  /**
+   * `RUNNER_ISOLATION` (default on): runs under uids of their own (`RUNNER_UID_RANGE`) when
+   * the service is root, with Chromium's sandbox (runner/isolation.ts).
+   */
+  runnerIsolation?: { isolation: 'on' | 'off'; uidRange: [number, number] };
   /** Audit log entries older than this many days are deleted (default 365). */
   auditRetentionDays?: number;
+  /**
+   * Steps one test's tree may hold, every node with shared steps expanded (`MAX_STEPS_PER_TEST`,
+   * default 2000); writes past it are refused (modules/steps/step-limits.ts).
+   */
+  maxStepsPerTest?: number;
+  /** UTF-8 bytes one test's stored steps may take (`MAX_STEP_TREE_BYTES`, default 1 MiB). */
+  maxStepTreeBytes?: number;
 };
 
 export class ConfigError extends Error {}
@@ -170,7 +251,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerStandbyIdleMs: value.RUNNER_STANDBY_IDLE_SECONDS * 1000,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
+    runnerEgress: { deny: value.RUNNER_EGRESS_DENY, allow: value.RUNNER_EGRESS_ALLOW },
+    artifactLimits: {
+      entryMaxBytes: value.ARTIFACT_ENTRY_MAX_BYTES,
+      runMaxBytes: value.RUN_ARTIFACTS_MAX_BYTES,
+      orgMaxBytes: value.ORG_ARTIFACTS_MAX_BYTES,
+    },
+    runnerIsolation: { isolation: value.RUNNER_ISOLATION, uidRange: value.RUNNER_UID_RANGE },
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
+    maxStepsPerTest: value.MAX_STEPS_PER_TEST,
+    maxStepTreeBytes: value.MAX_STEP_TREE_BYTES,
   };
 }
 

@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import type { BootstrapInfo } from './bootstrap.ts';
 import { type Config, ConfigError, listenError, loadConfig, StartupError } from './config.ts';
 import { logBrowser } from './runner/browser.ts';
+import { configureIsolation } from './runner/executor.ts';
 
 /**
  * What `npm start` (role `api`) and `npm run worker` (role `worker`) share: the configuration,
@@ -23,6 +24,13 @@ export async function runProcess(role: 'api' | 'worker'): Promise<void> {
     checkChromium();
   } catch (error) {
     return fail(error);
+  }
+  try {
+    const isolation = await configureIsolation(config.runnerIsolation);
+    // Runs under other uids must not read the database, blobs or bootstrap credentials.
+    if (isolation.mode === 'uid') closeDataDir(config.dataDir);
+  } catch (error) {
+    return fail(error instanceof StartupError ? error : new StartupError((error as Error).message));
   }
 
   let database: Awaited<ReturnType<typeof openDatabase>>;
@@ -105,6 +113,23 @@ function checkDataDir(dataDir: string): void {
     const code = (error as { code?: string }).code ?? String(error);
     throw new StartupError(
       `DATA_DIR ${dataDir} is not writable (${code}): set DATA_DIR to a folder this user can write`,
+    );
+  }
+}
+
+/**
+ * With runs under uids of their own, DATA_DIR is the service's alone (0700): a folder made
+ * before (by hand, by an older version) may let others in. Refused when it is not ours to change.
+ */
+function closeDataDir(dataDir: string): void {
+  const stat = fs.statSync(dataDir);
+  if ((stat.mode & 0o077) === 0) return;
+  try {
+    fs.chmodSync(dataDir, 0o700);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    throw new StartupError(
+      `DATA_DIR ${dataDir} is readable by other users and could not be made private (${code}): chmod 700 it, or set RUNNER_ISOLATION=off`,
     );
   }
 }

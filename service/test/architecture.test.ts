@@ -41,6 +41,7 @@ const tableOwners: Record<string, string> = {
   runTests: 'runs',
   runBatches: 'runs',
   runProcesses: 'runs',
+  runArtifacts: 'runs',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhooks',
   emailInboxes: 'inboxes',
@@ -162,8 +163,9 @@ const pluginSharedImports = new Set([
   'context.ts',
   'errors.ts',
   'clock.ts',
-  // The readiness report names the browser the runner would start.
+  // The readiness report names the browser the runner would start, and how runs are isolated.
   'runner/browser.ts',
+  'runner/isolation.ts',
 ]);
 /**
  * Plugins that still name a module's tables, with the reason: none any more (issue 19; the

@@ -24,9 +24,102 @@ describe('configuration', () => {
     });
   });
 
+  it('isolates runs by default, under uids of a range far from any user', () => {
+    expect(loadConfig({}).runnerIsolation).toEqual({
+      isolation: 'on',
+      uidRange: [2_000_000_000, 2_000_009_999],
+    });
+    expect(loadConfig({ RUNNER_ISOLATION: 'off', RUNNER_UID_RANGE: '70000-70099' }).runnerIsolation).toEqual({
+      isolation: 'off',
+      uidRange: [70_000, 70_099],
+    });
+  });
+
   it('reads RUNNER_STANDBY_IDLE_SECONDS in seconds, 0 meaning no standby runner', () => {
     expect(loadConfig({ RUNNER_STANDBY_IDLE_SECONDS: '0' }).runnerStandbyIdleMs).toBe(0);
     expect(loadConfig({ RUNNER_STANDBY_IDLE_SECONDS: '3600' }).runnerStandbyIdleMs).toBe(3_600_000);
+  });
+
+  it('reads RUNNER_EGRESS_DENY and RUNNER_EGRESS_ALLOW as comma-separated rules, refusing bad entries by name', () => {
+    expect(loadConfig({}).runnerEgress).toEqual({ deny: [], allow: [] });
+    expect(
+      loadConfig({
+        RUNNER_EGRESS_DENY: '10.0.0.0/8, db.internal:5432',
+        RUNNER_EGRESS_ALLOW: '[::1]:8080,169.254.169.254',
+      }).runnerEgress,
+    ).toEqual({
+      deny: [
+        { text: '10.0.0.0/8', cidr: '10.0.0.0/8' },
+        { text: 'db.internal:5432', host: 'db.internal', port: 5432 },
+      ],
+      allow: [
+        { text: '[::1]:8080', cidr: '::1/128', port: 8080 },
+        { text: '169.254.169.254', cidr: '169.254.169.254/32' },
+      ],
+    });
+    expect(() => loadConfig({ RUNNER_EGRESS_DENY: '10.0.0.0/8,not a host' })).toThrow(
+      'Invalid configuration:\n  RUNNER_EGRESS_DENY: RUNNER_EGRESS_DENY: "not a host" is not an IP address, a CIDR range or a host name (each optionally with :port)',
+    );
+    expect(() => loadConfig({ RUNNER_EGRESS_ALLOW: '127.0.0.1:99999' })).toThrow(
+      'RUNNER_EGRESS_ALLOW: RUNNER_EGRESS_ALLOW: the port of "127.0.0.1:99999" must be between 1 and 65535',
+    );
+  });
+
+  it('reads MAX_STEPS_PER_TEST and MAX_STEP_TREE_BYTES, refusing bad values by name', () => {
+    expect(loadConfig({})).toMatchObject({ maxStepsPerTest: 2000, maxStepTreeBytes: 1_048_576 });
+    expect(loadConfig({ MAX_STEPS_PER_TEST: '1', MAX_STEP_TREE_BYTES: '1024' })).toMatchObject({
+      maxStepsPerTest: 1,
+      maxStepTreeBytes: 1024,
+    });
+    const problem = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(problem({ MAX_STEPS_PER_TEST: '0' })).toBe(
+      'Invalid configuration:\n  MAX_STEPS_PER_TEST: MAX_STEPS_PER_TEST must be at least 1',
+    );
+    expect(problem({ MAX_STEPS_PER_TEST: 'many' })).toBe(
+      'Invalid configuration:\n  MAX_STEPS_PER_TEST: MAX_STEPS_PER_TEST must be a number',
+    );
+    expect(problem({ MAX_STEPS_PER_TEST: '2.5' })).toBe(
+      'Invalid configuration:\n  MAX_STEPS_PER_TEST: MAX_STEPS_PER_TEST must be an integer',
+    );
+    expect(problem({ MAX_STEP_TREE_BYTES: '1023' })).toBe(
+      'Invalid configuration:\n  MAX_STEP_TREE_BYTES: MAX_STEP_TREE_BYTES must be at least 1024',
+    );
+    expect(problem({ MAX_STEP_TREE_BYTES: '1MB' })).toBe(
+      'Invalid configuration:\n  MAX_STEP_TREE_BYTES: MAX_STEP_TREE_BYTES must be a number',
+    );
+  });
+
+  it('reads the artifact caps in bytes (issue 39), refusing bad values by name', () => {
+    expect(loadConfig({}).artifactLimits).toEqual({
+      entryMaxBytes: 64 * 1024 * 1024,
+      runMaxBytes: 512 * 1024 * 1024,
+      orgMaxBytes: 10 * 1024 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        ARTIFACT_ENTRY_MAX_BYTES: '1048576',
+        RUN_ARTIFACTS_MAX_BYTES: '2097152',
+        ORG_ARTIFACTS_MAX_BYTES: '1099511627776',
+      }).artifactLimits,
+    ).toEqual({ entryMaxBytes: 1_048_576, runMaxBytes: 2_097_152, orgMaxBytes: 1_099_511_627_776 });
+    expect(() => loadConfig({ RUN_ARTIFACTS_MAX_BYTES: '512MB' })).toThrow(
+      'Invalid configuration:\n  RUN_ARTIFACTS_MAX_BYTES: RUN_ARTIFACTS_MAX_BYTES must be a number of bytes',
+    );
+    expect(() => loadConfig({ ARTIFACT_ENTRY_MAX_BYTES: '1000' })).toThrow(
+      'ARTIFACT_ENTRY_MAX_BYTES: ARTIFACT_ENTRY_MAX_BYTES must be at least 1048576 (1 MiB)',
+    );
+    expect(() => loadConfig({ ORG_ARTIFACTS_MAX_BYTES: '1.5e9' })).not.toThrow();
+    expect(() => loadConfig({ ORG_ARTIFACTS_MAX_BYTES: '1048576.5' })).toThrow(
+      'ORG_ARTIFACTS_MAX_BYTES: ORG_ARTIFACTS_MAX_BYTES must be an integer (bytes)',
+    );
   });
 
   it('resolves a relative DATA_DIR against the directory npm was run from', () => {
@@ -73,6 +166,12 @@ describe('configuration', () => {
     ['RUNNER_STANDBY_IDLE_SECONDS', '-1'],
     ['RUNNER_STANDBY_IDLE_SECONDS', 'forever'],
     ['RUNNER_STANDBY_IDLE_SECONDS', '604801'],
+    ['RUNNER_EGRESS_DENY', '10.0.0.0/99'],
+    ['RUNNER_EGRESS_ALLOW', 'http://staging.example.com/'],
+    ['RUNNER_ISOLATION', 'maybe'],
+    ['RUNNER_UID_RANGE', '0-100'],
+    ['RUNNER_UID_RANGE', '5000-4000'],
+    ['RUNNER_UID_RANGE', '2000000000'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));

@@ -36,6 +36,31 @@ describe('readiness', () => {
     }
   });
 
+  it('says how runs are isolated: their own uids and Chromium’s sandbox, or off with the warning', async () => {
+    const isolated = await createTestApp({ background: true });
+    try {
+      const body = (await isolated.app.inject({ method: 'GET', url: '/readyz' })).json();
+      expect(body.isolation).toEqual(
+        process.getuid?.() === 0
+          ? { mode: 'uid', sandbox: true }
+          : { mode: 'sandbox', sandbox: true, warning: expect.stringContaining('share the service’s user') },
+      );
+    } finally {
+      await isolated.close();
+    }
+    const off = await createTestApp({ background: true, env: { RUNNER_ISOLATION: 'off' } });
+    try {
+      const body = (await off.app.inject({ method: 'GET', url: '/readyz' })).json();
+      expect(body.isolation).toEqual({
+        mode: 'off',
+        sandbox: false,
+        warning: expect.stringContaining('RUNNER_ISOLATION=off: tests run without Chromium’s sandbox'),
+      });
+    } finally {
+      await off.close();
+    }
+  });
+
   it('goes 503 naming the database and the queue while PostgreSQL is unreachable, and back to 200', async () => {
     const created = await createPostgresDatabase();
     const direct = new URL(created.url);

@@ -104,4 +104,27 @@ describe('start-up errors', { timeout: 240_000 }, () => {
     });
     expectOneLine(result, 'CHROMIUM_PATH', dataDir);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'a browser the runs’ uids cannot reach: one line naming RUNNER_ISOLATION and the folder, exit 1',
+    () => {
+      const dataDir = tempDir();
+      // A Chromium in a folder only the service may enter (a home folder, say).
+      const outer = tempDir();
+      fs.chmodSync(outer, 0o711);
+      const hidden = path.join(outer, 'private');
+      fs.mkdirSync(hidden, { mode: 0o700 });
+      const chromium = path.join(hidden, 'chromium');
+      fs.writeFileSync(chromium, '#!/bin/sh\necho Chromium 1.2.3.4\n', { mode: 0o755 });
+      const result = start(serverFile, {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SMTP_PORT: '0',
+        CHROMIUM_PATH: chromium,
+      });
+      expectOneLine(result, 'RUNNER_ISOLATION', dataDir);
+      expect(result.stderr).toContain(`cannot reach ${chromium} (${hidden} is mode 0700)`);
+      expect(result.stderr).toContain(`chmod o+x ${hidden}`);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyMove,
+  countSteps,
   type EditorStep,
   fromWire,
   indentStep,
@@ -112,6 +113,30 @@ describe('step tree editing', () => {
       },
       { name: 'new', action: { name: 'wait', ms: 1 } },
     ]);
+  });
+});
+
+describe('countSteps', () => {
+  it('counts every step, groups and their children included', () => {
+    expect(countSteps([])).toBe(0);
+    const tree = fromWire([
+      { id: 'a', action: { name: 'goto' } },
+      {
+        id: 'g',
+        group: true,
+        action: { name: 'group' },
+        children: [
+          { id: 'b', action: { name: 'click' } },
+          {
+            id: 'h',
+            group: true,
+            action: { name: 'group' },
+            children: [{ id: 'c', action: { name: 'click' } }],
+          },
+        ],
+      },
+    ]);
+    expect(countSteps(tree)).toBe(5);
   });
 });
 

@@ -219,6 +219,16 @@ export function treeDepth(steps: readonly EditorStep[], level = 1): number {
   return deepest;
 }
 
+/**
+ * How many steps the tree holds, counted as the service counts (`MAX_STEPS_PER_TEST`): every
+ * step, groups included, a shared group with the children it shows.
+ */
+export function countSteps(steps: readonly EditorStep[]): number {
+  let count = 0;
+  for (const step of steps) count += 1 + countSteps(step.children);
+  return count;
+}
+
 /** The level of the step with `key` (1 at the top), or undefined when it is not in the tree. */
 export function levelOf(steps: readonly EditorStep[], key: string, level = 1): number | undefined {
   for (const step of steps) {

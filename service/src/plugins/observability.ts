@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { describeBrowser } from '../runner/browser.ts';
+import { isolationStatus } from '../runner/isolation.ts';
 
 /** A readiness check that has not answered within this long counts as failed. */
 export const readinessTimeoutMs = 3_000;
@@ -69,6 +70,10 @@ export const observabilityPlugin = fp(
         line: error instanceof Error ? error.message : String(error),
       }));
       const browser = (await browserDescription).line;
+      // How runs are kept apart here (runner/isolation.ts): what an operator checks first
+      // when RUNNER_ISOLATION is off or the service is not root.
+      const { mode, sandbox, warning } = isolationStatus();
+      const isolation = { mode, sandbox, ...(warning ? { warning } : {}) };
       if (failing.length > 0) {
         ctx.log.warn({ failing: failing.map((f) => ({ part: f.name, error: f.error })) }, 'not ready');
         return reply.code(503).send({
@@ -76,9 +81,10 @@ export const observabilityPlugin = fp(
           message: `Not ready: ${failing.map((f) => f.name).join(', ')} not answering`,
           components,
           ...(browser ? { browser } : {}),
+          isolation,
         });
       }
-      return { status: 'ready', components, ...(browser ? { browser } : {}) };
+      return { status: 'ready', components, ...(browser ? { browser } : {}), isolation };
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

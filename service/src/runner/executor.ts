@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { JSONReport } from '@playwright/test/reporter';
 import {
@@ -12,10 +13,26 @@ import {
   resolveChromium,
 } from './browser.ts';
 import type { CompiledProject } from './compiler/types.ts';
+import { egressEnv } from './egress-proxy.ts';
+import {
+  checkIsolation,
+  defaultUidRange,
+  fitsChromiumSocket,
+  giveTo,
+  type IsolationSettings,
+  type IsolationStatus,
+  killUid,
+  openParentTo,
+  reclaim,
+  runTempRoot,
+  sandboxEnv,
+  unreachableFolder,
+} from './isolation.ts';
 import { descendants, killTree, signalAll } from './process-tree.ts';
-import { createRedactor, redactDirectory, redactFile } from './redact.ts';
+import { createRedactor } from './redact.ts';
+import { type ArtifactLimits, type RedactSpawnOptions, redactRunOutputs } from './redact-run.ts';
 import { type ExecutedTest, mapReport } from './report-map.ts';
-import { standbyHomeOf, startPlaywrightTest } from './standby.ts';
+import { standbyHome, takeRunner } from './standby.ts';
 
 export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
 
@@ -55,6 +72,10 @@ export interface ExecuteOptions {
   ffmpegPath?: string;
   /** Writes a blob report there (for `playwright merge-reports`) instead of the HTML report. */
   blobDir?: string;
+  /** Caps on the outputs kept (default: the settings' defaults, no organization cap; redact-run.ts). */
+  artifactLimits?: ArtifactLimits;
+  /** How the redaction child runs: the run's `uid`/`gid`, its `env` (default: PATH only); `cwd` is `dir`. */
+  redactSpawnOptions?: RedactSpawnOptions;
 }
 
 const require = createRequire(import.meta.url);
@@ -85,6 +106,40 @@ function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: 
 }
 
 export { ffmpegDirName, findFfmpeg, prepareBrowsersPath } from './browser.ts';
+
+let isolationChecked: { key: string; status: Promise<IsolationStatus> } | undefined;
+
+/**
+ * Decides how runs are isolated here and proves it works (isolation.ts): the runner's uid
+ * must reach Node, the runner's own scripts, Playwright and the browser, and Chromium's
+ * sandbox must be able to start. Once per process and settings. Rejects with one line naming
+ * the setting.
+ */
+export function configureIsolation(
+  settings: IsolationSettings = { isolation: 'on', uidRange: defaultUidRange },
+): Promise<IsolationStatus> {
+  const key = JSON.stringify(settings);
+  if (isolationChecked?.key === key) return isolationChecked.status;
+  const status = (async () => {
+    runTempRoot();
+    const { cli, playwrightCore } = playwrightPaths();
+    const browsersPath = defaultBrowsersPath();
+    const chromium = await resolveChromium({ browsersPath });
+    const paths = [
+      process.execPath,
+      fileURLToPath(new URL('./supervisor-main.ts', import.meta.url)),
+      cli,
+      path.join(playwrightCore, 'package.json'),
+      ...(chromium.ok ? [chromium.browser.executablePath] : []),
+    ];
+    return checkIsolation(settings, { paths });
+  })();
+  isolationChecked = { key, status };
+  status.catch(() => {
+    if (isolationChecked?.status === status) isolationChecked = undefined;
+  });
+  return status;
+}
 export { configureStandbyRunners, stopStandbyRunners } from './standby.ts';
 
 /**
@@ -213,6 +268,13 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
 
   if (options.signal.aborted)
     return runnerError('the run was cancelled before it started', { cancelled: true });
+  // The runner decides isolation at start-up; a caller that did not (a library use, a test)
+  // gets the default, proved here once.
+  try {
+    await (isolationChecked?.status ?? configureIsolation());
+  } catch (error) {
+    return runnerError((error as Error).message);
+  }
 
   const childEnv: Record<string, string> = {};
   for (const key of PASS_ENV) {
@@ -221,6 +283,17 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   }
   Object.assign(childEnv, options.env);
   const home = runnerHome(dir);
+  // Chromium puts its socket in TMPDIR: a run folder too deep for it (a long TMPDIR given to
+  // the caller) gets a short one of its own (isolation.ts, runTempRoot), removed with the run.
+  let shortTmp: string | null = null;
+  if (!fitsChromiumSocket(home.TMPDIR)) {
+    try {
+      shortTmp = await fs.mkdtemp(path.join(runTempRoot(), 'stepdeck-tmp-'));
+    } catch (error) {
+      return runnerError((error as Error).message);
+    }
+    home.TMPDIR = shortTmp;
+  }
   Object.assign(childEnv, home);
 
   try {
@@ -278,120 +351,189 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
     path.join(dir, 'playwright.config.ts'),
     `--reporter=list,json,${options.blobDir ? 'blob' : 'html'}`,
   ];
-  const child = startPlaywrightTest(
-    cli,
-    { cwd: dir, env: childEnv, args },
-    standbyHomeOf(defaultRunnerCacheDir()),
-  );
-  if (child.pid !== undefined) options.onSpawn?.(child.pid);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
-    (resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-    },
-  );
-  // Subscribed now: 'close' (all output read) often comes right after 'exit', before the
-  // clean-up below would get to listen for it.
-  const closed = new Promise((resolve) => child.once('close', resolve));
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) log(line);
-    });
-    stream?.on('end', () => {
-      if (pending) log(pending);
-      pending = '';
-    });
-  }
-
-  const state: { stopReason: 'cancelled' | 'timeout' | null; killing: Promise<void> | null } = {
-    stopReason: null,
-    killing: null,
-  };
-  const stop = (reason: 'cancelled' | 'timeout') => {
-    if (state.stopReason) return;
-    state.stopReason = reason;
-    state.killing = killTree(child, exited);
-  };
-  const onAbort = () => stop('cancelled');
-  options.signal.addEventListener('abort', onAbort, { once: true });
-  // A cancel that came while the project was being prepared fired no event for this listener.
-  if (options.signal.aborted) onAbort();
-  const timer = options.timeoutMs ? setTimeout(() => stop('timeout'), options.timeoutMs) : null;
-
-  const exit = await exited;
-  options.signal.removeEventListener('abort', onAbort);
-  if (timer) clearTimeout(timer);
-  if (state.killing) await state.killing;
-  else if (child.pid !== undefined) {
-    // Playwright closes its browsers; anything left over (a crashed worker's browser) goes too.
-    const leftovers = await descendants(child.pid).catch(() => [] as number[]);
-    if (leftovers.length > 0) signalAll(leftovers, child.pid, 'SIGKILL');
-  }
-  // Let the pipes drain.
-  let drainTimer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    closed,
-    new Promise((resolve) => {
-      drainTimer = setTimeout(resolve, 500);
-    }),
-  ]);
-  clearTimeout(drainTimer);
-
-  if (state.stopReason === 'cancelled') return runnerError('the run was cancelled', { cancelled: true });
-  // Traces record action parameters (fill values, request headers) and the HTML report embeds
-  // traces and attachments: every output file loses the secret values before anyone reads it.
+  // Chromium's own sandbox wherever runs are isolated (isolation.ts); off, Playwright adds --no-sandbox.
+  Object.assign(childEnv, sandboxEnv());
+  // The runner's egress proxy (egress-proxy.ts): the browser and `request` steps go through it.
+  Object.assign(childEnv, egressEnv());
+  let runner: ReturnType<typeof takeRunner>;
   try {
-    const secrets = createRedactor(secretValues(options.env));
-    await redactFile(jsonReportPath, secrets).catch(() => false);
-    await redactDirectory(path.join(dir, 'test-results'), secrets);
-    await redactDirectory(htmlReportDir, secrets);
-    if (options.blobDir) await redactDirectory(options.blobDir, secrets);
+    runner = takeRunner(cli, childEnv, standbyHome());
   } catch (error) {
-    // Nothing unredacted may be stored: drop the outputs and report the failure.
-    const blobOutputs = options.blobDir ? [options.blobDir] : [];
-    for (const output of [jsonReportPath, path.join(dir, 'test-results'), htmlReportDir, ...blobOutputs])
-      await fs.rm(output, { recursive: true, force: true }).catch(() => {});
-    return runnerError(`could not redact secrets from the results: ${(error as Error).message}`);
+    return runnerError(`could not start the runner: ${(error as Error).message}`);
   }
-  if (state.stopReason === 'timeout') return runnerError(`the run timed out after ${options.timeoutMs} ms`);
-  if (exit.error) return runnerError(`could not start Playwright: ${exit.error.message}`);
-
-  let report: JSONReport;
+  const closeParents: Array<() => Promise<void>> = [];
   try {
-    report = JSON.parse(await fs.readFile(jsonReportPath, 'utf8')) as JSONReport;
-  } catch {
-    const tail = logParts.slice(-20).join('\n');
-    return runnerError(
-      `Playwright ended (exit ${exit.code ?? exit.signal}) without a JSON report${tail ? `:\n${tail}` : ''}`,
-    );
+    // The run's folders belong to the run's own uid, when it has one.
+    for (const folder of [dir, shortTmp, options.blobDir ? path.resolve(options.blobDir) : null]) {
+      if (!folder) continue;
+      closeParents.push(await openParentTo(folder, runner.uid));
+      const unreachable = await unreachableFolder(folder, runner.uid);
+      if (unreachable) throw new Error(unreachable);
+      await fs.mkdir(folder, { recursive: true });
+      await giveTo(folder, runner.uid);
+    }
+  } catch (error) {
+    await runner.release();
+    for (const close of closeParents.reverse()) await close();
+    return runnerError(`could not prepare the project directory: ${(error as Error).message}`);
   }
-  const testIdBySpec = new Map<string, string>();
-  for (const [testId, spec] of options.project.specFiles) testIdBySpec.set(path.basename(spec), testId);
-  const tests = mapReport(report, {
-    dir,
-    testIdBySpec,
-    outlines: options.project.outlines ?? new Map(),
-  }).map((test) => redactTest(test, redact));
+  try {
+    return await supervise(runner);
+  } finally {
+    // Whatever way the run ended, its uid is given back only once nothing it owned is left:
+    // the next run under that uid must find none of this one's files.
+    if (shortTmp) await fs.rm(shortTmp, { recursive: true, force: true }).catch(() => {});
+    if (runner.uid !== null) {
+      killUid(runner.uid);
+      for (const folder of [dir, options.blobDir ? path.resolve(options.blobDir) : null])
+        if (folder) await reclaim(folder).catch(() => {});
+    }
+    await runner.release();
+    for (const close of closeParents.reverse()) await close();
+  }
 
-  const launchFailure = tests.find((test) => test.errorDetail && LAUNCH_FAILURE.test(test.errorDetail));
-  if (launchFailure?.errorDetail) {
-    const firstLines = launchFailure.errorDetail.split('\n').slice(0, 6).join('\n');
-    return result('runnerError', tests, { runnerError: `the browser could not be started: ${firstLines}` });
-  }
-  if (report.errors.length > 0) {
-    const message = redact(
-      stripVTControlCharacters(report.errors.map((error) => error.message ?? String(error.value)).join('\n')),
+  async function supervise(runner: ReturnType<typeof takeRunner>): Promise<ExecutionResult> {
+    runner.start({ cwd: dir, env: childEnv, args });
+    const child = runner.child;
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
+      (resolve) => {
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+        child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      },
     );
-    return result('runnerError', tests, {
-      runnerError: `Playwright reported an error: ${message.slice(0, 4_000)}`,
-    });
+    // Subscribed now: 'close' (all output read) often comes right after 'exit', before the
+    // clean-up below would get to listen for it.
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        pending += chunk;
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) log(line);
+      });
+      stream?.on('end', () => {
+        if (pending) log(pending);
+        pending = '';
+      });
+    }
+
+    const state: { stopReason: 'cancelled' | 'timeout' | null; killing: Promise<void> | null } = {
+      stopReason: null,
+      killing: null,
+    };
+    const stop = (reason: 'cancelled' | 'timeout') => {
+      if (state.stopReason) return;
+      state.stopReason = reason;
+      state.killing = killTree(child, exited);
+    };
+    const onAbort = () => stop('cancelled');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    // A cancel that came while the project was being prepared fired no event for this listener.
+    if (options.signal.aborted) onAbort();
+    const timer = options.timeoutMs ? setTimeout(() => stop('timeout'), options.timeoutMs) : null;
+
+    const exit = await exited;
+    options.signal.removeEventListener('abort', onAbort);
+    if (timer) clearTimeout(timer);
+    if (state.killing) await state.killing;
+    else if (child.pid !== undefined) {
+      // Playwright closes its browsers; anything left over (a crashed worker's browser) goes too.
+      const leftovers = await descendants(child.pid).catch(() => [] as number[]);
+      if (leftovers.length > 0) signalAll(leftovers, child.pid, 'SIGKILL');
+    }
+    // With a uid of its own, nothing of the run outlives it, even a process that left its group.
+    if (runner.uid !== null) killUid(runner.uid);
+    // Let the pipes drain.
+    let drainTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      closed,
+      new Promise((resolve) => {
+        drainTimer = setTimeout(resolve, 500);
+      }),
+    ]);
+    clearTimeout(drainTimer);
+
+    if (state.stopReason === 'cancelled') return runnerError('the run was cancelled', { cancelled: true });
+    // Traces record action parameters (fill values, request headers) and the HTML report embeds
+    // traces and attachments: every output file loses the secret values before anyone reads it.
+    // A child process of the run (as its uid when it has one) streams through them, never this
+    // process, and keeps them within ARTIFACT_ENTRY_MAX_BYTES and the run's and organization's
+    // caps (redact-run.ts): what passes a cap is left out with a note; the run then fails.
+    let artifactsError: string | undefined;
+    try {
+      const outputs = await redactRunOutputs({
+        paths: [
+          jsonReportPath,
+          path.join(dir, 'test-results'),
+          htmlReportDir,
+          ...(options.blobDir ? [options.blobDir] : []),
+        ],
+        secrets: secretValues(options.env),
+        limits: options.artifactLimits,
+        // As the run's uid: the owner of these files; it can read nothing else of the service's.
+        spawnOptions: {
+          cwd: dir,
+          ...(runner.uid !== null ? { uid: runner.uid, gid: runner.uid } : {}),
+          ...options.redactSpawnOptions,
+        },
+        signal: options.signal,
+      });
+      for (const note of outputs.notes) log(note);
+      artifactsError = outputs.capError;
+    } catch (error) {
+      // Nothing unredacted may be stored: drop the outputs and report the failure.
+      const blobOutputs = options.blobDir ? [options.blobDir] : [];
+      for (const output of [jsonReportPath, path.join(dir, 'test-results'), htmlReportDir, ...blobOutputs])
+        await fs.rm(output, { recursive: true, force: true }).catch(() => {});
+      return runnerError(`could not redact secrets from the results: ${(error as Error).message}`);
+    }
+    // The run's files go back to the service before it reads them: no process of the run's uid
+    // is left to swap one for a link, and links it left are dropped (isolation.ts, reclaim).
+    if (runner.uid !== null) {
+      await reclaim(dir);
+      if (options.blobDir) await reclaim(path.resolve(options.blobDir));
+    }
+    if (state.stopReason === 'timeout') return runnerError(`the run timed out after ${options.timeoutMs} ms`);
+    if (exit.error) return runnerError(`could not start Playwright: ${exit.error.message}`);
+
+    let report: JSONReport;
+    try {
+      report = JSON.parse(await fs.readFile(jsonReportPath, 'utf8')) as JSONReport;
+    } catch {
+      const tail = logParts.slice(-20).join('\n');
+      return runnerError(
+        `Playwright ended (exit ${exit.code ?? exit.signal}) without a JSON report${tail ? `:\n${tail}` : ''}`,
+      );
+    }
+    const testIdBySpec = new Map<string, string>();
+    for (const [testId, spec] of options.project.specFiles) testIdBySpec.set(path.basename(spec), testId);
+    const tests = mapReport(report, {
+      dir,
+      testIdBySpec,
+      outlines: options.project.outlines ?? new Map(),
+    }).map((test) => redactTest(test, redact));
+
+    if (artifactsError) return result('runnerError', tests, { runnerError: artifactsError });
+    const launchFailure = tests.find((test) => test.errorDetail && LAUNCH_FAILURE.test(test.errorDetail));
+    if (launchFailure?.errorDetail) {
+      const firstLines = launchFailure.errorDetail.split('\n').slice(0, 6).join('\n');
+      return result('runnerError', tests, { runnerError: `the browser could not be started: ${firstLines}` });
+    }
+    if (report.errors.length > 0) {
+      const message = redact(
+        stripVTControlCharacters(
+          report.errors.map((error) => error.message ?? String(error.value)).join('\n'),
+        ),
+      );
+      return result('runnerError', tests, {
+        runnerError: `Playwright reported an error: ${message.slice(0, 4_000)}`,
+      });
+    }
+    if (tests.length === 0) return result('runnerError', tests, { runnerError: 'Playwright ran no tests' });
+    const anyFailed = tests.some((test) => test.status === 'failed' || test.status === 'timedOut');
+    return result(anyFailed ? 'failed' : 'passed', tests);
   }
-  if (tests.length === 0) return result('runnerError', tests, { runnerError: 'Playwright ran no tests' });
-  const anyFailed = tests.some((test) => test.status === 'failed' || test.status === 'timedOut');
-  return result(anyFailed ? 'failed' : 'passed', tests);
 }

@@ -16,7 +16,7 @@
  * behaves exactly as without a standby, only not faster. One browser, for one run: a standby
  * takes exactly one job.
  */
-import { CHROMIUM_ARGS } from './compiler/constants.ts';
+import { CHROMIUM_ARGS, EGRESS_PROXY_ENV_VAR, SANDBOX_ENV_VAR } from './compiler/constants.ts';
 
 interface LaunchOptions {
   executablePath?: string;
@@ -54,7 +54,7 @@ interface ClientInternals {
  * pass-through list): its time zone and language. Standbys carry it (standby.ts), so the
  * browser launched ahead has the service's; a run whose differs gets a browser of its own.
  */
-export const BROWSER_ENV = ['TZ', 'LANG', 'LC_ALL'];
+export const BROWSER_ENV = ['TZ', 'LANG', 'LC_ALL', SANDBOX_ENV_VAR, EGRESS_PROXY_ENV_VAR];
 const browserEnv = () => JSON.stringify(BROWSER_ENV.map((key) => process.env[key] ?? null));
 
 /** Options Playwright Test adds to every launch; the folders are set on the browser instead. */
@@ -62,7 +62,14 @@ const PER_WORKER = new Set(['handleSIGINT', 'tracesDir', 'artifactsDir']);
 
 /** The launch options of the compiled config for this Chromium (project-files.ts). */
 function configuredLaunch(executablePath: string): LaunchOptions {
-  return { executablePath, args: CHROMIUM_ARGS, headless: true };
+  return {
+    executablePath,
+    args: CHROMIUM_ARGS,
+    chromiumSandbox: process.env[SANDBOX_ENV_VAR] === '1',
+    // The runner's egress proxy, as the config sets it (egress-proxy.ts).
+    ...(process.env[EGRESS_PROXY_ENV_VAR] ? { proxy: { server: process.env[EGRESS_PROXY_ENV_VAR] } } : {}),
+    headless: true,
+  };
 }
 
 /** The same launch, whatever the order of keys, Playwright Test's own per-worker keys aside. */

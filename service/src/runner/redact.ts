@@ -4,6 +4,11 @@
  * parameters (`fill` values, request headers), and the HTML report embeds traces and its own
  * data as zip archives, so archives are rewritten entry by entry.
  *
+ * The run's files are redacted by the streaming pass of redact-stream.ts, in a child process
+ * (redact-run.ts), with the forms {@link secretForms} gives; this file's in-memory functions
+ * serve text (logs, errors) and small buffers, and hold whole files: never use them on a run's
+ * output files in the service (issue 39).
+ *
  * Decisions:
  * - Values shorter than {@link minRedactedSecretLength} characters are not redacted: replacing
  *   one to three characters everywhere would destroy reports and archives while protecting
@@ -154,7 +159,8 @@ export function createRedactor(values: Iterable<string>): Redactor {
   };
 }
 
-const isBinary = (name: string) => binaryExtensions.has(path.extname(name).toLowerCase());
+/** Binary media and fonts: never rewritten (pixels are not redacted). */
+export const isBinary = (name: string) => binaryExtensions.has(path.extname(name).toLowerCase());
 
 const reportTemplateStart = '<template id="playwrightReportBase64">data:application/zip;base64,';
 const reportTemplateEnd = '</template>';

@@ -10,6 +10,7 @@ import type { FailedStep, RunStepResult } from '@stepdeck/contract';
 import { TEST_ID_ANNOTATION } from './compiler/index.ts';
 import type { StepOutline } from './compiler/outline.ts';
 import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
+import { droppedFileSuffix } from './redact-stream.ts';
 
 /**
  * Maps Playwright's JSON report back to Stepdeck tests: one entry per test and repeat (retries
@@ -79,17 +80,25 @@ function artifactsOf(results: JSONReportTestResult[], occurrence: number): Execu
   const used = new Set<string>();
   for (const result of results) {
     for (const attachment of result.attachments) {
-      if (!attachment.path || !existsSync(attachment.path)) continue;
+      if (!attachment.path) continue;
+      // A file the redaction left out (a cap, redact-stream.ts) is stored as its note instead.
+      const dropped = !existsSync(attachment.path) && existsSync(`${attachment.path}${droppedFileSuffix}`);
+      if (!dropped && !existsSync(attachment.path)) continue;
       const kind = artifactKind(attachment.name, attachment.contentType);
       const named =
         kind === 'screenshot' && attachment.name !== 'screenshot' && path.extname(attachment.name)
           ? attachment.name
           : path.basename(attachment.path);
       const prefix = `${occurrence > 0 ? `run${occurrence + 1}-` : ''}${result.retry > 0 ? `retry${result.retry}-` : ''}`;
-      let fileName = `${prefix}${named}`;
-      for (let n = 2; used.has(fileName); n++) fileName = `${prefix}${n}-${named}`;
+      const suffix = dropped ? droppedFileSuffix : '';
+      let fileName = `${prefix}${named}${suffix}`;
+      for (let n = 2; used.has(fileName); n++) fileName = `${prefix}${n}-${named}${suffix}`;
       used.add(fileName);
-      artifacts.push({ path: path.resolve(attachment.path), file: fileName, kind });
+      artifacts.push({
+        path: path.resolve(`${attachment.path}${suffix}`),
+        file: fileName,
+        kind: dropped ? 'other' : kind,
+      });
     }
   }
   return artifacts;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { killUid, releaseRunUid, runTempRoot, takeRunUid } from './isolation.ts';
 import { BROWSER_ENV } from './prelaunch.ts';
 import type { StandbyJob } from './standby-runner-main.ts';
 import { processAlive, spawnSupervised } from './supervisor.ts';
@@ -55,6 +56,24 @@ interface Standby {
   idle?: NodeJS.Timeout;
   /** The load-time environment it started with: a run takes one started as it would be. */
   key: string;
+  /** The uid it runs under (isolation.ts); null when runs share the service's. */
+  uid: number | null;
+  /** What it overrides in its job's environment: with a uid of its own, its own caches. */
+  own: Record<string, string>;
+  /** Gives its uid back and removes its folder, once (isolation.ts, releaseRunUid). */
+  release: () => Promise<void>;
+  /** A run took it: that run gives the uid back when it has read its results. */
+  taken: boolean;
+}
+
+/** The runner a run took: its process group, and the uid its files must belong to. */
+export interface TakenRunner {
+  child: ChildProcess;
+  uid: number | null;
+  /** Hands the run its job: the runner becomes that run's `playwright test`. */
+  start(job: StandbyJob): void;
+  /** Ends whatever is left of the uid's processes and gives the uid back (call once the run is read). */
+  release(): Promise<void>;
 }
 
 const pool: Standby[] = [];
@@ -82,23 +101,51 @@ function keyOf(env: Record<string, string>): string {
 /**
  * Spawns a standby that waits in a folder of its own under `parent` (its HOME and TMPDIR:
  * the pre-launched browser's profile lives there), removed when its process group ends.
+ * With a uid of its own (isolation.ts) the folder and its caches belong to that uid, and the
+ * caches live in the folder: nothing a run writes is ever executed by another run.
  */
 function spawnStandby(cli: string, env: Record<string, string>, parent: string): Standby {
-  fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
-  const home = fs.mkdtempSync(path.join(parent, `${process.pid}-`));
+  // Traversable by the runs' uids, listable by none of them.
+  fs.mkdirSync(parent, { recursive: true, mode: 0o711 });
+  const uid = takeRunUid();
+  let home: string;
+  const own: Record<string, string> = {};
+  try {
+    home = fs.mkdtempSync(path.join(parent, `${process.pid}-`));
+    if (uid !== null) {
+      own.PLAYWRIGHT_TRANSFORM_CACHE_DIR = path.join(home, '.cache', 'transform');
+      own.NODE_COMPILE_CACHE = path.join(home, '.cache', 'node');
+      for (const dir of Object.values(own)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      for (const target of [home, path.join(home, '.cache'), ...Object.values(own)])
+        fs.lchownSync(target, uid, uid);
+    }
+  } catch (error) {
+    if (uid !== null) void releaseRunUid(uid, []);
+    throw error;
+  }
   const child = spawnSupervised(process.execPath, [standbyScript, cli], {
     cwd: home,
-    env: { ...env, HOME: home, TMPDIR: home },
+    env: { ...env, ...own, HOME: home, TMPDIR: home },
     jobPipe: true,
+    ...(uid !== null ? { uid, gid: uid } : {}),
   });
   // A pipe whose process was killed may end in ECONNRESET: the exit code tells the run what
   // happened; an unhandled stream error would end this process.
   for (const stream of child.stdio) stream?.on('error', () => {});
-  const standby = { child, key: keyOf(env) };
+  let released: Promise<void> | undefined;
+  const release = () => {
+    released ??=
+      uid === null
+        ? fs.promises.rm(home, { recursive: true, force: true, maxRetries: 3 }).catch(() => {})
+        : releaseRunUid(uid, [home]).catch(() => {});
+    return released;
+  };
+  const standby: Standby = { child, key: keyOf(env), uid, own, release, taken: false };
   child.once('exit', () => {
     const index = pool.indexOf(standby);
     if (index >= 0) pool.splice(index, 1);
-    fs.rm(home, { recursive: true, force: true, maxRetries: 3 }, () => {});
+    // A run that took it gives the uid back itself, after it has read its results.
+    if (!standby.taken) void release();
   });
   child.once('error', () => {});
   return standby;
@@ -116,18 +163,20 @@ function detach(child: ChildProcess, attached: boolean): void {
 }
 
 /**
- * Starts `playwright test` (`cli` with `job.args`) for one run: a standby runner when one
- * waits, started with the same load-time environment, else a new one. The returned child is
- * the supervisor (the run's process group), as `spawnSupervised` returns it.
+ * Takes a runner for one run: a standby runner when one waits, started with the same
+ * load-time environment, else a new one. The run prepares its folder for the runner's uid,
+ * then hands it the job ({@link TakenRunner.start}); the child is the supervisor (the run's
+ * process group), as `spawnSupervised` returns it.
  */
-export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
-  const env = standbyEnv(job.env);
+export function takeRunner(cli: string, jobEnv: Record<string, string>, standbyHome: string): TakenRunner {
+  const env = standbyEnv(jobEnv);
   const key = keyOf(env);
   const index = pool.findIndex(
     (standby) => standby.key === key && standby.child.exitCode === null && standby.child.signalCode === null,
   );
   const standby =
-    index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, job, env, standbyHome);
+    index >= 0 ? (pool.splice(index, 1)[0] as Standby) : spawnForJob(cli, jobEnv, env, standbyHome);
+  standby.taken = true;
   clearTimeout(standby.idle);
   detach(standby.child, true);
   running += 1;
@@ -137,22 +186,48 @@ export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: s
     running -= 1;
     if (running === 0) setTimeout(() => refill(cli, env, standbyHome, scheduled), refillDelayMs).unref();
   });
-  (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(job));
-  return standby.child;
+  return {
+    child: standby.child,
+    uid: standby.uid,
+    start: (job) => {
+      const own = { ...job, env: { ...job.env, ...standby.own } };
+      (standby.child.stdio[3] as Writable | null)?.end(JSON.stringify(own));
+    },
+    release: async () => {
+      // A runner that never got its job (its run failed to prepare) is ended here.
+      const { child } = standby;
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }
+      if (standby.uid !== null) killUid(standby.uid);
+      await standby.release();
+    },
+  };
+}
+
+/** {@link takeRunner} and its start at once, for a run whose folder needs no handing over. */
+export function startPlaywrightTest(cli: string, job: StandbyJob, standbyHome: string): ChildProcess {
+  const runner = takeRunner(cli, job.env, standbyHome);
+  runner.start(job);
+  runner.child.once('exit', () => void runner.release());
+  return runner.child;
 }
 
 /** A runner for this job now: in the standby folder, or in the run's own when that cannot be made. */
 function spawnForJob(
   cli: string,
-  job: StandbyJob,
+  jobEnv: Record<string, string>,
   env: Record<string, string>,
   standbyHome: string,
 ): Standby {
   try {
     sweepAbandoned(standbyHome);
     return spawnStandby(cli, env, standbyHome);
-  } catch {
-    return spawnStandby(cli, env, job.env.HOME ?? job.cwd);
+  } catch (error) {
+    if (!jobEnv.HOME) throw error;
+    return spawnStandby(cli, env, jobEnv.HOME);
   }
 }
 
@@ -235,7 +310,11 @@ function killGroup(child: ChildProcess): void {
   } catch {}
 }
 
-/** Where waiting standbys live (each in a folder of its own) until their job names the run's folder. */
-export function standbyHomeOf(cacheRoot: string): string {
-  return path.join(cacheRoot, 'standby');
+/**
+ * Where waiting standbys live (each in a folder of its own, its TMPDIR: short enough for
+ * Chromium's socket whatever the service's TMPDIR, isolation.ts) until their job names the
+ * run's folder. One per service user, so that two installs on a host never sweep each other's.
+ */
+export function standbyHome(): string {
+  return path.join(runTempRoot(), `stepdeck-waiting-${process.getuid?.() ?? 'user'}`);
 }

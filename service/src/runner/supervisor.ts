@@ -14,7 +14,7 @@ const supervisorScript = fileURLToPath(new URL('./supervisor-main.ts', import.me
 export function spawnSupervised(
   command: string,
   args: string[],
-  options: Pick<SpawnOptions, 'cwd' | 'env'> & {
+  options: Pick<SpawnOptions, 'cwd' | 'env' | 'uid' | 'gid'> & {
     /** A fourth pipe (`child.stdio[3]`) that reaches the command as its fd 3 (standby.ts). */
     jobPipe?: boolean;
   },

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,8 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
       delete process.env[key];
     }
     cacheDir = await tempDir('browser-cache');
+    // The runs' own uids (runner/isolation.ts) enter it to start the browser unpacked there.
+    chmodSync(cacheDir, 0o711);
     process.env.STEPDECK_CACHE_DIR = cacheDir;
     site = await startSite();
   });

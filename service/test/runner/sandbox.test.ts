@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stepdeck, webTarget } from '../../src/runner/compiler/runtime/stepdeck-runtime.ts';
 import { runnerCacheEnv } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
+import { isolationStatus } from '../../src/runner/isolation.ts';
 import { until } from '../modules/runs/service-process.ts';
 import {
   commandLine,
@@ -51,7 +52,8 @@ describe('runner sandbox', () => {
     // What the tests see, written by the test itself: the worker may have been started before
     // the run (standby-worker-main.ts), so its environment at exec (/proc) is not what it runs
     // with.
-    const seenFile = path.join(await tempDir('sandbox-seen'), 'seen.json');
+    // In the run's own folder: with a uid of its own (isolation.ts), the run can write nowhere else.
+    const seenFile = path.join(dir, 'seen.json');
     const testId = 'abababab-0000-4000-8000-00000000000a';
     project.files.set(
       project.specFiles.get(testId) as string,
@@ -127,6 +129,8 @@ test('Waits', { annotation: [{ type: 'stepdeck-test-id', description: '${testId}
       'HOME',
       'TMPDIR',
       'STEPDECK_API_URL',
+      // Chromium's own sandbox is on (runner/isolation.ts).
+      'STEPDECK_CHROMIUM_SANDBOX',
       // The host's runner caches (transform and compile output of the generated project only).
       'NODE_COMPILE_CACHE',
       // What Playwright's runner and Node's fork add for the worker.
@@ -138,7 +142,10 @@ test('Waits', { annotation: [{ type: 'stepdeck-test-id', description: '${testId}
       'TEST_WORKER_INDEX',
       'TEST_PARALLEL_INDEX',
     ]);
-    expect(seen.env.get('NODE_COMPILE_CACHE')).toBe(runnerCacheEnv().NODE_COMPILE_CACHE);
+    // With a uid of its own, the run's caches are its runner's own (wiped with its uid), else the host's.
+    if (isolationStatus().mode === 'uid')
+      expect(seen.env.get('NODE_COMPILE_CACHE')).toMatch(/\/stepdeck-waiting-\d+\/\d+-\w+\/\.cache\/node$/);
+    else expect(seen.env.get('NODE_COMPILE_CACHE')).toBe(runnerCacheEnv().NODE_COMPILE_CACHE);
     const unexpected = [...seen.env.keys()].filter(
       (key) =>
         !allowed.has(key) && !key.startsWith('PLAYWRIGHT_') && !['FORCE_COLOR', 'NO_COLOR'].includes(key),

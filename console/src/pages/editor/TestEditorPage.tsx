@@ -1,4 +1,4 @@
-import { maxStepDepth, testStatus } from '@stepdeck/contract';
+import { defaultMaxStepsPerTest, maxStepDepth, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
@@ -9,6 +9,7 @@ import { emptyAction, locateStepError } from '../../lib/action-fields.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import {
   applyMove,
+  countSteps,
   type EditorStep,
   findStep,
   insertStep,
@@ -277,6 +278,9 @@ function TestEditor() {
         <div>
           <h2>Steps</h2>
           {steps.length === 0 ? <p className="muted">No steps yet: add one below.</p> : null}
+          {countSteps(steps) > defaultMaxStepsPerTest ? (
+            <p className="muted">{tooManyStepsNotice(countSteps(steps))}</p>
+          ) : null}
           <StepsTree
             steps={steps}
             selectedKey={selectedKey}
@@ -369,3 +373,6 @@ function TestEditor() {
 const deeperThanAllowed = (next: EditorStep[], before: EditorStep[]) =>
   treeDepth(next) > maxStepDepth && treeDepth(next) > treeDepth(before);
 const tooDeepNotice = `Not moved: groups may nest at most ${maxStepDepth} levels deep.`;
+/** The service refuses a test past `MAX_STEPS_PER_TEST` (400 naming it; 2000 unless the install sets it). */
+const tooManyStepsNotice = (count: number) =>
+  `This test has ${count} steps. The service takes at most ${defaultMaxStepsPerTest} per test unless its MAX_STEPS_PER_TEST says otherwise: a save with more is refused.`;

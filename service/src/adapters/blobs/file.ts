@@ -34,9 +34,15 @@ export class FileBlobStore implements BlobStore {
     await fsp.mkdir(path.dirname(target), { recursive: true });
     // Unique per write: two writes of one key may overlap; the last rename wins, whole.
     const temporary = `${target}.${randomUUID()}.part`;
-    if (Buffer.isBuffer(body)) await fsp.writeFile(temporary, body);
-    else await pipeline(body, fs.createWriteStream(temporary));
-    await fsp.rename(temporary, target);
+    try {
+      if (Buffer.isBuffer(body)) await fsp.writeFile(temporary, body);
+      else await pipeline(body, fs.createWriteStream(temporary));
+      await fsp.rename(temporary, target);
+    } catch (error) {
+      // A failed write leaves nothing behind, not even a part (issue 39).
+      await fsp.rm(temporary, { force: true });
+      throw error;
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {

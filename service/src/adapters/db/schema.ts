@@ -14,6 +14,7 @@ import type { RunProcessesTables } from './migrations/0010_run_processes.ts';
 import type { PresetsAuditTables } from './migrations/0011_presets_audit.ts';
 import type { RunBatchesTables } from './migrations/0012_run_batches.ts';
 import type { MessageHeadersColumns } from './migrations/0013_message_headers.ts';
+import type { RunArtifactsTables } from './migrations/0014_run_artifacts.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
 type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
@@ -29,4 +30,5 @@ export interface Database
     SchedulesTables,
     RunProcessesTables,
     PresetsAuditTables,
-    RunBatchesTables {}
+    RunBatchesTables,
+    RunArtifactsTables {}

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import * as tar from 'tar';
 import type { AppContext } from '../../context.ts';
 import { createRedactor } from '../../runner/redact.ts';
+import { type ArtifactLimits, artifactCapError, defaultArtifactLimits } from '../../runner/redact-run.ts';
+import { ByteLimit, formatBytes, needlesOf, RedactingTransform } from '../../runner/redact-stream.ts';
+import { addArtifactBytes, storedArtifactBytes } from './artifacts-repository.ts';
 import type { ExecutionResult } from './deps.ts';
 import type { RunRow } from './repository.ts';
 
@@ -20,67 +24,164 @@ export function testFolder(name: string): string {
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
 }
 
+type RunRef = Pick<RunRow, 'id' | 'organizationId'>;
+
+/**
+ * The install's caps and what the run and its organization stored already: the executor
+ * keeps the run's outputs within them (runner/redact-run.ts) and {@link storeWithinCaps}
+ * checks every blob against them.
+ */
+export async function artifactLimitsOf(ctx: AppContext, run: RunRef): Promise<ArtifactLimits> {
+  const caps = ctx.config.artifactLimits ?? defaultArtifactLimits;
+  const stored = await storedArtifactBytes(ctx.db, run);
+  return {
+    entryMaxBytes: caps.entryMaxBytes,
+    runMaxBytes: caps.runMaxBytes,
+    runStoredBytes: stored.run,
+    orgMaxBytes: caps.orgMaxBytes,
+    orgStoredBytes: stored.organization,
+  };
+}
+
+/** One blob to store: its name under `runs/<runId>/`, its size, and its bytes (read once). */
+interface Upload {
+  name: string;
+  size: number;
+  body: () => Buffer | Readable;
+  contentType?: string;
+}
+
+/** A file's bytes, failing (never storing a partial blob's worth more) if it grew past `size`. */
+function fileBody(file: string, size: number, ...through: Transform[]): () => Readable {
+  return () => {
+    const limit = new ByteLimit(size);
+    pipeline([fs.createReadStream(file), ...through, limit], () => {});
+    return limit;
+  };
+}
+
+/**
+ * Stores what fits under `RUN_ARTIFACTS_MAX_BYTES` and `ORG_ARTIFACTS_MAX_BYTES`, smallest
+ * first (the log, the JSON report and screenshots before one large trace), and counts it for
+ * the run (artifacts-repository.ts). Returns the runner error naming the cap when something
+ * was left out. Each blob is stored whole or not at all (the blob stores write to a temporary
+ * name, or abort the multipart upload).
+ */
+export async function storeWithinCaps(
+  ctx: AppContext,
+  run: RunRef,
+  uploads: Upload[],
+): Promise<string | undefined> {
+  const limits = await artifactLimitsOf(ctx, run);
+  const runStored = limits.runStoredBytes ?? 0;
+  let runUsed = runStored;
+  let orgUsed = limits.orgStoredBytes ?? 0;
+  const orgMax = limits.orgMaxBytes ?? Number.POSITIVE_INFINITY;
+  const fitting: Upload[] = [];
+  const left: Array<{ name: string; cap: 'run' | 'org' }> = [];
+  const ordered = [...uploads].sort(
+    (a, b) => a.size - b.size || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  for (const upload of ordered) {
+    if (runUsed + upload.size > limits.runMaxBytes) left.push({ name: upload.name, cap: 'run' });
+    else if (orgUsed + upload.size > orgMax) left.push({ name: upload.name, cap: 'org' });
+    else {
+      runUsed += upload.size;
+      orgUsed += upload.size;
+      fitting.push(upload);
+    }
+  }
+  let stored = 0;
+  const outcomes = await Promise.allSettled(
+    fitting.map(async (upload) => {
+      await ctx.blobs.put(artifactKey(run.id, upload.name), upload.body(), upload.contentType);
+      stored += upload.size;
+    }),
+  );
+  await addArtifactBytes(ctx.db, run, stored);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  if (left.length === 0) return undefined;
+  const cap = left.some((entry) => entry.cap === 'run') ? 'run' : 'org';
+  const named = left.slice(0, 5).map((entry) => entry.name);
+  return artifactCapError(
+    cap,
+    limits,
+    `stored ${formatBytes(runUsed - runStored)}, left out ${left.length} file(s): ${named.join(', ')}${left.length > named.length ? ', …' : ''}`,
+  );
+}
+
 /**
  * Stores the run's artifacts. The executor has already rewritten its output files without the
- * secret values (traces and the HTML report included, see runner/redact.ts); the log and the
- * JSON report pass through the same redactor once more as text.
+ * secret values (traces and the HTML report included, see runner/redact-run.ts); the log and
+ * the JSON report pass through the same values once more, as streams. Returns the runner
+ * error when a cap left something out.
  */
 export async function uploadArtifacts(
   ctx: AppContext,
-  run: RunRow,
+  run: RunRef,
   result: ExecutionResult,
   secrets: Record<string, string>,
-): Promise<void> {
+): Promise<string | undefined> {
   const redactor = createRedactor(Object.values(secrets));
-  const put = async (name: string, file: string) => {
-    if (fs.existsSync(file) && fs.statSync(file).isFile())
-      await ctx.blobs.put(artifactKey(run.id, name), fs.createReadStream(file));
-  };
-  // Independent uploads, done side by side.
-  const uploads: Array<Promise<void>> = [
-    ctx.blobs.put(artifactKey(run.id, 'test-run.log'), Buffer.from(redactor.text(result.log ?? ''))),
-  ];
+  const log = Buffer.from(redactor.text(result.log ?? ''));
+  const uploads: Upload[] = [{ name: 'test-run.log', size: log.length, body: () => log }];
   const jsonReportPath = result.jsonReportPath;
-  if (jsonReportPath && fs.existsSync(jsonReportPath)) {
-    uploads.push(
-      (async () => {
-        const json = await fsp.readFile(jsonReportPath, 'utf8');
-        await ctx.blobs.put(artifactKey(run.id, 'test-results.json'), Buffer.from(redactor.text(json)));
-      })(),
-    );
-  }
+  const jsonStat = jsonReportPath ? await fsp.stat(jsonReportPath).catch(() => null) : null;
+  if (jsonReportPath && jsonStat?.isFile())
+    uploads.push({
+      name: 'test-results.json',
+      size: jsonStat.size,
+      body: fileBody(
+        jsonReportPath,
+        jsonStat.size,
+        new RedactingTransform(needlesOf(Object.values(secrets))),
+      ),
+    });
   const htmlReportDir = result.htmlReportDir;
   if (htmlReportDir && fs.existsSync(htmlReportDir)) {
-    uploads.push(
-      (async () => {
-        const archive = path.join(path.dirname(htmlReportDir), 'playwright-report.tar.gz');
-        await tar.c({ gzip: true, cwd: htmlReportDir, file: archive, portable: true }, ['.']);
-        await put('playwright-report.tar.gz', archive);
-      })(),
-    );
+    const archive = path.join(path.dirname(htmlReportDir), 'playwright-report.tar.gz');
+    await tar.c({ gzip: true, cwd: htmlReportDir, file: archive, portable: true }, ['.']);
+    const size = (await fsp.stat(archive)).size;
+    uploads.push({ name: 'playwright-report.tar.gz', size, body: fileBody(archive, size) });
   }
-  uploads.push(uploadTestArtifacts(ctx, run.id, result.tests));
-  await Promise.all(uploads);
+  uploads.push(...(await testUploads(result.tests)));
+  return storeWithinCaps(ctx, run, uploads);
 }
 
 /** Each test's own files (screenshots, traces, videos) under `tests/<name>/`. */
-export async function uploadTestArtifacts(
-  ctx: AppContext,
-  runId: string,
-  tests: ExecutionResult['tests'],
-): Promise<void> {
-  const uploads: Array<Promise<void>> = [];
+async function testUploads(tests: ExecutionResult['tests']): Promise<Upload[]> {
+  const uploads: Upload[] = [];
   for (const test of tests) {
     for (const artifact of test.artifacts) {
       const file = path.basename(artifact.file || artifact.path);
-      if (fs.existsSync(artifact.path) && fs.statSync(artifact.path).isFile())
-        uploads.push(
-          ctx.blobs.put(
-            artifactKey(runId, `tests/${testFolder(test.name)}/${file}`),
-            fs.createReadStream(artifact.path),
-          ),
-        );
+      const stat = await fsp.stat(artifact.path).catch(() => null);
+      if (stat?.isFile())
+        uploads.push({
+          name: `tests/${testFolder(test.name)}/${file}`,
+          size: stat.size,
+          body: fileBody(artifact.path, stat.size),
+        });
     }
   }
-  await Promise.all(uploads);
+  return uploads;
+}
+
+/** The result with a cap's runner error added (the run then fails), or as it was. */
+export function withCapError(result: ExecutionResult, capError: string | undefined): ExecutionResult {
+  if (!capError || result.runnerError?.includes(capError)) return result;
+  return {
+    ...result,
+    status: 'runnerError',
+    runnerError: result.runnerError ? `${result.runnerError}\n${capError}` : capError,
+  };
+}
+
+/** A batch's per-test artifacts (a split run); returns the runner error when a cap left something out. */
+export async function uploadTestArtifacts(
+  ctx: AppContext,
+  run: RunRef,
+  tests: ExecutionResult['tests'],
+): Promise<string | undefined> {
+  return storeWithinCaps(ctx, run, await testUploads(tests));
 }

@@ -3,7 +3,9 @@
  * so the rest of the module depends on these signatures only.
  */
 import { compileProject } from '../../runner/compiler/index.ts';
+import { startEgressProxy } from '../../runner/egress-proxy.ts';
 import {
+  configureIsolation,
   configureStandbyRunners,
   type ExecutionResult,
   executeProject,
@@ -22,10 +24,12 @@ export type RunTargets = Awaited<ReturnType<typeof expandRunTargets>>;
 
 const testsApi = { expandRunTargets, findWorkingMany, loadCompilableTests, loadProjectSecrets };
 const compilerApi = { compileProject };
-const executorApi = { configureStandbyRunners, executeProject, stopStandbyRunners };
+const executorApi = { configureIsolation, configureStandbyRunners, executeProject, stopStandbyRunners };
 
 export const tests = async () => testsApi;
 /** Projects belong to the console module. */
 export const projects = { findProject };
 export const compiler = async () => compilerApi;
 export const executor = async () => executorApi;
+/** The runner's egress proxy (runner/egress-proxy.ts): every run of this process goes through it. */
+export const egress = { startEgressProxy };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
+import type { OwnPort } from '../../runner/egress.ts';
 import { concurrencyCapOf } from '../console/public.ts';
 import { type ClaimedUnit, claimBatch, parallelsInUse, releaseUnit } from './batches-repository.ts';
-import { executor } from './deps.ts';
+import { egress, executor } from './deps.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
@@ -58,13 +59,27 @@ export interface Runner {
  */
 export async function startRunner(
   ctx: AppContext,
-  options: { slots?: number; embedded: boolean },
+  options: {
+    slots?: number;
+    embedded: boolean;
+    /** The ports this process listens on once it does (HTTP, SMTP): no run may reach them. */
+    listeners?: () => OwnPort[];
+  },
 ): Promise<Runner> {
   const runtime = ctx.runs;
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
+  // Before any run: how runs are isolated, proved to work here (runner/isolation.ts).
+  const isolation = await (await executor()).configureIsolation(ctx.config.runnerIsolation);
+  if (isolation.warning) ctx.log.warn({ isolation: isolation.mode }, isolation.warning);
   if (ctx.config.runnerStandbyIdleMs !== undefined)
     (await executor()).configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
+  // Every run's way out, checked against the egress rules (runner/egress.ts), until stop().
+  const egressProxy = await egress.startEgressProxy({
+    deny: ctx.config.runnerEgress?.deny ?? [],
+    allow: ctx.config.runnerEgress?.allow ?? [],
+    ownPorts: () => ownPorts(ctx, options.listeners),
+  });
   // Only speed is at stake: without it, the first runs are planned with the fallback.
   await loadStartupCost(ctx.db).catch((error: unknown) =>
     ctx.log.warn({ err: error }, 'could not read the stored start-up cost'),
@@ -190,8 +205,18 @@ export async function startRunner(
       for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError, [...claimedStatuses]);
       // The standby runners waiting for this runner's next run (runner/standby.ts).
       (await executor()).stopStandbyRunners();
+      await egressProxy.close();
     },
   };
+}
+
+/** The service's listeners: PORT and SMTP_PORT as configured (those of an API process beside a worker) and as bound. */
+function ownPorts(ctx: AppContext, listeners: (() => OwnPort[]) | undefined): OwnPort[] {
+  const configured = [
+    { port: ctx.config.port, name: 'HTTP' },
+    { port: ctx.config.smtpPort, name: 'SMTP' },
+  ];
+  return [...configured, ...(listeners?.() ?? [])].filter((own) => own.port > 0);
 }
 
 interface Claim {

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { warmMergeServer } from '../../runner/merge.ts';
-import { uploadTestArtifacts } from './artifacts.ts';
+import { uploadTestArtifacts, withCapError } from './artifacts.ts';
 import {
   type BatchResult,
   batchTestIds,
@@ -113,7 +113,7 @@ async function executeBatch(
       await endBatch(ctx.db, { ...unit, runnerId }, 'cancelled', completedAt);
       return undefined;
     }
-    await uploadTestArtifacts(ctx, run.id, result.tests);
+    const capError = await uploadTestArtifacts(ctx, run, result.tests);
     const blobs = fs.existsSync(blobDir) ? await fsp.readdir(blobDir) : [];
     for (const file of blobs.filter((name) => name.endsWith('.zip')))
       await ctx.blobs.put(
@@ -121,9 +121,10 @@ async function executeBatch(
         fs.createReadStream(path.join(blobDir, file)),
       );
     await ctx.blobs.put(batchWorkKey(run.id, `log-${unit.position}.log`), Buffer.from(result.log ?? ''));
+    const ended = withCapError(result, capError);
     const kept: BatchResult = {
-      status: result.status,
-      runnerError: result.runnerError ?? null,
+      status: ended.status,
+      runnerError: ended.runnerError ?? null,
       durationMs: Math.round(result.durationMs),
       tests: result.tests.map((test) => ({ ...test, artifacts: [] })),
     };

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../../context.ts';
-import { uploadArtifacts } from './artifacts.ts';
+import { uploadArtifacts, withCapError } from './artifacts.ts';
 import { insertBatches } from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
 import { executeUnit } from './execute-batch.ts';
@@ -99,13 +99,13 @@ async function executeUnsplit(
   signal: AbortSignal,
 ): Promise<void> {
   // Packed and stored while the browser runs: the run does not wait for it to start.
-  const bundleStored = storeBundle(ctx, run.id, loaded, workDir);
+  const bundleStored = storeBundle(ctx, run, loaded, workDir);
   bundleStored.catch(() => {});
   const { result, secrets } = await executeLoaded(ctx, run, loaded, workDir, signal);
   await bundleStored;
   if (signal.aborted) return;
-  await uploadArtifacts(ctx, run, result, secrets);
-  await finishRun(ctx, run, result);
+  const capError = await uploadArtifacts(ctx, run, result, secrets);
+  await finishRun(ctx, run, withCapError(result, capError));
 }
 
 /**
@@ -132,7 +132,7 @@ async function splitRun(
   }));
   const planned = planBatches(units, holder.parallels);
   if (planned.length < 2) return false;
-  await storeBundle(ctx, run.id, loaded, workDir);
+  await storeBundle(ctx, run, loaded, workDir);
   const now = ctx.clock.now().toISOString();
   const written = await ctx.db.transaction().execute(async (tx) => {
     const current = await runStatusOf(tx, run.id);

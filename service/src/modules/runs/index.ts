@@ -32,7 +32,18 @@ export const runsPlugin = fp<ModuleOptions>(
     ctx.events.on('run.finished', onFinished);
     if (background) {
       app.addHook('onReady', async () => {
-        runs.runner = await startRunner(ctx, { embedded: !ctx.config.databaseUrl });
+        runs.runner = await startRunner(ctx, {
+          embedded: !ctx.config.databaseUrl,
+          // Read at each check: the listeners start after this (PORT or SMTP_PORT 0 pick a port).
+          listeners: () => {
+            const http = app.server.address();
+            const smtp = app.hasDecorator('inboxes') ? app.inboxes.smtpPort : undefined;
+            return [
+              ...(http && typeof http === 'object' ? [{ port: http.port, name: 'HTTP' }] : []),
+              ...(smtp ? [{ port: smtp, name: 'SMTP' }] : []),
+            ];
+          },
+        });
       });
     }
     app.addHook('onClose', async () => {

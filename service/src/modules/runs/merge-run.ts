@@ -1,10 +1,12 @@
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.ts';
 import { slug } from '../../runner/compiler/index.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
-import { uploadArtifacts } from './artifacts.ts';
+import { uploadArtifacts, withCapError } from './artifacts.ts';
 import {
   batchTestIds,
   type ClaimedUnit,
@@ -40,9 +42,10 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
     const logs: string[] = [];
     let blobCount = 0;
     for (const batch of batches) {
-      const blob = await ctx.blobs.get(workKey(run.id, `blob-${batch.position}.zip`));
+      // Streamed to disk: a batch's blob report holds its traces (up to RUN_ARTIFACTS_MAX_BYTES).
+      const blob = await ctx.blobs.stream(workKey(run.id, `blob-${batch.position}.zip`));
       if (blob) {
-        await fsp.writeFile(path.join(blobDir, `report-${batch.position + 1}.zip`), blob);
+        await pipeline(blob, fs.createWriteStream(path.join(blobDir, `report-${batch.position + 1}.zip`)));
         blobCount += 1;
       }
       const log = await ctx.blobs.get(workKey(run.id, `log-${batch.position}.log`));
@@ -94,14 +97,14 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
       log: logs.join('\n'),
     };
     const secrets = await (await testsModule()).loadProjectSecrets(ctx.db, run.projectId);
-    await uploadArtifacts(ctx, run, result, secrets);
+    const capError = await uploadArtifacts(ctx, run, result, secrets);
     // Gone before the run reads as ended: a client never sees the scratch blobs behind it.
     await ctx.blobs
       .delete(`run-work/${run.id}/`)
       .catch((error: unknown) =>
         ctx.log.warn({ err: error, runId: run.id }, 'could not delete the batches\u2019 scratch blobs'),
       );
-    await finishRun(ctx, run, result);
+    await finishRun(ctx, run, withCapError(result, capError));
     await endBatch(ctx.db, holder, 'done', ctx.clock.now().toISOString());
   } finally {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});

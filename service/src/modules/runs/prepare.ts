@@ -8,7 +8,8 @@ import type { AppContext } from '../../context.ts';
 import { secretEnvVar } from '../../runner/compiler/index.ts';
 import { concurrencyCapOf } from '../console/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
-import { artifactKey } from './artifacts.ts';
+import { artifactKey, artifactLimitsOf } from './artifacts.ts';
+import { addArtifactBytes } from './artifacts-repository.ts';
 import { compiler, executor, tests as testsModule } from './deps.ts';
 import { startupCost, storeStartupCost } from './planner.ts';
 import { recordProcessGroup } from './processes-repository.ts';
@@ -57,7 +58,12 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
 }
 
 /** The compiled project as a bundle (generated code only, secrets stay in the environment). */
-export async function storeBundle(ctx: AppContext, runId: string, loaded: LoadedProject, workDir: string) {
+export async function storeBundle(
+  ctx: AppContext,
+  run: Pick<RunRow, 'id' | 'organizationId'>,
+  loaded: LoadedProject,
+  workDir: string,
+) {
   const bundleDir = path.join(workDir, 'bundle');
   for (const [relative, content] of loaded.project.files) {
     const target = path.join(bundleDir, relative);
@@ -66,7 +72,9 @@ export async function storeBundle(ctx: AppContext, runId: string, loaded: Loaded
   }
   const bundleFile = path.join(workDir, 'bundle.tgz');
   await tar.c({ gzip: true, cwd: bundleDir, file: bundleFile, portable: true }, await fsp.readdir(bundleDir));
-  await ctx.blobs.put(artifactKey(runId, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
+  await ctx.blobs.put(artifactKey(run.id, 'bundle.tgz'), fs.createReadStream(bundleFile), 'application/gzip');
+  // Counted, not capped: generated code only, and the run cannot start without it.
+  await addArtifactBytes(ctx.db, run, (await fsp.stat(bundleFile)).size);
 }
 
 /** Runs a loaded project (a whole run, or one batch writing a blob report into `blobDir`). */
@@ -92,6 +100,8 @@ export async function executeLoaded(
     tests: compilable,
   });
   const processKey = options.processKey ?? run.id;
+  // What the run (its earlier batches, its bundle) and its organization stored bound its outputs.
+  const artifactLimits = await artifactLimitsOf(ctx, run);
   const result = await executeProject({
     dir: path.join(workDir, 'project'),
     project,
@@ -99,6 +109,7 @@ export async function executeLoaded(
     signal,
     timeoutMs,
     blobDir: options.blobDir,
+    artifactLimits,
     onSpawn: (pid) => {
       // The supervisor leads the run's process group (its pid is the group id).
       recordProcessGroup(ctx.db, processKey, pid).catch((error: unknown) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { runTempRoot } from '../../runner/isolation.ts';
 
 /**
  * The temporary folder of a run or batch. Each one this process executes at once gets a
@@ -11,6 +11,8 @@ import path from 'node:path';
  * from the cache (shared by every run, see `runnerCacheDir`) instead of through Babel at each
  * start. The process's random tag keeps the names of two processes (or of a dead process
  * whose pid came back) apart, so a sweep after a dead runner never touches a live folder.
+ * The folders live under `runTempRoot()`: short enough for Chromium's socket path whatever
+ * the service's TMPDIR.
  */
 
 const processTag = randomBytes(4).toString('hex');
@@ -29,7 +31,8 @@ export async function acquireWorkDir(prefix: 'stepdeck-run' | 'stepdeck-batch'):
   while (taken.has(number)) number += 1;
   taken.add(number);
   const release = () => taken.delete(number);
-  const dir = path.join(os.tmpdir(), `${prefix}-${process.pid}-${processTag}-${number}`);
+  const root = runTempRoot();
+  const dir = path.join(root, `${prefix}-${process.pid}-${processTag}-${number}`);
   try {
     await fsp.rm(dir, { recursive: true, force: true });
     // Not recursive: a folder someone else created meanwhile is refused, never adopted.
@@ -37,6 +40,6 @@ export async function acquireWorkDir(prefix: 'stepdeck-run' | 'stepdeck-batch'):
     return { path: dir, release };
   } catch {
     release();
-    return { path: await fsp.mkdtemp(path.join(os.tmpdir(), `${prefix}-`)), release: () => {} };
+    return { path: await fsp.mkdtemp(path.join(root, `${prefix}-`)), release: () => {} };
   }
 }

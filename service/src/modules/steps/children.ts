@@ -37,6 +37,7 @@ import {
   setNodePosition,
   usages,
 } from './revision-nodes-repository.ts';
+import { guardTestsShowing, refuseOverLimits, revisionSizes, type StepLimits } from './step-limits.ts';
 import {
   type NormalizedStep,
   normalizeSteps,
@@ -55,6 +56,7 @@ export interface ChildrenDeps {
   db: Db;
   blobs: BlobStore;
   clock: Clock;
+  limits: StepLimits;
 }
 
 /** The stored columns of an edited (non-shared) step. */
@@ -90,6 +92,7 @@ export async function replaceChildren(
     const normalized = await parseSteps(trx, scope.projectId, items, 'children', 'share');
     await requireWorking(trx, scope.projectId, scope.branchId, node.testId, 'update');
     if (!(await nodeExists(trx, node.id))) throw notFound('Step not found');
+    const [before] = (await revisionSizes(trx, [node.revisionId])).values();
     const existing = await childNodes(trx, node.revisionId, node.id);
     const existingIds = new Set(existing.map((row) => row.id));
     const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
@@ -120,6 +123,9 @@ export async function replaceChildren(
     const removed = existing.filter((row) => !kept.has(row.id)).map((row) => row.id);
     await deleteNodes(trx, node.revisionId, removed);
     await writer.flush(trx);
+    // Measured as written (kept children keep their subtrees); refused, the transaction rolls back.
+    const [after] = (await revisionSizes(trx, [node.revisionId])).values();
+    if (after) refuseOverLimits(deps.limits, after, { before, who: `test "${node.testName}"` });
     await markEditedAndRecount(trx, node.revisionId, now);
     // Uploads for setInputFiles children belong to the test (as with PUT /v1/tests/:testId).
     if (files.length > 0)
@@ -166,6 +172,8 @@ async function replaceSharedChildren(
       trx,
       uses.map((use) => use.revisionId),
     );
+    // Every test showing the group (directly or inside other shared groups) changes with it.
+    const checkLimits = await guardTestsShowing(trx, deps.limits, scope.projectId, [node.stepId]);
     const copy = uses.some((use) => use.branchId !== scope.branchId);
     const here = uses.filter((use) => use.branchId === scope.branchId).map((use) => use.revisionId);
     let groupId = node.stepId;
@@ -223,6 +231,7 @@ async function replaceSharedChildren(
     );
     await writer.flush(trx);
     for (const link of removed) await deleteIfOrphan(trx, link.childStepId);
+    await checkLimits();
     await markEdited(trx, here, now);
     // Uploads belong to the canonical child naming them (like a shared step's own files), so
     // every test using the group gets them.

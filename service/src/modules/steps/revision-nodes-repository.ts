@@ -75,7 +75,7 @@ export async function findWorkingNode(db: Executor, scope: Scope, revisionStepId
   if (!node) return undefined;
   const revision = (await workingRevisionsOf(db, scope.projectId, [node.revisionId])).get(node.revisionId);
   if (!revision || revision.branchId !== scope.branchId) return undefined;
-  return { ...node, testId: revision.testId, type: revision.type };
+  return { ...node, testId: revision.testId, testName: revision.name, type: revision.type };
 }
 
 export async function nodeExists(db: Executor, revisionStepId: string): Promise<boolean> {

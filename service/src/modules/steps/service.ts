@@ -34,6 +34,7 @@ import {
   updateStep,
 } from './repository.ts';
 import { repointNodes, usages } from './revision-nodes-repository.ts';
+import { defaultStepLimits, guardTestsShowing, type StepLimits } from './step-limits.ts';
 import { requireStep, type StepRow, stripScreenshotData } from './steps-store.ts';
 
 const present = (row: StepRow) => ({
@@ -50,12 +51,21 @@ export class StepsService {
   private readonly clock: Clock;
   /** Reads that need no transaction go here, never queued behind writes (DatabaseHandle.reads). */
   private readonly reads: Db;
+  /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`, checked on every test an edit changes. */
+  private readonly limits: StepLimits;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock, reads: Db = db) {
+  constructor(
+    db: Db,
+    blobs: BlobStore,
+    clock: Clock,
+    reads: Db = db,
+    limits: StepLimits = defaultStepLimits,
+  ) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
     this.reads = reads;
+    this.limits = limits;
   }
 
   private async requireVisible(scope: Scope, stepId: string) {
@@ -142,6 +152,8 @@ export class StepsService {
         uses.map((use) => use.revisionId),
       );
       const otherBranches = uses.some((use) => use.branchId !== scope.branchId);
+      // Every test showing the step (directly or in shared groups) grows by what it grows.
+      const checkLimits = await guardTestsShowing(trx, this.limits, scope.projectId, [stepId]);
       const fields = {
         ...(data.name !== undefined ? { name: data.name, nameLower: data.name.toLowerCase() } : {}),
         ...(action !== undefined ? { action: toJson(action) } : {}),
@@ -167,6 +179,7 @@ export class StepsService {
       } else {
         await updateStep(trx, stepId, fields);
       }
+      await checkLimits();
       await markEdited(trx, here, now);
       if (files.length > 0)
         await storeAttachments(trx, this.blobs, { projectId: scope.projectId, stepId: id }, files, now);
@@ -179,7 +192,7 @@ export class StepsService {
   /** Replaces the children of a group in a working revision (`:stepId` is the revision-step id). */
   async replaceChildren(scope: Scope, revisionStepId: string, raw: unknown, files: UploadedFile[] = []) {
     return replaceChildren(
-      { db: this.db, blobs: this.blobs, clock: this.clock },
+      { db: this.db, blobs: this.blobs, clock: this.clock, limits: this.limits },
       scope,
       revisionStepId,
       raw,

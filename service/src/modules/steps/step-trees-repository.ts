@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
@@ -49,6 +49,21 @@ export async function revisionNodesOf(db: Executor, revisionIds: string[]): Prom
     .execute();
 }
 
+/** One page of the nodes of these revisions' trees, by id after `after` (one chunk). */
+export async function revisionNodesPage(
+  db: Executor,
+  revisionIds: string[],
+  after: string | undefined,
+  limit: number,
+): Promise<RevisionNodeRow[]> {
+  let query = db
+    .selectFrom('revisionSteps')
+    .select(['id', 'revisionId', 'stepId', 'parentId', 'position'])
+    .where('revisionId', 'in', revisionIds);
+  if (after !== undefined) query = query.where('id', '>', after);
+  return query.orderBy('id').limit(limit).execute();
+}
+
 export async function requireStep(
   db: Executor,
   projectId: string,
@@ -83,4 +98,72 @@ export async function insertStepTreeRows(
 
 export async function insertRevisionNodes(trx: Executor, nodes: RevisionNodeRow[]) {
   for (const part of chunk(nodes, 300)) await trx.insertInto('revisionSteps').values(part).execute();
+}
+
+/**
+ * UTF-8 bytes a step takes as stored: its name and its action, condition and metadata JSON (the
+ * measure of `MAX_STEP_TREE_BYTES`; `stepBytes` in step-limits.ts counts the same in JavaScript).
+ */
+function storedBytes(db: Executor) {
+  const octets = (column: string) =>
+    onPostgres(db)
+      ? sql<number>`coalesce(octet_length(${sql.ref(column)}), 0)`
+      : sql<number>`coalesce(length(cast(${sql.ref(column)} as blob)), 0)`;
+  return sql<number>`(${octets('s.name')} + ${octets('s.action')} + ${octets('s.condition')} + ${octets('s.metadata')})`;
+}
+
+/** Canonical steps by id with their stored size (one chunk). */
+export async function stepSizeRows(db: Executor, ids: string[]) {
+  return db
+    .selectFrom('steps as s')
+    .select(['s.id', 's.isGroup', 's.shared', storedBytes(db).as('bytes')])
+    .where('s.id', 'in', ids)
+    .execute();
+}
+
+/**
+ * Per revision (one chunk): its nodes and their steps' stored bytes, and the nodes that point at a
+ * shared group (whose canonical children the tree shows below them).
+ */
+export async function revisionNodeTotals(db: Executor, revisionIds: string[]) {
+  const totals = await db
+    .selectFrom('revisionSteps as rs')
+    .innerJoin('steps as s', 's.id', 'rs.stepId')
+    .select((eb) => [
+      'rs.revisionId',
+      eb.fn.countAll<number>().as('steps'),
+      eb.fn.sum<number>(storedBytes(db)).as('bytes'),
+    ])
+    .where('rs.revisionId', 'in', revisionIds)
+    .groupBy('rs.revisionId')
+    .execute();
+  const sharedGroups = await db
+    .selectFrom('revisionSteps as rs')
+    .innerJoin('steps as s', 's.id', 'rs.stepId')
+    .select(['rs.revisionId', 'rs.stepId'])
+    .where('rs.revisionId', 'in', revisionIds)
+    .where('s.shared', '=', 1)
+    .where('s.isGroup', '=', 1)
+    .execute();
+  return { totals, sharedGroups };
+}
+
+/** The groups linking any of these steps as a child (one chunk). */
+export async function parentGroupsOf(db: Executor, stepIds: string[]) {
+  return db
+    .selectFrom('stepChildren')
+    .select(['parentStepId', 'childStepId'])
+    .where('childStepId', 'in', stepIds)
+    .execute();
+}
+
+/** Revisions (any kind) whose trees point at any of these steps directly (one chunk). */
+export async function revisionsReferencing(db: Executor, stepIds: string[]) {
+  const rows = await db
+    .selectFrom('revisionSteps')
+    .select('revisionId')
+    .distinct()
+    .where('stepId', 'in', stepIds)
+    .execute();
+  return rows.map((row) => row.revisionId);
 }

@@ -10,7 +10,7 @@ import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import { chunk, type StepRow, type StepView, stripScreenshotData } from './step-rows.ts';
 import {
   type RevisionNodeRow,
-  revisionNodesOf,
+  revisionNodesPage,
   sharedLinksOf,
   stepRowsWithIds,
 } from './step-trees-repository.ts';
@@ -28,15 +28,33 @@ const rowToParts = (row: StepRow) => ({
   shared: fromFlag(row.shared),
 });
 
-async function loadStepRows(db: Executor, ids: string[]): Promise<Map<string, StepRow>> {
-  const map = new Map<string, StepRow>();
-  for (const part of chunk([...new Set(ids)], 500)) {
+type StepParts = ReturnType<typeof rowToParts> & { id: string };
+
+/**
+ * Lets the event loop run between the chunks of a large tree: on SQLite every query runs
+ * synchronously, so a tree of some 10000 steps (stored before MAX_STEPS_PER_TEST) would otherwise
+ * hold it for the whole read.
+ */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Canonical steps by id, parsed a chunk at a time (the parsing is most of a large read). */
+async function loadStepRows(db: Executor, ids: string[]): Promise<Map<string, StepParts>> {
+  const map = new Map<string, StepParts>();
+  const parts = chunk([...new Set(ids)], 500);
+  for (const [index, part] of parts.entries()) {
     if (part.length === 0) continue;
+    if (index > 0) await yieldToLoop();
     const rows = await stepRowsWithIds(db, part);
-    for (const row of rows) map.set(row.id, row);
+    for (const row of rows) {
+      const parts = rowToParts(row);
+      map.set(row.id, { id: row.id, ...parts, action: stripScreenshotData(parts.action) });
+    }
   }
   return map;
 }
+
+/** Nodes are read in pages of this many: a tree stored before the limits can hold 100000. */
+const nodesPage = 5000;
 
 /** Children of shared groups, recursively, as canonical ids with their link ids. */
 async function loadSharedChildren(db: Executor, parentIds: string[]) {
@@ -68,13 +86,19 @@ export async function loadStepTrees(db: Executor, revisionIds: string[]): Promis
   const nodes: RevisionNodeRow[] = [];
   for (const part of chunk([...new Set(revisionIds)], 500)) {
     if (part.length === 0) continue;
-    nodes.push(...(await revisionNodesOf(db, part)));
+    for (let after: string | undefined; ; ) {
+      const page = await revisionNodesPage(db, part, after, nodesPage);
+      for (const node of page) nodes.push(node);
+      if (page.length < nodesPage) break;
+      after = page[page.length - 1]?.id;
+      await yieldToLoop();
+    }
   }
   const rows = await loadStepRows(
     db,
     nodes.map((node) => node.stepId),
   );
-  const sharedGroupIds = [...rows.values()].filter((row) => row.shared && row.isGroup).map((row) => row.id);
+  const sharedGroupIds = [...rows.values()].filter((row) => row.shared && row.group).map((row) => row.id);
   const links = await loadSharedChildren(db, sharedGroupIds);
   const linkedRows = await loadStepRows(
     db,
@@ -89,18 +113,17 @@ export async function loadStepTrees(db: Executor, revisionIds: string[]): Promis
     depth > 20
       ? []
       : (links.get(stepId) ?? []).flatMap((link) => {
-          const row = rows.get(link.childStepId);
-          if (!row) return [];
-          const parts = rowToParts(row);
+          const found = rows.get(link.childStepId);
+          if (!found) return [];
+          const { id: stepId, ...parts } = found;
           return [
             {
               id: link.id,
               revisionStepId: link.id,
-              stepId: row.id,
+              stepId,
               ...parts,
-              action: stripScreenshotData(parts.action),
               order: link.position,
-              children: parts.group ? expandShared(row.id, depth + 1) : [],
+              children: parts.group ? expandShared(stepId, depth + 1) : [],
             },
           ];
         });
@@ -112,32 +135,40 @@ export async function loadStepTrees(db: Executor, revisionIds: string[]): Promis
     list.push(node);
     byParent.set(key, list);
   }
-  const build = (revisionId: string, parentId: string | null): StepView[] =>
-    (byParent.get(`${revisionId}:${parentId ?? ''}`) ?? [])
-      .sort((a, b) => a.position - b.position)
-      .flatMap((node) => {
-        const row = rows.get(node.stepId);
-        if (!row) return [];
-        const parts = rowToParts(row);
-        const children = parts.shared
-          ? parts.group
-            ? expandShared(row.id, 0)
-            : []
-          : build(revisionId, node.id);
-        return [
-          {
-            id: node.id,
-            revisionStepId: node.id,
-            stepId: row.id,
-            ...parts,
-            action: stripScreenshotData(parts.action),
-            order: node.position,
-            children,
-          },
-        ];
+  // Built a slice at a time, like the rows were read: a tree stored before MAX_STEPS_PER_TEST
+  // (tens of thousands of nodes) takes hundreds of milliseconds of CPU to assemble.
+  let sinceYield = 0;
+  const build = async (revisionId: string, parentId: string | null): Promise<StepView[]> => {
+    const list = (byParent.get(`${revisionId}:${parentId ?? ''}`) ?? []).sort(
+      (a, b) => a.position - b.position,
+    );
+    const views: StepView[] = [];
+    for (const node of list) {
+      if (++sinceYield >= 1000) {
+        sinceYield = 0;
+        await yieldToLoop();
+      }
+      const found = rows.get(node.stepId);
+      if (!found) continue;
+      const { id: stepId, ...parts } = found;
+      const children = parts.shared
+        ? parts.group
+          ? expandShared(stepId, 0)
+          : []
+        : await build(revisionId, node.id);
+      views.push({
+        id: node.id,
+        revisionStepId: node.id,
+        stepId,
+        ...parts,
+        order: node.position,
+        children,
       });
+    }
+    return views;
+  };
   const out = new Map<string, StepView[]>();
-  for (const id of revisionIds) out.set(id, build(id, null));
+  for (const id of revisionIds) out.set(id, await build(id, null));
   return out;
 }
 

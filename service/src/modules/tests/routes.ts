@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   bulkDeleteBody,
   bulkUpdateStatusBody,
@@ -21,17 +22,31 @@ import {
   testStepsResponse,
   uuid,
 } from '@stepdeck/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
+import { stepLimitsOf } from '../steps/public.ts';
 import { readForm } from './multipart.ts';
 import { scopeOf } from './scope.ts';
 import { parseJsonField, TestsService } from './service.ts';
 import { TransferService } from './transfer.ts';
 
 const tags = ['tests'];
+
+/**
+ * Sends a body the service serialized itself (step trees, `stepsJson`): Fastify passes a string
+ * or stream with a JSON content type through as is, so the route's response schema documents it
+ * only. A large body is streamed piece by piece: written as one string, its conversion to bytes
+ * alone would hold the event loop (some 300 ms for 19 MB).
+ */
+const sendJson = (reply: FastifyReply, pieces: string[]) => {
+  reply.type('application/json; charset=utf-8');
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  return reply.send(size <= streamAboveChars ? pieces.join('') : Readable.from(pieces));
+};
+const streamAboveChars = 1024 * 1024;
 const testParams = z.object({ testId: uuid });
 /** The form of `POST /v1/tests` and `PUT /v1/tests/:testId`. */
 const testForm = multipartBody(
@@ -43,8 +58,9 @@ const testForm = multipartBody(
 
 export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new TestsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads);
-  const transfer = new TransferService(ctx.db, ctx.blobs, ctx.clock, service);
+  const limits = stepLimitsOf(ctx.config);
+  const service = new TestsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads, limits);
+  const transfer = new TransferService(ctx.db, ctx.blobs, ctx.clock, service, limits);
 
   app.get(
     '/v1/tests',
@@ -171,8 +187,11 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
         response: { 200: testDetailResponse },
       },
     },
-    async (request) =>
-      service.detail(await scopeOf(ctx, request, request.query.branch), request.params.testId),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await service.detail(await scopeOf(ctx, request, request.query.branch), request.params.testId),
+      ),
   );
 
   app.get(
@@ -186,15 +205,11 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
         response: { 200: testStepsResponse },
       },
     },
-    async (request) => ({
-      data: {
-        steps: await service.steps(
-          await scopeOf(ctx, request),
-          request.params.testId,
-          request.query.revisionId,
-        ),
-      },
-    }),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await service.steps(await scopeOf(ctx, request), request.params.testId, request.query.revisionId),
+      ),
   );
 
   app.get(
@@ -207,9 +222,11 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
         response: { 200: testStepResponse },
       },
     },
-    async (request) => ({
-      data: await service.step(await scopeOf(ctx, request), request.params.testId, request.params.stepId),
-    }),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await service.step(await scopeOf(ctx, request), request.params.testId, request.params.stepId),
+      ),
   );
 
   app.get(
@@ -252,13 +269,11 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
         response: { 200: revisionDetailResponse },
       },
     },
-    async (request) => ({
-      data: await service.revision(
-        await scopeOf(ctx, request),
-        request.params.testId,
-        request.params.revisionId,
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await service.revision(await scopeOf(ctx, request), request.params.testId, request.params.revisionId),
       ),
-    }),
   );
 
   app.post(

@@ -3,12 +3,12 @@ import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { loadStepTree, type StepView } from '../steps/public.ts';
+import { defaultStepLimits, loadStepTree, type StepLimits, type StepView } from '../steps/public.ts';
 import { loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { attachmentsOfTest } from './attachments-repository.ts';
 import { findRevisionOfTest, manualRevisions } from './history-repository.ts';
 import { listWorking } from './list-repository.ts';
-import { presentSteps, presentTest, type Scope } from './present.ts';
+import { jsonWith, onlyItem, presentTest, type Scope, stepsJson } from './present.ts';
 import { requireWorking, tagsOf } from './repository.ts';
 import { TestWrites } from './writes.ts';
 
@@ -34,11 +34,17 @@ export class TestsService {
   private readonly reads: Db;
   private readonly writes: TestWrites;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock, reads: Db = db) {
+  constructor(
+    db: Db,
+    blobs: BlobStore,
+    clock: Clock,
+    reads: Db = db,
+    limits: StepLimits = defaultStepLimits,
+  ) {
     this.db = db;
     this.blobs = blobs;
     this.reads = reads;
-    this.writes = new TestWrites(db, blobs, clock);
+    this.writes = new TestWrites(db, blobs, clock, limits);
   }
 
   readonly create: TestWrites['create'] = (...args) => this.writes.create(...args);
@@ -71,7 +77,11 @@ export class TestsService {
     };
   }
 
-  async detail(scope: Scope, testId: string) {
+  /**
+   * The read routes of a step tree answer JSON serialized here (`stepsJson`, a slice at a time):
+   * bounded by MAX_STEPS_PER_TEST and MAX_STEP_TREE_BYTES when written, larger when stored before.
+   */
+  async detail(scope: Scope, testId: string): Promise<string[]> {
     const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const childrenQuery = await listWorking(this.reads, {
       ...scope,
@@ -87,28 +97,33 @@ export class TestsService {
         )
       : undefined;
     const steps = await loadStepTree(this.reads, test.revisionId);
-    return {
-      test: {
-        ...presentTest(test, tags.get(test.id) ?? [], childCount),
-        revisionId: test.revisionId,
-        branchId: scope.branchId,
+    return jsonWith(
+      {
+        test: {
+          ...presentTest(test, tags.get(test.id) ?? [], childCount),
+          revisionId: test.revisionId,
+          branchId: scope.branchId,
+        },
+        children: childrenQuery.rows.map((row) =>
+          presentTest(row, tags.get(row.id) ?? [], row.childrenCount),
+        ),
+        parentDirectory: parent
+          ? { id: parent.id, name: parent.name, parentTestId: parent.parentTestId }
+          : null,
       },
-      children: childrenQuery.rows.map((row) => presentTest(row, tags.get(row.id) ?? [], row.childrenCount)),
-      steps: presentSteps(steps),
-      parentDirectory: parent
-        ? { id: parent.id, name: parent.name, parentTestId: parent.parentTestId }
-        : null,
-    };
+      { steps: await stepsJson(steps) },
+    );
   }
 
-  async steps(scope: Scope, testId: string, revisionId?: string) {
+  async steps(scope: Scope, testId: string, revisionId?: string): Promise<string[]> {
     const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     let target = test.revisionId;
     if (revisionId) target = (await this.requireSnapshot(scope, testId, revisionId)).id;
-    return presentSteps(await loadStepTree(this.reads, target));
+    const steps = await stepsJson(await loadStepTree(this.reads, target));
+    return jsonWith({}, { data: jsonWith({}, { steps }) });
   }
 
-  async step(scope: Scope, testId: string, stepId: string) {
+  async step(scope: Scope, testId: string, stepId: string): Promise<string[]> {
     const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const find = (views: StepView[]): StepView | undefined => {
       for (const view of views) {
@@ -120,8 +135,8 @@ export class TestsService {
     };
     const found = find(await loadStepTree(this.reads, test.revisionId));
     if (!found) throw notFound('Step not found');
-    const [step] = presentSteps([found]) as Array<Record<string, unknown>>;
-    return { step, children: presentSteps(found.children) };
+    const step = onlyItem(await stepsJson([found]));
+    return jsonWith({}, { data: jsonWith({}, { step, children: await stepsJson(found.children) }) });
   }
 
   async files(scope: Scope, testId: string) {
@@ -173,14 +188,22 @@ export class TestsService {
     }));
   }
 
-  async revision(scope: Scope, testId: string, revisionId: string) {
+  async revision(scope: Scope, testId: string, revisionId: string): Promise<string[]> {
     const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const snapshot = await this.requireSnapshot(scope, testId, revisionId);
     if (snapshot.kind !== 'manual') throw notFound('Revision not found');
-    return {
-      revision: { id: snapshot.id, message: snapshot.message ?? '', createdAt: snapshot.createdAt },
-      test: { id: test.id, name: snapshot.name },
-      steps: presentSteps(await loadStepTree(this.reads, snapshot.id)),
-    };
+    const steps = await stepsJson(await loadStepTree(this.reads, snapshot.id));
+    return jsonWith(
+      {},
+      {
+        data: jsonWith(
+          {
+            revision: { id: snapshot.id, message: snapshot.message ?? '', createdAt: snapshot.createdAt },
+            test: { id: test.id, name: snapshot.name },
+          },
+          { steps },
+        ),
+      },
+    );
   }
 }

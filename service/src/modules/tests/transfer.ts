@@ -7,8 +7,22 @@ import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
 import { ensureTags } from '../console/public.ts';
-import { loadStepTrees, type normalizeSteps, type StepView, StepWriter } from '../steps/public.ts';
-import { importLimits, readExportArchive, zipFiles } from './archive.ts';
+import {
+  defaultStepLimits,
+  loadStepTrees,
+  type NormalizedStep,
+  type normalizeSteps,
+  overLimits,
+  refuseOverLimits,
+  revisionSizes,
+  type StepLimits,
+  type StepView,
+  StepWriter,
+  sizeOfSteps,
+  stepBytes,
+  type TreeSize,
+} from '../steps/public.ts';
+import { type ArchiveContents, importLimits, readExportArchive, zipFiles } from './archive.ts';
 import { loadCompilableTests } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
 import { loadProjectSecrets } from './secrets-repository.ts';
@@ -20,8 +34,13 @@ import {
   testIdsTaggedAny,
 } from './transfer-repository.ts';
 
-/** Export cap (the spec: 10000 tests). An object so tests can lower it; the default stays 10000. */
-export const exportLimits = { maxTests: 10_000 };
+/**
+ * Export caps: the spec's 10000 tests, and the steps of all of them together (every node, shared
+ * steps expanded, and their stored bytes, as MAX_STEPS_PER_TEST and MAX_STEP_TREE_BYTES measure
+ * one test), so one export holds a bounded amount in memory and its archive fits what an import
+ * reads back (`importLimits.maxTotalBytes`, 256 MiB). An object so tests can lower them.
+ */
+export const exportLimits = { maxTests: 10_000, maxSteps: 250_000, maxStepBytes: 128 * 1024 * 1024 };
 /** Imports running at once; more answer 429 with Retry-After (the upload is already in memory). */
 export const importConcurrency = { max: 2, retryAfterSeconds: 5 };
 let importsRunning = 0;
@@ -80,12 +99,21 @@ export class TransferService {
   private readonly blobs: BlobStore;
   private readonly clock: Clock;
   private readonly tests: TestsService;
+  /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`: an imported test past them is left out. */
+  private readonly limits: StepLimits;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock, tests: TestsService) {
+  constructor(
+    db: Db,
+    blobs: BlobStore,
+    clock: Clock,
+    tests: TestsService,
+    limits: StepLimits = defaultStepLimits,
+  ) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
     this.tests = tests;
+    this.limits = limits;
   }
 
   private async select(
@@ -121,6 +149,7 @@ export class TransferService {
     if (ids.length > exportLimits.maxTests)
       throw badRequest(`Export is limited to ${exportLimits.maxTests} tests; ${ids.length} selected`);
     if (ids.length === 0) throw badRequest('No tests match the selection');
+    await this.requireExportable(scope, ids);
     const filename = ids.length === 1 ? 'service-test.zip' : 'service-tests.zip';
     if (body.format === 'pw') {
       const compiler = await import('../../runner/compiler/index.ts');
@@ -198,6 +227,29 @@ export class TransferService {
     return { zip: await zipFiles(files), filename };
   }
 
+  /** Refuses (400) an export whose tests' steps together pass `exportLimits`, before loading them. */
+  private async requireExportable(scope: Scope, ids: string[]) {
+    const tests = await findWorkingMany(this.db, scope.projectId, scope.branchId, ids);
+    const sizes = await revisionSizes(
+      this.db,
+      tests.map((test) => test.revisionId),
+    );
+    let steps = 0;
+    let bytes = 0;
+    for (const size of sizes.values()) {
+      steps += size.steps;
+      bytes += size.bytes;
+    }
+    if (steps > exportLimits.maxSteps)
+      throw badRequest(
+        `Export is limited to ${exportLimits.maxSteps} steps; the ${ids.length} selected tests have ${steps}: export fewer at a time`,
+      );
+    if (bytes > exportLimits.maxStepBytes)
+      throw badRequest(
+        `Export is limited to ${exportLimits.maxStepBytes} bytes of steps; the ${ids.length} selected tests' steps take ${bytes}: export fewer at a time`,
+      );
+  }
+
   async import(scope: Scope, zip: Buffer | undefined) {
     if (!zip) throw badRequest('file is required: a ZIP produced by POST /v1/tests/export');
     if (importsRunning >= importConcurrency.max)
@@ -214,7 +266,8 @@ export class TransferService {
   }
 
   private async importArchive(scope: Scope, zip: Buffer) {
-    const { docs, sharedSteps, errors } = await readExportArchive(zip);
+    const archive = await readExportArchive(zip);
+    const { docs, sharedSteps, errors } = withinLimits(archive, this.limits);
     // Parents before children; a test whose parent is missing is imported at the root.
     const docIds = new Set(docs.map((entry) => entry.doc.id));
     const ordered = subtreeIds(
@@ -235,21 +288,25 @@ export class TransferService {
       counts.tags += created;
       // Shared steps get new ids; references are remapped.
       const sharedMap = new Map<string, string>();
-      const sharedWriter = new StepWriter(scope.projectId, 'ui', now);
-      for (const { doc, step } of sharedSteps) {
-        if (!step) continue;
-        const id = sharedWriter.canonical(step, true);
-        if (step.group) sharedWriter.sharedGroupChildren(id, step.children);
-        sharedMap.set(doc.id, id);
-        counts.sharedSteps += 1;
-      }
-      await sharedWriter.flush(trx);
       const remap = (steps: ReturnType<typeof normalizeSteps>): ReturnType<typeof normalizeSteps> =>
         steps.map((step) => ({
           ...step,
           ...(step.sharedRef ? { sharedRef: sharedMap.get(step.sharedRef) } : {}),
           children: remap(step.children),
         }));
+      const sharedWriter = new StepWriter(scope.projectId, 'ui', now);
+      for (const { doc, step } of sharedSteps) {
+        if (!step) continue;
+        sharedMap.set(doc.id, sharedWriter.canonical(step, true));
+        counts.sharedSteps += 1;
+      }
+      // Children of shared groups are linked once every shared step has its new id: a reference
+      // to another shared step of the archive is remapped like a test's, never linked by the
+      // archive's id (which could name a step of another project).
+      for (const { doc, step } of sharedSteps)
+        if (step?.group)
+          sharedWriter.sharedGroupChildren(sharedMap.get(doc.id) as string, remap(step.children));
+      await sharedWriter.flush(trx);
       // Rows are collected for every test and written in batches (a 10000-test archive would
       // otherwise cost several statements per test).
       const newIds = new Map<string, string>();
@@ -335,4 +392,69 @@ export class TransferService {
     });
     return { imported: counts, errors };
   }
+}
+
+/**
+ * Leaves out (named in `errors`) each shared step and test document whose step tree would pass
+ * MAX_STEPS_PER_TEST or MAX_STEP_TREE_BYTES once written, shared steps of the archive expanded
+ * as `loadStepTrees` expands them (21 levels below the node using them).
+ */
+function withinLimits(archive: ArchiveContents, limits: StepLimits): ArchiveContents {
+  const errors = [...archive.errors];
+  const byId = new Map<string, NormalizedStep>();
+  for (const { doc, step } of archive.sharedSteps) if (step) byId.set(doc.id, step);
+  const memo = new Map<string, TreeSize>();
+  const zero: TreeSize = { steps: 0, bytes: 0 };
+  const plus = (a: TreeSize, b: TreeSize): TreeSize => ({
+    steps: a.steps + b.steps,
+    bytes: a.bytes + b.bytes,
+  });
+  /** What children of a shared group add at this level below the node using the group. */
+  const below = (children: NormalizedStep[], depth: number): TreeSize => {
+    if (depth > 20) return zero;
+    let size = zero;
+    for (const child of children) {
+      const target = child.sharedRef ? byId.get(child.sharedRef) : child;
+      if (!target) {
+        size = plus(size, { steps: 1, bytes: stepBytes(child) });
+        continue;
+      }
+      size = plus(size, { steps: 1, bytes: stepBytes(target) });
+      if (target.group)
+        size = plus(
+          size,
+          child.sharedRef ? expanded(child.sharedRef, depth + 1) : below(target.children, depth + 1),
+        );
+    }
+    return size;
+  };
+  const expanded = (id: string, depth: number): TreeSize => {
+    const key = `${depth}:${id}`;
+    const known = memo.get(key);
+    if (known) return known;
+    const size = below(byId.get(id)?.children ?? [], depth);
+    memo.set(key, size);
+    return size;
+  };
+  const referenced = new Map<string, TreeSize>();
+  for (const [id, step] of byId)
+    referenced.set(id, plus({ steps: 1, bytes: stepBytes(step) }, step.group ? expanded(id, 0) : zero));
+  const refused = (file: string, name: string, size: TreeSize): boolean => {
+    if (!overLimits(limits, size)) return false;
+    try {
+      refuseOverLimits(limits, size, { who: name });
+    } catch (error) {
+      errors.push({ file, error: (error as Error).message });
+    }
+    return true;
+  };
+  const sharedSteps = archive.sharedSteps.filter(
+    ({ doc, step }) =>
+      !step || !refused('shared-steps.json', `shared step "${doc.name}"`, referenced.get(doc.id) ?? zero),
+  );
+  // A test using a shared step left out is measured with it (as written it would hold it).
+  const docs = archive.docs.filter(
+    (entry) => !refused(entry.file, `test "${entry.doc.name}"`, sizeOfSteps(entry.steps, referenced)),
+  );
+  return { docs, sharedSteps, errors };
 }

@@ -10,10 +10,15 @@ import { zodMessage } from '../../plugins/errors.ts';
 import { activeSchedulesReferencing } from '../schedules/public.ts';
 import {
   copyRevisionSteps,
+  defaultStepLimits,
   deleteRevisionTree,
   loadStepTree,
   type NormalizedStep,
   parseSteps,
+  refuseOverLimits,
+  requireStepsWithinLimits,
+  revisionSizes,
+  type StepLimits,
   StepWriter,
 } from '../steps/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
@@ -52,11 +57,14 @@ export class TestWrites {
   private readonly db: Db;
   private readonly blobs: BlobStore;
   private readonly clock: Clock;
+  /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`: every write that adds steps checks them. */
+  private readonly limits: StepLimits;
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock) {
+  constructor(db: Db, blobs: BlobStore, clock: Clock, limits: StepLimits = defaultStepLimits) {
     this.db = db;
     this.blobs = blobs;
     this.clock = clock;
+    this.limits = limits;
   }
 
   async create(scope: Scope, rawTestData: unknown, files: UploadedFile[]) {
@@ -74,6 +82,7 @@ export class TestWrites {
       const steps = data.steps
         ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
         : [];
+      await requireStepsWithinLimits(trx, this.limits, steps);
       if (data.parentTestId) await this.requireDirectory(trx, scope, data.parentTestId);
       if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
       await insertTest(trx, {
@@ -195,6 +204,7 @@ export class TestWrites {
       const directory = data.directory ?? current.directory;
       if (directory && steps && steps.length > 0)
         throw badRequest('testData.steps: a directory has no steps');
+      if (steps) await requireStepsWithinLimits(trx, this.limits, steps, current.revisionId);
       const type = testTypeOf(data.metadata, current.type);
       let stepsCount = current.stepsCount;
       if (steps) {
@@ -321,6 +331,15 @@ export class TestWrites {
       const ids = subtreeIds(tree, [testId]);
       const tests = await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'share');
       const byId = new Map(tests.map((test) => [test.id, test]));
+      // A copy is a new test: over a limit (a test stored before the limits), it is refused.
+      const sizes = await revisionSizes(
+        trx,
+        tests.map((test) => test.revisionId),
+      );
+      for (const test of tests)
+        refuseOverLimits(this.limits, sizes.get(test.revisionId) ?? { steps: 0, bytes: 0 }, {
+          who: `the copy of "${test.name}"`,
+        });
       const tags = await tagsOf(trx, ids);
       const newIds = new Map(ids.map((id) => [id, randomUUID()]));
       const copies = await loadAttachmentsFor(trx, this.blobs, ids);

@@ -6,8 +6,12 @@ export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
 /** Written by the runtime when an assertion fails (see `recordExpectation`). */
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
+/**
+ * Chromium's flags in every run and export. Not `--no-sandbox`: the sandbox is the config's
+ * `chromiumSandbox`, on when the runner isolates runs ({@link SANDBOX_ENV_VAR}); Playwright
+ * adds `--no-sandbox` itself when it is off.
+ */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -15,6 +19,13 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+/** Set to `1` by the runner when Chromium runs with its own sandbox (runner/isolation.ts). */
+export const SANDBOX_ENV_VAR = 'STEPDECK_CHROMIUM_SANDBOX';
+/**
+ * The runner's egress proxy (runner/egress-proxy.ts), set by the executor: the config sends
+ * the browser and the request fixture through it; unset (an exported project), no proxy.
+ */
+export const EGRESS_PROXY_ENV_VAR = 'STEPDECK_EGRESS_PROXY';
 /** `use.actionTimeout: 0` means this default (the spec). */
 export const DEFAULT_ACTION_TIMEOUT_MS = 60_000;
 

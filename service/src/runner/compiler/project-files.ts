@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ResolvedRunConfig } from '@stepdeck/contract';
 import { lit } from './code.ts';
-import { CHROMIUM_ARGS, DEFAULT_ACTION_TIMEOUT_MS, secretEnvVar } from './constants.ts';
+import {
+  CHROMIUM_ARGS,
+  DEFAULT_ACTION_TIMEOUT_MS,
+  EGRESS_PROXY_ENV_VAR,
+  SANDBOX_ENV_VAR,
+  secretEnvVar,
+} from './constants.ts';
 import type { CompileInput } from './types.ts';
 
 /**
@@ -73,6 +79,8 @@ export function configSource(
       `      use: {`,
       ...Object.entries(projectUse(config)).map(([key, value]) => `        ${key}: ${lit(value)},`),
       ...(config.use.browserName === 'chromium' ? ['        launchOptions: chromiumLaunchOptions,'] : []),
+      // The request fixture's (and every browser context's) way out: the egress proxy.
+      `        ...egressUse,`,
       `      },`,
       `    },`,
     );
@@ -83,12 +91,18 @@ export function configSource(
     `import { existsSync } from 'node:fs';`,
     `import { defineConfig } from '@playwright/test';`,
     '',
+    `// Set by the Stepdeck service: its runner's egress proxy. Unset (as here by default): none.`,
+    `const egressProxy = process.env.${EGRESS_PROXY_ENV_VAR} ? { server: process.env.${EGRESS_PROXY_ENV_VAR} } : undefined;`,
     `// Chromium: CHROMIUM_PATH, else the Debian package, else Playwright's own browser.`,
     `const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);`,
     `const chromiumLaunchOptions = {`,
     `  ...(executablePath ? { executablePath } : {}),`,
     `  args: ${lit(CHROMIUM_ARGS)},`,
+    `  // Chromium's own sandbox when the runner isolates runs (Playwright's default, off, elsewhere).`,
+    `  chromiumSandbox: process.env.${SANDBOX_ENV_VAR} === '1',`,
+    `  ...(egressProxy ? { proxy: egressProxy } : {}),`,
     `};`,
+    `const egressUse = egressProxy ? { proxy: egressProxy } : {};`,
     '',
     `export default defineConfig({`,
     `  testDir: './tests',`,
@@ -121,6 +135,7 @@ export function readme(input: CompileInput): string {
     '',
     "- `CHROMIUM_PATH`: the Chromium to use (default `/usr/bin/chromium` when present, else Playwright's own).",
     '- `STEPDECK_API_URL`, `STEPDECK_API_KEY`: the Stepdeck service and a key with `emailInbox:read`, for email steps.',
+    `- \`${EGRESS_PROXY_ENV_VAR}\`: set by the Stepdeck service to its runner's egress proxy; leave it unset here (no proxy).`,
     ...(secrets.length > 0
       ? [
           '- Secrets are never written into these files; set them as environment variables:',

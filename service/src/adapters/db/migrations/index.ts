@@ -10,6 +10,7 @@ import * as runProcesses from './0010_run_processes.ts';
 import * as presetsAudit from './0011_presets_audit.ts';
 import * as runBatches from './0012_run_batches.ts';
 import * as messageHeaders from './0013_message_headers.ts';
+import * as runArtifacts from './0014_run_artifacts.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0011_presets_audit': presetsAudit,
   '0012_run_batches': runBatches,
   '0013_message_headers': messageHeaders,
+  '0014_run_artifacts': runArtifacts,
 };
