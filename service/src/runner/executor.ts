@@ -17,22 +17,19 @@ import { egressEnv } from './egress-proxy.ts';
 import {
   checkIsolation,
   defaultUidRange,
-  fitsChromiumSocket,
-  giveTo,
+  handRunFolders,
   type IsolationSettings,
   type IsolationStatus,
-  killUid,
-  openParentTo,
   reclaim,
-  runTempRoot,
   sandboxEnv,
-  unreachableFolder,
 } from './isolation.ts';
 import { descendants, killTree, signalAll } from './process-tree.ts';
 import { createRedactor } from './redact.ts';
 import { type ArtifactLimits, type RedactSpawnOptions, redactRunOutputs } from './redact-run.ts';
 import { type ExecutedTest, mapReport } from './report-map.ts';
+import { killUid } from './run-uids.ts';
 import { standbyHome, takeRunner } from './standby.ts';
+import { fitsChromiumSocket, runTempRoot } from './temp-root.ts';
 
 export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
 
@@ -361,35 +358,19 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   } catch (error) {
     return runnerError(`could not start the runner: ${(error as Error).message}`);
   }
-  const closeParents: Array<() => Promise<void>> = [];
+  let takeBack: () => Promise<void>;
   try {
-    // The run's folders belong to the run's own uid, when it has one.
-    for (const folder of [dir, shortTmp, options.blobDir ? path.resolve(options.blobDir) : null]) {
-      if (!folder) continue;
-      closeParents.push(await openParentTo(folder, runner.uid));
-      const unreachable = await unreachableFolder(folder, runner.uid);
-      if (unreachable) throw new Error(unreachable);
-      await fs.mkdir(folder, { recursive: true });
-      await giveTo(folder, runner.uid);
-    }
+    takeBack = await handRunFolders(
+      [dir, shortTmp, options.blobDir ? path.resolve(options.blobDir) : null],
+      runner,
+    );
   } catch (error) {
-    await runner.release();
-    for (const close of closeParents.reverse()) await close();
     return runnerError(`could not prepare the project directory: ${(error as Error).message}`);
   }
   try {
     return await supervise(runner);
   } finally {
-    // Whatever way the run ended, its uid is given back only once nothing it owned is left:
-    // the next run under that uid must find none of this one's files.
-    if (shortTmp) await fs.rm(shortTmp, { recursive: true, force: true }).catch(() => {});
-    if (runner.uid !== null) {
-      killUid(runner.uid);
-      for (const folder of [dir, options.blobDir ? path.resolve(options.blobDir) : null])
-        if (folder) await reclaim(folder).catch(() => {});
-    }
-    await runner.release();
-    for (const close of closeParents.reverse()) await close();
+    await takeBack();
   }
 
   async function supervise(runner: ReturnType<typeof takeRunner>): Promise<ExecutionResult> {

@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SANDBOX_ENV_VAR } from './compiler/constants.ts';
+import { killUid } from './run-uids.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -61,11 +62,6 @@ let status: IsolationStatus = {
 /** The mode decided at start-up ({@link checkIsolation}). */
 export function isolationStatus(): IsolationStatus {
   return status;
-}
-
-/** Sets the mode without the start-up checks (tests of the other modes, and the off switch). */
-export function setIsolationStatus(next: IsolationStatus): void {
-  status = next;
 }
 
 const isRoot = () => process.getuid?.() === 0;
@@ -214,146 +210,6 @@ async function userNamespacesProblem(uid: number | null): Promise<string | null>
   }
 }
 
-/** The kernel's limit on a Unix socket path (sun_path, 108 bytes with its NUL). */
-const socketPathLimit = 107;
-/** What Chromium appends to its TMPDIR for its singleton socket. */
-const chromiumSocketSuffix = '/.org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
-/** The longest run TMPDIR under a root ({@link runTempRoot}): `/stepdeck-batch-<pid>-<tag>-<n>/.tmp`. */
-const longestRunFolder = '/stepdeck-batch-4194304-0123abcd-999/.tmp'.length;
-
-/** True when Chromium's socket fits under this TMPDIR. */
-export function fitsChromiumSocket(tmpdir: string): boolean {
-  return path.resolve(tmpdir).length + chromiumSocketSuffix <= socketPathLimit;
-}
-
-/**
- * Where runs' folders (their TMPDIR, where Chromium puts its socket) live: the service's
- * temporary folder when short enough for Chromium's socket path, else `/tmp`, else
- * `/dev/shm`. A long TMPDIR (a data volume, some container platforms) used to abort every
- * browser run (SIGABRT: the socket path passed 107 bytes).
- */
-export function runTempRoot(tmpdir = process.env.TMPDIR || '/tmp'): string {
-  const fits = (root: string) => root.length + longestRunFolder + chromiumSocketSuffix <= socketPathLimit;
-  const resolved = path.resolve(tmpdir);
-  for (const candidate of [resolved, '/tmp', '/dev/shm']) {
-    if (!fits(candidate)) continue;
-    try {
-      fs.accessSync(candidate, fs.constants.W_OK | fs.constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  throw new Error(
-    `TMPDIR ${resolved} is too long for Chromium's socket path (${socketPathLimit} bytes) and neither /tmp nor /dev/shm is writable: set TMPDIR to a shorter folder`,
-  );
-}
-
-/** Uids this process holds. */
-const taken = new Set<number>();
-
-/**
- * Where the holders of uids are recorded, one folder per uid holding the holder's pid: a
- * service and its workers on one host share `RUNNER_UID_RANGE`, and `mkdir` is atomic.
- */
-function uidLocks(): string {
-  return path.join(runTempRoot(), `stepdeck-uids-${process.getuid?.() ?? 'user'}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
-
-/** Claims the uid for this process: free, or held by a process that is gone. */
-function claim(locks: string, uid: number): boolean {
-  const lock = path.join(locks, String(uid));
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      fs.mkdirSync(lock, { mode: 0o700 });
-      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
-      const holder = Number(
-        fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'r' }).trim() || 0,
-      );
-      // A holder that is alive (or still writing its pid) keeps it.
-      if (holder === 0 || holder === process.pid || alive(holder)) return false;
-      fs.rmSync(lock, { recursive: true, force: true });
-    }
-  }
-  return false;
-}
-
-/**
- * A uid of its own for one execution (null when runs do not get one: `sandbox`, `off`).
- * Whatever a former holder left running under it is killed first.
- */
-export function takeRunUid(): number | null {
-  if (status.mode !== 'uid' || !status.uidRange) return null;
-  const [first, last] = status.uidRange;
-  const locks = uidLocks();
-  fs.mkdirSync(locks, { recursive: true, mode: 0o700 });
-  for (let uid = first; uid <= last; uid += 1) {
-    if (taken.has(uid)) continue;
-    let claimed = false;
-    try {
-      claimed = claim(locks, uid);
-    } catch {
-      claimed = false;
-    }
-    if (!claimed) continue;
-    taken.add(uid);
-    killUid(uid);
-    return uid;
-  }
-  throw new Error(
-    `RUNNER_UID_RANGE ${first}-${last} has no free uid: widen it (it needs one per run and standby at once)`,
-  );
-}
-
-/**
- * Gives a uid back once nothing of it is left: every process of that uid is killed (a
- * process that left the run's process group included) and its files in `folders` are
- * removed, so the next run under it starts with nothing of this one.
- */
-export async function releaseRunUid(uid: number, folders: string[]): Promise<void> {
-  try {
-    for (let round = 0; round < 5 && killUid(uid) > 0; round += 1)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const folder of folders)
-      await fs.promises.rm(folder, { recursive: true, force: true, maxRetries: 3 });
-  } finally {
-    taken.delete(uid);
-    fs.rmSync(path.join(uidLocks(), String(uid)), { recursive: true, force: true });
-  }
-}
-
-/** SIGKILLs every process whose real or effective uid is `uid`; returns how many were signalled. */
-export function killUid(uid: number): number {
-  let killed = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    let owners: number[] = [];
-    try {
-      const line = /^Uid:\s+(.*)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '';
-      owners = line.split(/\s+/).map(Number);
-    } catch {
-      continue;
-    }
-    if (!owners.slice(0, 2).includes(uid)) continue;
-    try {
-      process.kill(pid, 'SIGKILL');
-      killed += 1;
-    } catch {}
-  }
-  return killed;
-}
-
 /** Hands a folder the service made to the run's uid (everything in it, links themselves). */
 export async function giveTo(folder: string, uid: number | null): Promise<void> {
   if (uid === null) return;
@@ -395,4 +251,47 @@ export async function reclaim(folder: string): Promise<void> {
     for (const entry of await fs.promises.readdir(target)) await walk(path.join(target, entry));
   };
   await walk(root);
+}
+
+/**
+ * Hands a run's folders (created when missing) to its runner's uid, the folder each is in
+ * opened to that uid alone ({@link openParentTo}), and returns what takes them back once the
+ * run is over, however it ended: every process of the uid killed, the folders the service's
+ * again (links dropped), then the uid given back ({@link TakenRunner.release}), the parents
+ * closed, and a short TMPDIR of the run's (the second folder, when it is one) removed. The
+ * next run under that uid finds nothing of this one. On failure the runner is released.
+ */
+export async function handRunFolders(
+  folders: Array<string | null>,
+  runner: { uid: number | null; release(): Promise<void> },
+): Promise<() => Promise<void>> {
+  const { uid } = runner;
+  const closeParents: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closeParents.reverse()) await close();
+  };
+  try {
+    for (const folder of folders) {
+      if (!folder) continue;
+      closeParents.push(await openParentTo(folder, uid));
+      const unreachable = await unreachableFolder(folder, uid);
+      if (unreachable) throw new Error(unreachable);
+      await fs.promises.mkdir(folder, { recursive: true });
+      await giveTo(folder, uid);
+    }
+  } catch (error) {
+    await runner.release();
+    await closeAll();
+    throw error;
+  }
+  const [runFolder, shortTmp, ...others] = folders;
+  return async () => {
+    if (uid !== null) {
+      killUid(uid);
+      for (const folder of [runFolder, ...others]) if (folder) await reclaim(folder).catch(() => {});
+    }
+    if (shortTmp) await fs.promises.rm(shortTmp, { recursive: true, force: true }).catch(() => {});
+    await runner.release();
+    await closeAll();
+  };
 }

@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { killUid, releaseRunUid, runTempRoot, takeRunUid } from './isolation.ts';
+import { isolationStatus } from './isolation.ts';
 import { BROWSER_ENV } from './prelaunch.ts';
+import { killUid, releaseRunUid, takeRunUid } from './run-uids.ts';
 import type { StandbyJob } from './standby-runner-main.ts';
 import { processAlive, spawnSupervised } from './supervisor.ts';
+import { runTempRoot } from './temp-root.ts';
 
 const standbyScript = fileURLToPath(new URL('./standby-runner-main.ts', import.meta.url));
 
@@ -107,7 +109,7 @@ function keyOf(env: Record<string, string>): string {
 function spawnStandby(cli: string, env: Record<string, string>, parent: string): Standby {
   // Traversable by the runs' uids, listable by none of them.
   fs.mkdirSync(parent, { recursive: true, mode: 0o711 });
-  const uid = takeRunUid();
+  const uid = takeRunUid(isolationStatus().mode === 'uid' ? isolationStatus().uidRange : null);
   let home: string;
   const own: Record<string, string> = {};
   try {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureIsolation } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
-import { isolationStatus, runTempRoot } from '../../src/runner/isolation.ts';
+import { isolationStatus } from '../../src/runner/isolation.ts';
+import { runTempRoot } from '../../src/runner/temp-root.ts';
 import { until } from '../modules/runs/service-process.ts';
 import {
   commandLine,

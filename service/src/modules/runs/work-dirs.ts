@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { runTempRoot } from '../../runner/isolation.ts';
+import { runTempRoot } from '../../runner/temp-root.ts';
 
 /**
  * The temporary folder of a run or batch. Each one this process executes at once gets a
