@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureIsolation } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
 import { isolationStatus } from '../../src/runner/isolation.ts';
+import { configureStandbyRunners, stopStandbyRunners, waitingStandbys } from '../../src/runner/standby.ts';
 import { runTempRoot } from '../../src/runner/temp-root.ts';
 import { until } from '../modules/runs/service-process.ts';
 import {
@@ -243,8 +244,6 @@ describe('runner isolation', () => {
     process.env.TMPDIR = long;
     try {
       expect(os.tmpdir()).toHaveLength(120);
-      // Runs' folders then live in /tmp, short enough for Chromium's socket.
-      expect(runTempRoot()).toBe('/tmp');
       const dir = await tempDir('long-tmp');
       expect(dir.startsWith(long)).toBe(true);
       const project = compileProject({
@@ -257,9 +256,24 @@ describe('runner isolation', () => {
         config: null,
         secretNames: [],
       });
-      const result = await executeProject({ dir, project, env: {}, signal: new AbortController().signal });
-      expect(result.status, result.log).toBe('passed');
+      const run = async (env: Record<string, string> = {}) =>
+        executeProject({ dir, project, env, signal: new AbortController().signal });
+      // A browser the run launches itself (another time zone than the one launched ahead): the
+      // run's own TMPDIR, under the long one, is replaced by a short one.
+      stopStandbyRunners();
+      configureStandbyRunners({ idleMs: 0 });
+      const alone = await run({ TZ: 'Asia/Tokyo' });
+      expect(alone.status, alone.log).toBe('passed');
+      // A runner that waited, started while TMPDIR was long, with the browser it launched ahead.
+      configureStandbyRunners({ idleMs: 300_000 });
+      expect((await run()).status).toBe('passed');
+      await until(() => waitingStandbys().length > 0, 20_000, 'a runner waiting');
+      const waited = await run();
+      expect(waited.status, waited.log).toBe('passed');
+      // Runs' and waiting runners' folders live in /tmp, short enough for Chromium's socket.
+      expect(runTempRoot()).toBe('/tmp');
     } finally {
+      configureStandbyRunners({ idleMs: 300_000 });
       if (previous === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previous;
       await fs.rm(long, { recursive: true, force: true });
