@@ -12,6 +12,7 @@ import { compileProject, executeProject } from '../../src/runner/index.ts';
 import { createRedactor, redactDirectory, secretForms } from '../../src/runner/redact.ts';
 import { redactRunOutputs } from '../../src/runner/redact-run.ts';
 import { needlesOf, Scanner } from '../../src/runner/redact-stream.ts';
+import { peakGrowth } from '../peak-rss.ts';
 import { removeTempDirs, step, tempDir } from './fixtures.ts';
 
 /**
@@ -100,32 +101,6 @@ function bigBody(bytes: number, marker = ''): () => Readable {
         for (let sent = 0; sent < bytes; sent += block.length) yield block.subarray(0, bytes - sent);
       })(),
     );
-}
-
-/** Peak RSS of this process while `work` runs: VmHWM reset before (clear_refs 5) and sampled. */
-async function peakGrowth(work: () => Promise<unknown>): Promise<{ growthMiB: number; baselineMiB: number }> {
-  (globalThis as { gc?: () => void }).gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  const hwm = () =>
-    Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
-  let resettable = true;
-  try {
-    fs.writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    resettable = false;
-  }
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(sampler);
-  }
-  peak = Math.max(peak, process.memoryUsage().rss, resettable ? hwm() : 0);
-  return { growthMiB: (peak - baseline) / MiB, baselineMiB: baseline / MiB };
 }
 
 afterAll(removeTempDirs);

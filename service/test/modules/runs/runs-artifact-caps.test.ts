@@ -9,6 +9,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
+import { peakGrowth } from '../../peak-rss.ts';
 import { unzip } from './artifacts.ts';
 import { createTest, waitForStatus } from './helpers.ts';
 
@@ -104,34 +105,6 @@ async function storedOf(t: TestApp, runId: string): Promise<number> {
     .where('runId', '=', runId)
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
-}
-
-/** Peak RSS growth of this process while `work` runs (VmHWM reset first, and sampled). */
-async function peakGrowth<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; growthMiB: number; baselineMiB: number }> {
-  (globalThis as { gc?: () => void }).gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const hwm = () =>
-    Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
-  let resettable = true;
-  try {
-    fs.writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    resettable = false;
-  }
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage().rss, resettable ? hwm() : 0);
-    return { value, growthMiB: (peak - baseline) / MiB, baselineMiB: baseline / MiB };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 /** Names and uncompressed sizes of a stored zip's entries (its central directory only). */
