@@ -115,7 +115,8 @@ export async function startProcess(file: string, env: Record<string, string>, re
 export function isRunWorker(info: { pid: number; args: string }): boolean {
   if (!info.args.includes('workerProcessEntry')) return false;
   try {
-    return path.basename(path.dirname(fs.readlinkSync(`/proc/${info.pid}/cwd`))) !== 'standby';
+    // A standby's worker waits in its own folder under the runner's standby folder (standby.ts).
+    return !/^stepdeck-waiting-/.test(path.basename(path.dirname(fs.readlinkSync(`/proc/${info.pid}/cwd`))));
   } catch {
     return false;
   }
