@@ -28,7 +28,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SANDBOX_ENV_VAR } from './compiler/constants.ts';
-import { killUid } from './run-uids.ts';
+import { killUid, releaseRunUid, takeRunUid } from './run-uids.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -94,7 +94,9 @@ export async function checkIsolation(
         `RUNNER_ISOLATION: runs execute as uid ${probeUid} (RUNNER_UID_RANGE), which cannot reach ${unreachable.path} (${unreachable.blocker} is mode ${unreachable.mode}): run \`chmod o+x ${unreachable.blocker}\`, install Stepdeck outside it, or set RUNNER_ISOLATION=off`,
       );
   }
-  const userns = await userNamespacesProblem(probeUid);
+  // The probe runs under a uid taken from the pool like a run's: a uid in use is killed
+  // whole when its run ends (run-uids.ts), which would take a probe under it down too.
+  const userns = await withRunUid(root ? settings.uidRange : null, userNamespacesProblem);
   if (userns)
     throw new Error(
       `RUNNER_ISOLATION: Chromium’s sandbox cannot start on this host (${userns}): allow unprivileged user namespaces, or set RUNNER_ISOLATION=off to run tests without it`,
@@ -201,12 +203,24 @@ async function userNamespacesProblem(uid: number | null): Promise<string | null>
     });
     return null;
   } catch (error) {
-    const failure = error as { code?: string | number; stderr?: string };
+    const failure = error as { code?: string | number; signal?: string; stderr?: string };
     if (failure.code === 'ENOENT') return null; // no unshare: the sysctls above are all we know
-    const reason = String(failure.stderr ?? '')
-      .trim()
-      .split('\n')[0];
+    const reason =
+      String(failure.stderr ?? '')
+        .trim()
+        .split('\n')[0] ||
+      (failure.signal ? `unshare was killed by ${failure.signal}` : `unshare exited with ${failure.code}`);
     return `creating a user namespace failed${reason ? `: ${reason}` : ''}`;
+  }
+}
+
+/** Runs `probe` under a uid of the pool (null when runs get none), given back afterwards. */
+async function withRunUid<T>(range: [number, number] | null, probe: (uid: number | null) => Promise<T>) {
+  const uid = takeRunUid(range);
+  try {
+    return await probe(uid);
+  } finally {
+    if (uid !== null) await releaseRunUid(uid, []);
   }
 }
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -6,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureIsolation } from '../../src/runner/executor.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
 import { isolationStatus } from '../../src/runner/isolation.ts';
+import { releaseRunUid, takeRunUid } from '../../src/runner/run-uids.ts';
 import { configureStandbyRunners, stopStandbyRunners, waitingStandbys } from '../../src/runner/standby.ts';
 import { runTempRoot } from '../../src/runner/temp-root.ts';
 import { until } from '../modules/runs/service-process.ts';
@@ -299,6 +301,28 @@ describe('runner isolation', () => {
         `the run folder ${dir} is inside ${privateParent} \\(mode 0700\\), which the run's uid \\d+ cannot enter`,
       ),
     );
+  });
+
+  it.runIf(root)('probes user namespaces under a uid of the pool, which no ending run kills', async () => {
+    // A run ending under the range's first uid kills every process of it (run-uids.ts);
+    // the start-up probe must not be one of them (a CI run failed that way).
+    const range: [number, number] = [2_000_009_990, 2_000_009_991];
+    const held = takeRunUid(range);
+    expect(held).toBe(range[0]);
+    // Another process ending that uid's run over and over, as a parallel service would.
+    const ending = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { killUid } from ${JSON.stringify(path.resolve('src/runner/run-uids.ts'))}; console.log('ready'); for (;;) killUid(${range[0]});`,
+    ]);
+    await new Promise((resolve) => ending.stdout.once('data', resolve));
+    try {
+      await configureIsolation({ isolation: 'on', uidRange: range });
+      expect(isolationStatus()).toMatchObject({ mode: 'uid', sandbox: true, uidRange: range });
+    } finally {
+      ending.kill('SIGKILL');
+      await releaseRunUid(range[0], []);
+    }
   });
 
   it('says which mode it is in', async () => {
