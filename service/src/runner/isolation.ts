@@ -1,5 +1,5 @@
 /**
- * How a run is kept apart from the service and from other runs (issue 39). Three modes:
+ * How a run is kept apart from the service and from other runs. Three modes:
  *
  * - `uid` (the service runs as root, `RUNNER_ISOLATION=on`, the default): every execution
  *   (a standby runner and the run it takes) runs under a user id of its own, taken from

@@ -6,7 +6,8 @@
  * stderr. Its stdin stays open while it works: when the process that started it dies, stdin
  * ends and it exits at once.
  */
-import { type RedactRequest, redactOutputs } from './redact-stream.ts';
+import type { RedactRequest } from './redact-report.ts';
+import { redactOutputs } from './redact-stream.ts';
 
 let input = '';
 let started = false;

@@ -17,12 +17,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type DroppedArtifact,
-  formatBytes,
-  needlesOf,
   partialSuffix,
   type RedactReport,
   type RedactRequest,
-} from './redact-stream.ts';
+} from './redact-report.ts';
+import { formatBytes, needlesOf } from './redact-transforms.ts';
 
 const MiB = 1024 * 1024;
 

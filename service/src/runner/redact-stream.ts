@@ -1,5 +1,5 @@
 /**
- * The streaming redaction of a run's output files (issue 39): what runner/redact.ts does in
+ * The streaming redaction of a run's output files: what runner/redact.ts does in
  * memory, done chunk by chunk so that memory stays flat whatever a run produced, and bounded
  * (caps on each file or zip entry and on the total kept). It runs in a child process of the
  * run (redact-main.ts, started by redact-run.ts), never in the service.
@@ -25,250 +25,37 @@
  *   kept before one large trace. Symbolic links and other non-regular files are removed
  *   (their target is not the run's to store).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline as pipelineCallback, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
-import { isBinary, minRedactedSecretLength, redactedText, secretForms } from './redact.ts';
-
-/** Suffix of the temporary files a rewrite leaves only if it is killed (swept by redact-run.ts). */
-export const partialSuffix = '.stepdeck-partial';
-/** The entry that names what a rewritten zip left out. */
-export const droppedEntryName = 'stepdeck-dropped.txt';
-/** The file that replaces a dropped file: `<name>.dropped.txt`. */
-export const droppedFileSuffix = '.dropped.txt';
-
-export interface RedactRequest {
-  /** Files and folders (walked recursively); missing ones are skipped. */
-  paths: string[];
-  /** Values to replace (with their encoded forms); shorter than 4 characters: ignored. */
-  secrets: string[];
-  /** Largest file or zip entry kept (uncompressed bytes). */
-  entryMaxBytes: number;
-  /** How notes name the entry cap, e.g. `ARTIFACT_ENTRY_MAX_BYTES (64 MiB)`. */
-  entryLabel: string;
-  /** Most bytes the kept files may total. */
-  totalMaxBytes: number;
-  /** How notes name the total cap. */
-  totalLabel: string;
-}
-
-export interface DroppedArtifact {
-  /** The file (absolute); `entry` is the path inside it when the file was kept. */
-  path: string;
-  entry?: string;
-  bytes: number;
-  reason: 'entry' | 'total' | 'link';
-}
-
-export interface RedactReport {
-  /** Files rewritten (a value replaced or an entry left out) or removed. */
-  changed: number;
-  /** Bytes of the files kept, as they are now. */
-  keptBytes: number;
-  /** What was left out (at most {@link maxReportedDrops} listed). */
-  dropped: DroppedArtifact[];
-  droppedCount: number;
-  /** True when a file was removed because the total cap was reached. */
-  overTotal: boolean;
-}
-
-export const maxReportedDrops = 200;
-
-/** The byte forms of every value, longest first. */
-export function needlesOf(secrets: Iterable<string>): Buffer[] {
-  const forms = new Set<string>();
-  for (const value of secrets) {
-    if (typeof value !== 'string' || value.length < minRedactedSecretLength) continue;
-    for (const form of secretForms(value)) forms.add(form);
-  }
-  return [...forms].map((form) => Buffer.from(form, 'utf8')).sort((a, b) => b.length - a.length);
-}
-
-const replacement = Buffer.from(redactedText, 'utf8');
-
-/**
- * Replaces every occurrence of the needles in a byte stream fed in chunks of any size, keeping
- * the last `longest - 1` bytes until the next chunk (a match starting before that point lies
- * wholly in what was seen). Positions are absolute stream offsets.
- */
-export class Scanner {
-  /** Occurrences replaced so far. */
-  matches = 0;
-  private buffer: Buffer = Buffer.alloc(0);
-  /** Stream offset of `buffer[0]`. */
-  private base = 0;
-  /** Stream offset up to which output is decided (past `base` inside a replaced occurrence). */
-  private decided = 0;
-  private readonly keep: number;
-  private readonly needles: Buffer[];
-
-  constructor(needles: Buffer[]) {
-    this.needles = needles;
-    this.keep = Math.max(0, ...needles.map((needle) => needle.length - 1));
-  }
-
-  write(chunk: Buffer): Buffer {
-    if (this.needles.length === 0) return chunk;
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    return this.scan(false);
-  }
-
-  end(): Buffer {
-    if (this.needles.length === 0) return Buffer.alloc(0);
-    return this.scan(true);
-  }
-
-  private scan(final: boolean): Buffer {
-    const buffer = this.buffer;
-    // Matches starting before `limit` are complete in `buffer`; later ones wait for more.
-    const limit = final ? buffer.length : Math.max(0, buffer.length - this.keep);
-    const found: Array<[number, number]> = [];
-    for (const needle of this.needles) {
-      for (let at = buffer.indexOf(needle); at !== -1 && at < limit; at = buffer.indexOf(needle, at + 1))
-        found.push([at, at + needle.length]);
-    }
-    let decided = this.decided - this.base;
-    const out: Buffer[] = [];
-    if (found.length > 0) {
-      found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-      for (const [start, end] of found) {
-        if (end <= decided) continue;
-        // Overlaps the occurrence just replaced (also one that began in the last chunk): it grows.
-        if (start < decided) {
-          decided = end;
-          continue;
-        }
-        out.push(buffer.subarray(decided, start), replacement);
-        this.matches += 1;
-        decided = end;
-      }
-    }
-    if (decided < limit) {
-      out.push(buffer.subarray(decided, limit));
-      decided = limit;
-    }
-    this.decided = this.base + decided;
-    this.buffer = buffer.subarray(limit);
-    this.base += limit;
-    return out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
-  }
-}
-
-/** A {@link Scanner} as a stream. */
-export class RedactingTransform extends Transform {
-  private readonly scanner: Scanner;
-
-  constructor(needles: Buffer[]) {
-    super();
-    this.scanner = new Scanner(needles);
-  }
-
-  get matches(): number {
-    return this.scanner.matches;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const out = this.scanner.write(chunk);
-    if (out.length > 0) this.push(out);
-    callback();
-  }
-
-  override _flush(callback: TransformCallback): void {
-    const out = this.scanner.end();
-    if (out.length > 0) this.push(out);
-    callback();
-  }
-}
-
-export class BudgetExceeded extends Error {}
-
-/** Passes bytes through until more than `limit` went by, then fails with {@link BudgetExceeded}. */
-export class ByteLimit extends Transform {
-  bytes = 0;
-  private readonly limit: number;
-
-  constructor(limit: number) {
-    super();
-    this.limit = limit;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) callback(new BudgetExceeded(`more than ${this.limit} bytes`));
-    else callback(null, chunk);
-  }
-}
-
-class Base64Decode extends Transform {
-  private rest = '';
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const text = this.rest + chunk.toString('latin1').replace(/\s+/g, '');
-    const usable = text.length - (text.length % 4);
-    this.rest = text.slice(usable);
-    callback(null, usable > 0 ? Buffer.from(text.slice(0, usable), 'base64') : undefined);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    callback(null, this.rest ? Buffer.from(this.rest, 'base64') : undefined);
-  }
-}
-
-class Base64Encode extends Transform {
-  private rest: Buffer = Buffer.alloc(0);
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const bytes = this.rest.length > 0 ? Buffer.concat([this.rest, chunk]) : chunk;
-    const usable = bytes.length - (bytes.length % 3);
-    this.rest = Buffer.from(bytes.subarray(usable));
-    callback(
-      null,
-      usable > 0 ? Buffer.from(bytes.subarray(0, usable).toString('base64'), 'latin1') : undefined,
-    );
-  }
-
-  override _flush(callback: TransformCallback): void {
-    callback(null, this.rest.length > 0 ? Buffer.from(this.rest.toString('base64'), 'latin1') : undefined);
-  }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  if (unit === 0) return `${bytes} bytes`;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
-const temporaryOf = (file: string) => `${file}.${randomBytes(6).toString('hex')}${partialSuffix}`;
+import { isBinary } from './redact.ts';
+import {
+  drop,
+  droppedFileSuffix,
+  type RedactContext,
+  type RedactReport,
+  type RedactRequest,
+  temporaryOf,
+  zipMagic,
+} from './redact-report.ts';
+import {
+  Base64Decode,
+  Base64Encode,
+  BudgetExceeded,
+  ByteLimit,
+  formatBytes,
+  needlesOf,
+  RedactingTransform,
+} from './redact-transforms.ts';
+import { nextEntry, openZip, rewriteZipFile } from './redact-zip.ts';
 
 const reportTemplateStart = Buffer.from('<template id="playwrightReportBase64">data:application/zip;base64,');
 const reportTemplateEnd = Buffer.from('</template>');
-const zipMagic = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
-interface Context {
-  needles: Buffer[];
-  request: RedactRequest;
-  report: RedactReport;
-}
-
-function drop(context: Context, dropped: DroppedArtifact): void {
-  context.report.droppedCount += 1;
-  if (context.report.dropped.length < maxReportedDrops) context.report.dropped.push(dropped);
-}
 
 /** Redacts and bounds every file under `request.paths`, in place. */
 export async function redactOutputs(request: RedactRequest): Promise<RedactReport> {
-  const context: Context = {
+  const context: RedactContext = {
     needles: needlesOf(request.secrets),
     request,
     report: { changed: 0, keptBytes: 0, dropped: [], droppedCount: 0, overTotal: false },
@@ -282,7 +69,7 @@ export async function redactOutputs(request: RedactRequest): Promise<RedactRepor
   return context.report;
 }
 
-async function collect(target: string, files: Array<{ file: string; size: number }>, context: Context) {
+async function collect(target: string, files: Array<{ file: string; size: number }>, context: RedactContext) {
   let stat: fs.Stats;
   try {
     stat = await fsp.lstat(target);
@@ -305,7 +92,7 @@ async function collect(target: string, files: Array<{ file: string; size: number
   drop(context, { path: target, bytes: 0, reason: 'link' });
 }
 
-async function processFile(file: string, size: number, context: Context): Promise<void> {
+async function processFile(file: string, size: number, context: RedactContext): Promise<void> {
   const { request, report, needles } = context;
   const budget = request.totalMaxBytes - report.keptBytes;
   const kind = await kindOf(file, size);
@@ -385,7 +172,7 @@ async function dropFile(
   file: string,
   bytes: number,
   reason: 'entry' | 'total',
-  context: Context,
+  context: RedactContext,
 ): Promise<void> {
   const { request, report } = context;
   await fsp.rm(file, { force: true });
@@ -403,7 +190,13 @@ async function dropFile(
   );
 }
 
-async function rewriteText(file: string, temporary: string, budget: number, mode: number, context: Context) {
+async function rewriteText(
+  file: string,
+  temporary: string,
+  budget: number,
+  mode: number,
+  context: RedactContext,
+) {
   const scanner = new RedactingTransform(context.needles);
   await pipeline(
     fs.createReadStream(file),
@@ -434,7 +227,13 @@ async function findInFile(file: string, needle: Buffer, from: number): Promise<n
  * like any other (its base64 is not searched as text: a short value could match it by chance).
  * A page without the embedded zip is text.
  */
-async function rewriteHtml(file: string, temporary: string, budget: number, mode: number, context: Context) {
+async function rewriteHtml(
+  file: string,
+  temporary: string,
+  budget: number,
+  mode: number,
+  context: RedactContext,
+) {
   const start = await findInFile(file, reportTemplateStart, 0);
   const dataStart = start + reportTemplateStart.length;
   const end = start === -1 ? -1 : await findInFile(file, reportTemplateEnd, dataStart);
@@ -478,198 +277,4 @@ async function rewriteHtml(file: string, temporary: string, budget: number, mode
     await fsp.rm(zipIn, { force: true });
     await fsp.rm(zipOut, { force: true });
   }
-}
-
-function openZip(file: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, decodeStrings: true, autoClose: false }, (error, zip) => {
-      if (error || !zip) reject(error ?? new Error(`unreadable zip ${file}`));
-      else resolve(zip);
-    });
-  });
-}
-
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    const onEntry = (entry: yauzl.Entry) => {
-      done();
-      resolve(entry);
-    };
-    const onEnd = () => {
-      done();
-      resolve(null);
-    };
-    const onError = (error: Error) => {
-      done();
-      reject(error);
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
-}
-
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) => {
-      if (error || !stream) reject(error ?? new Error(`unreadable zip entry ${entry.fileName}`));
-      else resolve(stream);
-    });
-  });
-}
-
-/** The first `bytes` bytes of a stream, and a stream of everything (those bytes included). */
-async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; stream: Readable }> {
-  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < bytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  const head = Buffer.concat(chunks);
-  async function* all() {
-    if (head.length > 0) yield head;
-    if (ended) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { head, stream: Readable.from(all(), { objectMode: false }) };
-}
-
-/**
- * Rewrites a zip entry by entry into `output` (a new file); returns whether anything changed
- * (a value replaced, an entry left out). `label` names the archive in the report.
- */
-async function rewriteZipFile(
-  input: string,
-  output: string,
-  budget: number,
-  mode: number,
-  context: Context,
-  label: string,
-): Promise<boolean> {
-  const { request, needles } = context;
-  const zipIn = await openZip(input);
-  // yauzl may report an error after the entry that caused it was handled.
-  zipIn.on('error', () => {});
-  const zipOut = new yazl.ZipFile();
-  const written = pipeline(
-    zipOut.outputStream,
-    new ByteLimit(budget),
-    fs.createWriteStream(output, { flags: 'wx', mode }),
-  );
-  // Every wait below also ends when writing failed (the budget passed): yazl stops reading.
-  let failure: unknown;
-  const failed = new Promise<never>((_, reject) => {
-    written.catch((error: unknown) => {
-      failure = error;
-      reject(error);
-    });
-  });
-  failed.catch(() => {});
-  const race = <T>(promise: Promise<T>) => Promise.race([promise, failed]);
-  const notes: string[] = [];
-  let changed = false;
-  const temporaries: string[] = [];
-  try {
-    for (let entry = await race(nextEntry(zipIn)); entry; entry = await race(nextEntry(zipIn))) {
-      const name = entry.fileName;
-      const options = {
-        mtime: entry.getLastModDate(),
-        mode: (entry.externalFileAttributes >>> 16) & 0o7777 || 0o644,
-      };
-      if (name.endsWith('/')) {
-        zipOut.addEmptyDirectory(name, options);
-        continue;
-      }
-      if (entry.uncompressedSize > request.entryMaxBytes) {
-        notes.push(
-          `${name}: ${formatBytes(entry.uncompressedSize)}, larger than ${request.entryLabel}: left out`,
-        );
-        drop(context, { path: label, entry: name, bytes: entry.uncompressedSize, reason: 'entry' });
-        changed = true;
-        continue;
-      }
-      const entryOptions = { ...options, compress: entry.compressionMethod !== 0 };
-      const source = await race(openEntry(zipIn, entry));
-      if (isBinary(name)) {
-        await race(addStream(zipOut, source, name, entryOptions));
-        continue;
-      }
-      const peeked = await race(peek(source, 4));
-      if (path.extname(name).toLowerCase() === '.zip' || peeked.head.subarray(0, 4).equals(zipMagic)) {
-        const nestedIn = temporaryOf(output);
-        const nestedOut = temporaryOf(output);
-        temporaries.push(nestedIn, nestedOut);
-        await race(pipeline(peeked.stream, fs.createWriteStream(nestedIn, { flags: 'wx', mode: 0o600 })));
-        const nestedChanged = await rewriteZipFile(
-          nestedIn,
-          nestedOut,
-          Number.POSITIVE_INFINITY,
-          0o600,
-          context,
-          `${label}:${name}`,
-        );
-        changed ||= nestedChanged;
-        await race(
-          addStream(zipOut, fs.createReadStream(nestedChanged ? nestedOut : nestedIn), name, entryOptions),
-        );
-        await fsp.rm(nestedIn, { force: true });
-        await fsp.rm(nestedOut, { force: true });
-        continue;
-      }
-      const scanner = new RedactingTransform(needles);
-      pipelineCallback(peeked.stream, scanner, () => {});
-      await race(addStream(zipOut, scanner, name, entryOptions));
-      if (scanner.matches > 0) changed = true;
-    }
-    if (notes.length > 0)
-      zipOut.addBuffer(
-        Buffer.from(
-          `Stepdeck left out of this archive what passed its cap (ARTIFACT_ENTRY_MAX_BYTES):\n${notes.join('\n')}\n`,
-        ),
-        droppedEntryName,
-        { mtime: new Date() },
-      );
-    zipOut.end();
-    await written;
-    return changed;
-  } catch (error) {
-    (zipOut.outputStream as Readable).destroy();
-    await written.catch(() => {});
-    throw failure ?? error;
-  } finally {
-    zipIn.close();
-    for (const temporary of temporaries) await fsp.rm(temporary, { force: true });
-  }
-}
-
-/** Adds a stream as an entry and resolves once yazl read all of it. */
-function addStream(
-  zip: yazl.ZipFile,
-  stream: Readable,
-  name: string,
-  options: { mtime: Date; mode: number; compress: boolean },
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.once('end', () => resolve());
-    stream.once('error', reject);
-    zip.addReadStream(stream, name, options);
-  });
 }

@@ -7,7 +7,7 @@
  * The run's files are redacted by the streaming pass of redact-stream.ts, in a child process
  * (redact-run.ts), with the forms {@link secretForms} gives; this file's in-memory functions
  * serve text (logs, errors) and small buffers, and hold whole files: never use them on a run's
- * output files in the service (issue 39).
+ * output files in the service (their size is the run's to choose).
  *
  * Decisions:
  * - Values shorter than {@link minRedactedSecretLength} characters are not redacted: replacing

@@ -10,7 +10,7 @@ import type { FailedStep, RunStepResult } from '@stepdeck/contract';
 import { TEST_ID_ANNOTATION } from './compiler/index.ts';
 import type { StepOutline } from './compiler/outline.ts';
 import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
-import { droppedFileSuffix } from './redact-stream.ts';
+import { droppedFileSuffix } from './redact-report.ts';
 
 /**
  * Maps Playwright's JSON report back to Stepdeck tests: one entry per test and repeat (retries

@@ -11,7 +11,7 @@ import yazl from 'yazl';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
 import { createRedactor, redactDirectory, secretForms } from '../../src/runner/redact.ts';
 import { redactRunOutputs } from '../../src/runner/redact-run.ts';
-import { needlesOf, Scanner } from '../../src/runner/redact-stream.ts';
+import { needlesOf, Scanner } from '../../src/runner/redact-transforms.ts';
 import { peakGrowth } from '../peak-rss.ts';
 import { removeTempDirs, step, tempDir } from './fixtures.ts';
 

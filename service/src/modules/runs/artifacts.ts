@@ -6,7 +6,7 @@ import * as tar from 'tar';
 import type { AppContext } from '../../context.ts';
 import { createRedactor } from '../../runner/redact.ts';
 import { type ArtifactLimits, artifactCapError, defaultArtifactLimits } from '../../runner/redact-run.ts';
-import { ByteLimit, formatBytes, needlesOf, RedactingTransform } from '../../runner/redact-stream.ts';
+import { ByteLimit, formatBytes, needlesOf, RedactingTransform } from '../../runner/redact-transforms.ts';
 import { addArtifactBytes, storedArtifactBytes } from './artifacts-repository.ts';
 import type { ExecutionResult } from './deps.ts';
 import type { RunRow } from './repository.ts';
