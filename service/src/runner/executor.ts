@@ -1,8 +1,5 @@
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { JSONReport } from '@playwright/test/reporter';
 import {
@@ -14,24 +11,36 @@ import {
 } from './browser.ts';
 import type { CompiledProject } from './compiler/types.ts';
 import { egressEnv } from './egress-proxy.ts';
-import {
-  checkIsolation,
-  defaultUidRange,
-  handRunFolders,
-  type IsolationSettings,
-  type IsolationStatus,
-  reclaim,
-  sandboxEnv,
-} from './isolation.ts';
+import { handRunFolders, reclaim, sandboxEnv } from './isolation.ts';
 import { descendants, killTree, signalAll } from './process-tree.ts';
-import { createRedactor } from './redact.ts';
 import { type ArtifactLimits, type RedactSpawnOptions, redactRunOutputs } from './redact-run.ts';
 import { type ExecutedTest, mapReport } from './report-map.ts';
+import { redactor, redactTest, secretValues } from './result-redaction.ts';
+import {
+  isolationReady,
+  linkPlaywright,
+  PASS_ENV,
+  playwrightPaths,
+  prepareRunnerCache,
+  runnerCacheEnv,
+  runnerHome,
+  writeProject,
+} from './run-setup.ts';
 import { killUid } from './run-uids.ts';
 import { standbyHome, takeRunner } from './standby.ts';
 import { fitsChromiumSocket, runTempRoot } from './temp-root.ts';
 
+export { ffmpegDirName, findFfmpeg, prepareBrowsersPath } from './browser.ts';
 export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
+export {
+  configureIsolation,
+  linkPlaywright,
+  prepareRunnerCache,
+  runnerCacheEnv,
+  runnerHome,
+  writeProject,
+} from './run-setup.ts';
+export { configureStandbyRunners, stopStandbyRunners } from './standby.ts';
 
 /**
  * Runs a compiled project with `playwright test` in a child process (its own process group),
@@ -75,155 +84,10 @@ export interface ExecuteOptions {
   redactSpawnOptions?: RedactSpawnOptions;
 }
 
-const require = createRequire(import.meta.url);
 const MAX_LOG_CHARS = 5_000_000;
-/**
- * Environment passed through from the service; everything else (DATABASE_URL...) stays out.
- * HOME and TMPDIR are the run's own (see {@link runnerHome}), never the service's.
- */
-const PASS_ENV = ['PATH', 'USER', 'LANG', 'LC_ALL', 'TZ', 'CHROMIUM_PATH', 'XDG_CACHE_HOME'];
-
-/**
- * The run's own HOME and TMPDIR, inside its project directory: the browser's profile and
- * anything the test writes stay with the run and are removed with it.
- */
-export function runnerHome(dir: string): { HOME: string; TMPDIR: string } {
-  return { HOME: path.join(dir, '.home'), TMPDIR: path.join(dir, '.tmp') };
-}
-
-function playwrightPaths(): { cli: string; nodeModules: string; playwrightCore: string } {
-  const manifest = require.resolve('@playwright/test/package.json');
-  const packageDir = path.dirname(manifest);
-  const core = path.dirname(require.resolve('playwright-core/package.json', { paths: [packageDir] }));
-  return {
-    cli: path.join(packageDir, 'cli.js'),
-    nodeModules: path.dirname(path.dirname(packageDir)),
-    playwrightCore: core,
-  };
-}
-
-export { ffmpegDirName, findFfmpeg, prepareBrowsersPath } from './browser.ts';
-
-let isolationChecked: { key: string; status: Promise<IsolationStatus> } | undefined;
-
-/**
- * Decides how runs are isolated here and proves it works (isolation.ts): the runner's uid
- * must reach Node, the runner's own scripts, Playwright and the browser, and Chromium's
- * sandbox must be able to start. Once per process and settings. Rejects with one line naming
- * the setting.
- */
-export function configureIsolation(
-  settings: IsolationSettings = { isolation: 'on', uidRange: defaultUidRange },
-): Promise<IsolationStatus> {
-  const key = JSON.stringify(settings);
-  if (isolationChecked?.key === key) return isolationChecked.status;
-  const status = (async () => {
-    runTempRoot();
-    const { cli, playwrightCore } = playwrightPaths();
-    const browsersPath = defaultBrowsersPath();
-    const chromium = await resolveChromium({ browsersPath });
-    const paths = [
-      process.execPath,
-      fileURLToPath(new URL('./supervisor-main.ts', import.meta.url)),
-      cli,
-      path.join(playwrightCore, 'package.json'),
-      ...(chromium.ok ? [chromium.browser.executablePath] : []),
-    ];
-    return checkIsolation(settings, { paths });
-  })();
-  isolationChecked = { key, status };
-  status.catch(() => {
-    if (isolationChecked?.status === status) isolationChecked = undefined;
-  });
-  return status;
-}
-export { configureStandbyRunners, stopStandbyRunners } from './standby.ts';
-
-/**
- * Caches every Playwright process of this host shares, so that each run or batch does not
- * redo what the previous one did (a large share of a batch's start-up, see
- * docs/orchestrated-runs.md): Playwright's Babel transform of the generated files
- * (`PLAYWRIGHT_TRANSFORM_CACHE_DIR`, keyed by file path and content: hits need the same
- * folder, see modules/runs/work-dirs.ts) and Node's compiled code of Playwright itself
- * (`NODE_COMPILE_CACHE`). Both hold generated code only, never a secret (secrets reach the
- * run through its environment).
- */
-export function runnerCacheEnv(root = defaultRunnerCacheDir()): Record<string, string> {
-  return {
-    PLAYWRIGHT_TRANSFORM_CACHE_DIR: path.join(root, 'transform'),
-    NODE_COMPILE_CACHE: path.join(root, 'node'),
-  };
-}
-
-function defaultRunnerCacheDir(): string {
-  return path.join(os.tmpdir(), `stepdeck-runner-cache-${process.getuid?.() ?? 'user'}`);
-}
-
-/** Creates the cache folders (owner only) so that the processes writing into them never race to. */
-export async function prepareRunnerCache(env: Record<string, string>): Promise<void> {
-  for (const dir of [env.PLAYWRIGHT_TRANSFORM_CACHE_DIR, env.NODE_COMPILE_CACHE])
-    if (dir) await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-}
-
-/** The values the executor hides: project secrets and the Stepdeck API key it was given. */
-function secretValues(env: Record<string, string>): string[] {
-  return Object.entries(env)
-    .filter(([key]) => key.startsWith('STEPDECK_SECRET_') || key === 'STEPDECK_API_KEY')
-    .map(([, value]) => value);
-}
-
-function redactor(env: Record<string, string>): (text: string) => string {
-  const redactor = createRedactor(secretValues(env));
-  return (text) => redactor.text(text);
-}
-
-/** Every text of a test result loses the secret values (the step tree's names and errors too). */
-function redactTest(test: ExecutedTest, redact: (text: string) => string): ExecutedTest {
-  const maybe = (text: string | null) => (text === null ? null : redact(text));
-  return {
-    ...test,
-    errorMessage: maybe(test.errorMessage),
-    errorLocation: maybe(test.errorLocation),
-    errorDetail: maybe(test.errorDetail),
-    expected: maybe(test.expected),
-    received: maybe(test.received),
-    failedStep: test.failedStep && {
-      ...test.failedStep,
-      name: redact(test.failedStep.name),
-      action: maybe(test.failedStep.action),
-      path: test.failedStep.path.map(redact),
-    },
-    steps: test.steps.map((step) => ({
-      ...step,
-      name: redact(step.name),
-      action: maybe(step.action),
-      path: step.path.map(redact),
-      error: maybe(step.error),
-    })),
-  };
-}
 
 const LAUNCH_FAILURE =
   /browserType\.launch|Executable doesn't exist|Failed to launch|Video rendering requires ffmpeg/;
-
-export async function writeProject(dir: string, project: CompiledProject): Promise<void> {
-  for (const [relative, content] of project.files) {
-    const target = path.resolve(dir, relative);
-    if (!target.startsWith(path.resolve(dir) + path.sep))
-      throw new Error(`refusing to write outside ${dir}: ${relative}`);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, content);
-  }
-}
-
-/** Makes `@playwright/test` resolvable from the project directory (a `node_modules` symlink). */
-export async function linkPlaywright(dir: string): Promise<void> {
-  const link = path.join(dir, 'node_modules');
-  const existing = await fs.lstat(link).catch(() => null);
-  if (existing) return;
-  await fs.symlink(playwrightPaths().nodeModules, link, 'dir');
-}
-
 export async function executeProject(options: ExecuteOptions): Promise<ExecutionResult> {
   const started = Date.now();
   const dir = path.resolve(options.dir);
@@ -268,7 +132,7 @@ export async function executeProject(options: ExecuteOptions): Promise<Execution
   // The runner decides isolation at start-up; a caller that did not (a library use, a test)
   // gets the default, proved here once.
   try {
-    await (isolationChecked?.status ?? configureIsolation());
+    await isolationReady();
   } catch (error) {
     return runnerError((error as Error).message);
   }
