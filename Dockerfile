@@ -17,9 +17,10 @@
 # clone/unshare with CLONE_NEWUSER), or opt out with `-e RUNNER_ISOLATION=off`.
 
 FROM debian:bookworm-slim AS build
-# Node and npm from Debian only bootstrap Node 24 (from npm); compilers build better-sqlite3.
+# Node and npm from Debian only bootstrap Node 24 and npm 11 (from npm); nothing is compiled
+# (better-sqlite3's prebuilt binary, `allowScripts` in package.json), so no compiler is needed.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates nodejs npm python3 make g++ \
+ && apt-get install -y --no-install-recommends ca-certificates nodejs npm \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE24_HOME=/opt/node24 \
     STEPDECK_CACHE_DIR=/opt/stepdeck-cache

