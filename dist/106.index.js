@@ -76,8 +76,9 @@ function resolveRunConfig(...layers) {
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  $: () => (/* binding */ clientFor),
-  execute: () => (/* binding */ execute)
+  $V: () => (/* binding */ clientFor),
+  execute: () => (/* binding */ execute),
+  wk: () => (/* binding */ state)
 });
 
 // UNUSED EXPORTS: defaultArtifactName
@@ -321,8 +322,19 @@ var schemas = __webpack_require__(92857);
 var coerce = __webpack_require__(49567);
 ;// CONCATENATED MODULE: ./contract/src/common.ts
 
-const errorBody = schemas/* object */.Ikc({ message: schemas/* string */.YjP() });
-const rateLimitBody = schemas/* object */.Ikc({ error: schemas/* literal */.euz('Too many requests') });
+/**
+ * Every error: the spec's `message`, and a stable `code` (e.g. `TEST_NOT_FOUND`) for programs
+ * to branch on; messages may be reworded, codes are never renamed. Some errors add fields.
+ */
+const errorBody = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP(),
+    code: schemas/* string */.YjP().describe('Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.'),
+});
+/** The rate limiter's 429 (the spec's body), with its code. */
+const rateLimitBody = schemas/* object */.Ikc({
+    error: schemas/* literal */.euz('Too many requests'),
+    code: schemas/* literal */.euz('RATE_LIMITED'),
+});
 const pagination = schemas/* object */.Ikc({
     page: schemas/* number */.aig().int(),
     limit: schemas/* number */.aig().int(),
@@ -1107,8 +1119,6 @@ function serviceMessage(text) {
     return text.slice(0, 200);
 }
 
-// EXTERNAL MODULE: ./src/main.ts + 1 modules
-var main = __webpack_require__(24473);
 ;// CONCATENATED MODULE: ./src/outputs.ts
 /** Every output of action.yml as strings (also the CLI's --json, parsed back). */
 function outputsFor(sources) {
@@ -2182,7 +2192,8 @@ async function waitForRuns(client, runIds, options) {
 
 
 
-
+/** What the main step saves for the post step: the runs it started, and whether it saw them end. */
+const state = { runIds: 'run-ids', done: 'done' };
 const clientFor = (inputs) => new StepdeckClient({
     baseUrl: inputs.baseUrl,
     apiKey: inputs.apiKey,
@@ -2199,11 +2210,11 @@ async function execute(inputs, env = process.env) {
         const triggered = await trigger(client, rerun ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config } : inputs, core/* info */.pq);
         const runIds = triggered.runs.map((run) => run.runId);
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
-        core/* saveState */.LZ(main/* state */.w.runIds, runIds.join(','));
+        core/* saveState */.LZ(state.runIds, runIds.join(','));
         core/* info */.pq(`Started ${runIds.length === 1 ? 'run' : 'runs'} ${runUrls.join(', ')}`);
         await commitStatus(inputs, env, 'pending', 'Stepdeck run started', runUrls[0]);
         if (!inputs.wait) {
-            core/* saveState */.LZ(main/* state */.w.done, 'true');
+            core/* saveState */.LZ(state.done, 'true');
             setOutputs(outputsFor({ runIds, runUrls }));
             return;
         }
@@ -2219,7 +2230,7 @@ async function execute(inputs, env = process.env) {
                 lastLine = line;
             },
         });
-        core/* saveState */.LZ(main/* state */.w.done, 'true');
+        core/* saveState */.LZ(state.done, 'true');
         const results = withCarriedOver(mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }), rerun?.carried ?? []);
         const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
         const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', name);

@@ -9,8 +9,7 @@ export const modules = {
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   K: () => (/* binding */ readInputs),
-  run: () => (/* binding */ run),
-  w: () => (/* binding */ state)
+  run: () => (/* binding */ run)
 });
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -274,8 +273,6 @@ var runner = __webpack_require__(74813);
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
-/** Saved-state keys shared with the post step. */
-const state = { runIds: 'run-ids', done: 'done' };
 async function readInputs(env = process.env) {
     const raw = Object.fromEntries(inputNames.map((name) => [name, (0,runner/* getInput */.V4)(name, env)]));
     // Masked before validation, so even a rejected key never reaches the log.
@@ -323,11 +320,11 @@ async function run(env = process.env) {
  * did not see to the end. Nothing to do when the wait finished or nothing was triggered.
  */
 async function run() {
-    const runIds = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_main_js__WEBPACK_IMPORTED_MODULE_2__/* .state */ .w.runIds).split(',').filter(Boolean);
-    if (runIds.length === 0 || _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_main_js__WEBPACK_IMPORTED_MODULE_2__/* .state */ .w.done) === 'true')
+    const runIds = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_action_js__WEBPACK_IMPORTED_MODULE_1__/* .state */ .wk.runIds).split(',').filter(Boolean);
+    if (runIds.length === 0 || _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_action_js__WEBPACK_IMPORTED_MODULE_1__/* .state */ .wk.done) === 'true')
         return;
     try {
-        const client = (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .clientFor */ .$)(await (0,_main_js__WEBPACK_IMPORTED_MODULE_2__/* .readInputs */ .K)());
+        const client = (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .clientFor */ .$V)(await (0,_main_js__WEBPACK_IMPORTED_MODULE_2__/* .readInputs */ .K)());
         for (const runId of runIds) {
             try {
                 const result = await client.cancel(runId);

@@ -9,8 +9,7 @@ export const modules = {
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   K: () => (/* binding */ readInputs),
-  run: () => (/* binding */ run),
-  w: () => (/* binding */ state)
+  run: () => (/* binding */ run)
 });
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -274,8 +273,6 @@ var runner = __webpack_require__(74813);
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
-/** Saved-state keys shared with the post step. */
-const state = { runIds: 'run-ids', done: 'done' };
 async function readInputs(env = process.env) {
     const raw = Object.fromEntries(inputNames.map((name) => [name, (0,runner/* getInput */.V4)(name, env)]));
     // Masked before validation, so even a rejected key never reaches the log.

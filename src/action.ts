@@ -4,7 +4,6 @@ import * as core from '@actions/core';
 import { collectArtifacts, uploadArtifact } from './artifacts.ts';
 import { StepdeckClient } from './client.ts';
 import type { Inputs } from './inputs.ts';
-import { state } from './main.ts';
 import { outputsFor } from './outputs.ts';
 import { report, writeJunit } from './report/index.ts';
 import {
@@ -26,6 +25,9 @@ import {
 import { failsStep, mergeRuns, type Results, runUrl, unfinishedStatus } from './results.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
+
+/** What the main step saves for the post step: the runs it started, and whether it saw them end. */
+export const state = { runIds: 'run-ids', done: 'done' } as const;
 
 export const clientFor = (inputs: Inputs) =>
   new StepdeckClient({

@@ -1,9 +1,6 @@
 import { type Inputs, inputNames, parseInputs } from './inputs.ts';
 import { getInput, setFailed, setSecret } from './runner.ts';
 
-/** Saved-state keys shared with the post step. */
-export const state = { runIds: 'run-ids', done: 'done' } as const;
-
 export async function readInputs(env: NodeJS.ProcessEnv = process.env): Promise<Inputs> {
   const raw = Object.fromEntries(inputNames.map((name) => [name, getInput(name, env)]));
   // Masked before validation, so even a rejected key never reaches the log.

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
-import { clientFor } from './action.ts';
-import { readInputs, state } from './main.ts';
+import { clientFor, state } from './action.ts';
+import { readInputs } from './main.ts';
 
 /**
  * The post step (`post-if: cancelled()`): cancels the remote runs the main step started and

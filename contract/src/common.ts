@@ -1,9 +1,20 @@
 import { z } from 'zod';
 
-export const errorBody = z.object({ message: z.string() });
+/**
+ * Every error: the spec's `message`, and a stable `code` (e.g. `TEST_NOT_FOUND`) for programs
+ * to branch on; messages may be reworded, codes are never renamed. Some errors add fields.
+ */
+export const errorBody = z.object({
+  message: z.string(),
+  code: z.string().describe('Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.'),
+});
 export type ErrorBody = z.infer<typeof errorBody>;
 
-export const rateLimitBody = z.object({ error: z.literal('Too many requests') });
+/** The rate limiter's 429 (the spec's body), with its code. */
+export const rateLimitBody = z.object({
+  error: z.literal('Too many requests'),
+  code: z.literal('RATE_LIMITED'),
+});
 
 export const pagination = z.object({
   page: z.number().int(),

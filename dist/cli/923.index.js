@@ -20,8 +20,19 @@ export const modules = {
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(49567);
 
-const errorBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ message: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP() });
-const rateLimitBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ error: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('Too many requests') });
+/**
+ * Every error: the spec's `message`, and a stable `code` (e.g. `TEST_NOT_FOUND`) for programs
+ * to branch on; messages may be reworded, codes are never renamed. Some errors add fields.
+ */
+const errorBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    message: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    code: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().describe('Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.'),
+});
+/** The rate limiter's 429 (the spec's body), with its code. */
+const rateLimitBody = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    error: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('Too many requests'),
+    code: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('RATE_LIMITED'),
+});
 const pagination = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     page: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
     limit: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),

@@ -4,6 +4,8 @@ import { allScopes } from '@stepdeck/contract';
 import type { Db } from './adapters/db/index.ts';
 import { type Clock, isoNow } from './clock.ts';
 import {
+  adminEmail,
+  bootstrapFileName,
   insertApiKey,
   insertInstall,
   insertOrganization,
@@ -21,19 +23,6 @@ export interface BootstrapInfo {
   adminEmail: string;
   adminPassword: string;
   baseUrl: string;
-}
-
-export const adminEmail = 'admin@localhost';
-
-export const bootstrapFileName = 'bootstrap.json';
-
-/**
- * Deletes DATA_DIR/bootstrap.json: once the admin has signed in, the admin password and the
- * full-scope key must not lie around in a file (anything that can read the disk would own
- * the install). Called on every sign-in of the admin; a missing file is fine.
- */
-export function removeBootstrapFile(dataDir: string): void {
-  fs.rmSync(path.join(dataDir, bootstrapFileName), { force: true });
 }
 
 /**

@@ -18,6 +18,9 @@ import {
 import { z } from 'zod';
 import { type ProjectScope, request } from './client.ts';
 
+/** The signed-in user's query (`api.session`), read by the session guard, sign-in and permissions. */
+export const sessionKey = ['session'] as const;
+
 /** Every call the console makes, typed by the contract's schemas. */
 export const api = {
   signIn: (body: SignInBody) => request('/console/v1/session', consoleUserResponse, { method: 'POST', body }),

@@ -1,11 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router';
-import { api } from '../api/endpoints.ts';
+import { api, sessionKey } from '../api/endpoints.ts';
 import { useProjectScope } from '../lib/scope.ts';
-import { NotFoundPage } from '../pages/NotFound.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
 import { type AdminLink, AdminMenu } from './AdminMenu.tsx';
-import { sessionKey } from './RequireSession.tsx';
+import { NotFoundPage } from './NotFound.tsx';
 
 /** The administration pages, grouped under one menu (add a page: one line here). */
 const adminLinks: readonly AdminLink[] = [

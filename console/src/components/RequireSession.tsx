@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
-import { api } from '../api/endpoints.ts';
+import { api, sessionKey } from '../api/endpoints.ts';
 import { ErrorMessage } from './ErrorMessage.tsx';
-
-export const sessionKey = ['session'] as const;
 
 /** Shows its pages only to a signed-in user; anyone else goes to sign-in and comes back after. */
 export function RequireSession() {

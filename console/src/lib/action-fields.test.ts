@@ -17,6 +17,18 @@ describe('action fields from the contract', () => {
       kind: 'number',
       required: true,
     });
+    // Every assertion on the page takes `not` and `timeout`; a list of texts is one per line.
+    expect(actionFields('assertClass').map((field) => [field.key, field.kind, field.required])).toEqual([
+      ['description', 'text', false],
+      ['selector', 'text', true],
+      ['value', 'text', true],
+      ['exact', 'boolean', false],
+      ['not', 'boolean', false],
+      ['timeout', 'number', false],
+    ]);
+    expect(actionFields('assertTexts').find((field) => field.key === 'values')?.kind).toBe('list');
+    expect(actionFields('assertScript').find((field) => field.key === 'equals')?.kind).toBe('json');
+    expect(actionFields('dispatchEvent').find((field) => field.key === 'eventInit')?.kind).toBe('json');
   });
   it('the palette holds the whole vocabulary, each action once', () => {
     const listed = paletteGroups.flatMap((group) => group.actions);
@@ -26,6 +38,9 @@ describe('action fields from the contract', () => {
     expect(actionErrors(emptyAction('click'))).toEqual({ selector: 'selector must not be empty' });
     expect(actionErrors({ name: 'goto', url: 'file:///etc/passwd' }).url).toMatch(/not allowed/);
     expect(actionErrors({ name: 'goto', url: '/page' })).toEqual({});
+    expect(
+      actionErrors({ name: 'assertAttribute', selector: '#a', attribute: 'href', value: '(', regex: true }).value,
+    ).toMatch(/^value is not a valid regular expression/);
   });
   it('locates the step and field of a save error', () => {
     expect(

@@ -82,7 +82,7 @@ export function emptyAction(name: string): Record<string, unknown> {
 
 /** The palette: the vocabulary grouped by kind, each action once (checked by a unit test). */
 export const paletteGroups: Array<{ label: string; actions: StepActionName[] }> = [
-  { label: 'Navigation', actions: ['goto', 'gotoEmailLink'] },
+  { label: 'Navigation', actions: ['goto', 'reload', 'goBack', 'goForward', 'gotoEmailLink'] },
   {
     label: 'Interaction',
     actions: [
@@ -90,11 +90,17 @@ export const paletteGroups: Array<{ label: string; actions: StepActionName[] }> 
       'dblclick',
       'hover',
       'fill',
+      'type',
       'press',
       'check',
       'uncheck',
       'selectOption',
       'setInputFiles',
+      'focus',
+      'blur',
+      'scrollIntoView',
+      'dragTo',
+      'dispatchEvent',
     ],
   },
   {
@@ -103,12 +109,20 @@ export const paletteGroups: Array<{ label: string; actions: StepActionName[] }> 
       'assertVisible',
       'assertHidden',
       'assertText',
+      'assertTexts',
       'assertValue',
+      'assertChecked',
+      'assertEnabled',
+      'assertDisabled',
+      'assertClass',
+      'assertAttribute',
+      'assertCss',
       'assertUrl',
       'assertTitle',
       'assertCount',
     ],
   },
+  { label: 'Page script', actions: ['evaluate', 'assertScript'] },
   { label: 'Data', actions: ['extract', 'screenshot'] },
   { label: 'API', actions: ['request', 'assertStatus', 'assertJson'] },
   { label: 'Email', actions: ['waitForEmail'] },

@@ -1,12 +1,11 @@
 import type { ConsoleRole } from '@stepdeck/contract';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/endpoints.ts';
-import { sessionKey } from '../components/RequireSession.tsx';
+import { api, sessionKey } from '../api/endpoints.ts';
 
 /**
  * Who may change what, the console's one copy of the service's rules, so a page shows a role
  * only the controls the service would let it use. The service decides (and answers 403): these
- * mirror service/src/plugins/auth/route-rules.ts (`access: 'change'` = an admin or owner,
+ * mirror the routes' access rules (service/src/plugins/auth/access.ts; `'change'` = an admin or owner,
  * `'owner'` = an owner, `'read'` = any member; on `/v1`, `session: 'admin'` or `'member'`) and
  * the role checks inside the handlers (service/src/modules/console/members.ts, service.ts).
  */

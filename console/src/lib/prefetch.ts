@@ -1,9 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
 import type { ProjectScope } from '../api/client.ts';
-import { api } from '../api/endpoints.ts';
-import { sessionKey } from '../components/RequireSession.tsx';
-import { markStartUpPrefetch, testsQueryKey, testsQueryOf } from '../pages/tests/tree-query.ts';
+import { api, sessionKey } from '../api/endpoints.ts';
+import { markStartUpPrefetch, testsQueryKey, testsQueryOf } from './tree-query.ts';
 
 /** The run page's query: one definition, so the start-up prefetch fills the page's own cache entry. */
 export const runQuery = (scope: ProjectScope, runId: string) => ({

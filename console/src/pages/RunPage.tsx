@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { NotFoundPage } from '../components/NotFound.tsx';
 import { RunBatches } from '../components/RunBatches.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TestResultCard } from '../components/TestResultCard.tsx';
@@ -13,7 +14,6 @@ import { formatDuration } from '../lib/format.ts';
 import { runQuery } from '../lib/prefetch.ts';
 import { failedFirst, isActive, parseMetadata, triggerLabel } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
-import { NotFoundPage } from './NotFound.tsx';
 
 /** `/console/projects/:projectId/runs/:runId`: the page every link to a run points to. */
 export function RunPage() {

@@ -2,9 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
-import { api } from '../api/endpoints.ts';
+import { api, sessionKey } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { sessionKey } from '../components/RequireSession.tsx';
 import { safeNext } from './safe-next.ts';
 
 export function SignInPage() {

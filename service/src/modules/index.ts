@@ -29,11 +29,11 @@ export const modulePlugins = [
   // Administration (console part 3): the audit log's hooks come first, so they see every route.
   auditPlugin,
   consolePlugin,
+  inboxesPlugin,
   presetsPlugin,
-  testsPlugin,
   stepsPlugin,
+  testsPlugin,
   runsPlugin,
   webhooksPlugin,
-  inboxesPlugin,
   schedulesPlugin,
 ];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { notFound } from '../errors.ts';
+import { appError } from '../errors.ts';
 import { contentSecurityPolicyHeader, inlineScriptHashes } from './security-headers.ts';
 
 /** The console's Vite build (console/dist), built by `npm run build` or before `npm start`. */
@@ -23,9 +23,10 @@ export function traceViewerDir(): string {
 const hidden = { schema: { hide: true } };
 
 /**
- * Serves the web console at `/console/`: Vite's hashed assets cached for good, `index.html`
- * never cached, and every other `/console/*` path answered with `index.html` so the client
- * router can show it (except `/console/v1/*`, the console API, which keeps its JSON 404s).
+ * Serves the web console at `/console/`: Vite's hashed assets cached for good and sent
+ * precompressed (brotli or gzip), `index.html` never cached, and every other `/console/*` path
+ * answered with `index.html` so the client router can show it (except `/console/v1/*`, the
+ * console API, which keeps its JSON 404s).
  * Playwright's trace viewer lives at `/console/trace/`, its own directory so that its service
  * worker's scope covers only the viewer.
  */
@@ -63,6 +64,9 @@ export async function registerConsoleStatic(app: FastifyInstance, options: { dis
       decorateReply: false,
       maxAge: '365d',
       immutable: true,
+      // The build writes each asset's `.br` and `.gz` beside it (console/vite.config.ts): the one
+      // the client accepts is sent with its Content-Encoding and `Vary: Accept-Encoding`.
+      preCompressed: true,
     });
   }
 
@@ -70,7 +74,7 @@ export async function registerConsoleStatic(app: FastifyInstance, options: { dis
   const consolePolicy = contentSecurityPolicyHeader(built ? readInlineScriptHashes(distDir) : []);
   const sendIndex = async (request: { method: string; url: string }, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    if (pathname.startsWith('/console/v1/')) throw notFound(`Route ${request.method} ${pathname} not found`);
+    if (pathname.startsWith('/console/v1/')) throw appError('ROUTE_NOT_FOUND', request.method, pathname);
     if (!built) {
       return reply
         .code(503)

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
-import { AppError } from '../errors.ts';
+import { AppError, appError, type ErrorCode, errorCatalogue } from '../errors.ts';
 
 const describeZodIssues = (error: ZodError, where?: string) =>
   error.issues
@@ -10,41 +10,45 @@ const describeZodIssues = (error: ZodError, where?: string) =>
     })
     .join('; ');
 
-/** Fastify's own error codes for bad input, each with the status it deserves. */
-const requestErrorStatus: Record<string, number> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 400,
-  FST_ERR_CTP_EMPTY_JSON_BODY: 400,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 400,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 415,
-  FST_ERR_CTP_BODY_TOO_LARGE: 413,
-  FST_ERR_VALIDATION: 400,
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 415,
-  FST_REQ_FILE_TOO_LARGE: 413,
-  FST_PARTS_LIMIT: 413,
-  FST_FILES_LIMIT: 413,
-  FST_FIELDS_LIMIT: 413,
-  FST_PROTO_VIOLATION: 400,
+/** Fastify's own error codes for bad input, each with the catalogue entry (and so the status) it deserves. */
+const requestErrorCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_REQUEST',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'MALFORMED_REQUEST',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_VALIDATION: 'INVALID_REQUEST',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_PROTO_VIOLATION: 'MALFORMED_REQUEST',
 };
+const statusOf = (code: ErrorCode) => errorCatalogue[code].status;
 
-/** The one error handler: every failure leaves as `{ message }` JSON, and bad input is never a 500. */
+/**
+ * The one error handler: every failure leaves as `{ message, code }` JSON with a code of the
+ * catalogue (errors/catalogue.ts), and bad input is never a 500.
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { rateLimited?: boolean }, request, reply) => {
     if (error.rateLimited) {
-      return reply.code(429).send({ error: 'Too many requests' });
+      return reply.code(429).send({ error: 'Too many requests', code: 'RATE_LIMITED' satisfies ErrorCode });
     }
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
       if (error.headers) reply.headers(error.headers);
-      return reply.code(error.statusCode).send({ message: error.message, ...error.body });
+      return reply.code(error.statusCode).send({ message: error.message, code: error.code, ...error.body });
     }
     if (error instanceof ZodError) {
-      return reply.code(400).send({ message: describeZodIssues(error) });
+      return send(reply, appError('INVALID_REQUEST', describeZodIssues(error)));
     }
     if (error.validation) {
       const where = error.validationContext ?? 'request';
       // No body, or an empty one (both reach validation as `undefined`) on a route that needs one.
       if (where === 'body' && request.body === undefined) {
-        return reply.code(400).send({ message: 'body: must not be empty: this route takes a JSON body' });
+        return send(reply, appError('BODY_REQUIRED'));
       }
       const details = error.validation
         .map((issue) => {
@@ -54,25 +58,29 @@ export function registerErrorHandling(app: FastifyInstance): void {
           return `${where}${path ? `.${path}` : ''}: ${issue.message}`;
         })
         .join('; ');
-      return reply.code(400).send({ message: details });
+      return send(reply, appError('INVALID_REQUEST', details));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const type = String(request.headers['content-type'] ?? '').slice(0, 100);
-      return reply.code(415).send({ message: `Unsupported Content-Type: ${type || '(none)'}` });
+      return send(reply, appError('UNSUPPORTED_MEDIA_TYPE', type));
     }
-    const mapped = error.code ? requestErrorStatus[error.code] : undefined;
-    const status = mapped ?? error.statusCode;
+    const mapped = error.code ? requestErrorCodes[error.code] : undefined;
+    const status = mapped ? statusOf(mapped) : error.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send({ message: error.message });
+      // An unmapped framework 4xx keeps its own status under the catch-all code.
+      return reply.code(status).send({ message: error.message, code: mapped ?? 'REQUEST_REFUSED' });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ message: 'Internal Server Error' });
+    return send(reply, appError('INTERNAL_ERROR'));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    send(reply, appError('ROUTE_NOT_FOUND', request.method, request.url.split('?')[0] ?? ''));
   });
 }
+
+const send = (reply: FastifyReply, error: AppError) =>
+  reply.code(error.statusCode).send({ message: error.message, code: error.code });
 
 /** For domain code that parses JSON strings from form fields. */
 export const zodMessage = describeZodIssues;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { appError } from '../errors.ts';
 import { describeBrowser } from '../runner/browser.ts';
 import { isolationStatus } from '../runner/isolation.ts';
 
@@ -93,10 +94,9 @@ export const observabilityPlugin = fp(
         const header = request.headers.authorization ?? '';
         const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
         if (!sameToken(given, token)) {
-          reply.header('www-authenticate', 'Bearer realm="metrics"');
-          return reply
-            .code(401)
-            .send({ message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' });
+          throw appError('METRICS_TOKEN_REQUIRED').with({
+            headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+          });
         }
       }
       const body = await ctx.metrics.registry.metrics();

@@ -10,14 +10,15 @@ import {
   serializerCompiler as zodSerializerCompiler,
 } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
-import { type RouteRule, routeRules, ruleKey } from './auth/route-rules.ts';
+import { errorCatalogue } from '../errors.ts';
+import type { AccessRule } from './auth/access.ts';
 import { sessionCookie } from './auth/session-cookie.ts';
 
 /**
  * OpenAPI generated from the routes' zod schemas (`/openapi.json`, with a UI at `/docs`).
- * Everything every operation shares is filled in here, once, from the route-rules table:
+ * Everything every operation shares is filled in here, once, from each route's access rule:
  * security, the project and branch headers, the error responses and a stable operationId.
- * A route declares only what is its own: summary, tags, request and 2xx response schemas.
+ * A route declares only what is its own: access, summary, tags, request and 2xx response schemas.
  */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -43,7 +44,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // The route's access rule rides along as `x-access` until `completeDocument` turns it into security.
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const access = input.route.config?.access;
+      return access ? { ...transformed, schema: { ...transformed.schema, 'x-access': access } } : transformed;
+    },
     // The zod provider's own pass first: schemas with an `id` (recursive ones) become components.
     transformObject: (document) =>
       'openapiObject' in document
@@ -95,6 +101,13 @@ const tagDescriptions: Record<string, string> = {
   console: 'The console: session, organization, users, keys, projects, tags.',
 };
 
+/** The document lists every code of the catalogue, so generated clients can switch over them. */
+const errorCodes = Object.keys(errorCatalogue) as [
+  keyof typeof errorCatalogue,
+  ...Array<keyof typeof errorCatalogue>,
+];
+const codeDescription = errorBody.shape.code.description ?? '';
+
 const errorReference = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({
   description,
@@ -115,7 +128,7 @@ const eitherTooManyContent = {
 };
 
 /** Error responses every route of a kind can give (routes add their own, e.g. 409). */
-function errorResponsesOf(rule: RouteRule, hasParams: boolean): Record<string, JsonObject> {
+function errorResponsesOf(rule: AccessRule, hasParams: boolean): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {
     '400': errorResponse('Bad request: the message names the field or header at fault.'),
   };
@@ -204,14 +217,17 @@ function completeDocument(document: OpenApiDocument): OpenApiDocument {
     ...document.components,
     schemas: {
       ...schemas,
-      Error: z.toJSONSchema(errorBody, { io: 'output' }),
+      Error: z.toJSONSchema(errorBody.extend({ code: z.enum(errorCodes).describe(codeDescription) }), {
+        io: 'output',
+      }),
       RateLimited: z.toJSONSchema(rateLimitBody, { io: 'output' }),
     },
   };
   const usedTags = new Set<string>();
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
-      const rule = routeRules[ruleKey(method.toUpperCase(), path.replaceAll(/\{([^}]+)\}/g, ':$1'))];
+      const rule = operation['x-access'] as AccessRule | undefined;
+      delete operation['x-access'];
       operation.operationId ??= operationIdOf(method, path);
       for (const tag of operation.tags ?? []) usedTags.add(tag);
       if (!rule) continue;

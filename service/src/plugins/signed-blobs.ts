@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FileBlobStore } from '../adapters/blobs/file.ts';
 import { contentTypeOf } from '../adapters/blobs/index.ts';
+import { appError } from '../errors.ts';
 
 /**
  * Serves presigned file-backend URLs: no API key, but a valid unexpired signature. The router
@@ -15,7 +16,7 @@ export function registerSignedBlobRoute(app: FastifyInstance, blobs: FileBlobSto
       const key = request.params['*'];
       const { expires, signature } = request.query;
       if (!signature || !expires || !blobs.verify(key, Number(expires), signature)) {
-        return reply.code(403).send({ message: 'Invalid or expired signature' });
+        throw appError('SIGNATURE_INVALID');
       }
       let stream: Awaited<ReturnType<FileBlobStore['stream']>>;
       try {
@@ -23,11 +24,11 @@ export function registerSignedBlobRoute(app: FastifyInstance, blobs: FileBlobSto
       } catch (error) {
         // A signed but unsafe key (`..`, empty segments) names no artifact.
         if ((error as Error).message.startsWith('Unsafe blob key')) {
-          return reply.code(400).send({ message: 'Invalid artifact key' });
+          throw appError('ARTIFACT_KEY_INVALID');
         }
         throw error;
       }
-      if (!stream) return reply.code(404).send({ message: 'Artifact not found' });
+      if (!stream) throw appError('ARTIFACT_NOT_FOUND');
       const filename = key.split('/').pop() ?? 'download';
       reply.header('content-disposition', `attachment; filename="${filename.replaceAll('"', '')}"`);
       return reply.type(contentTypeOf(filename)).send(stream);

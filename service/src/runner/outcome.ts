@@ -73,7 +73,9 @@ export function essentialLines(message: string): string[] {
       // "expect(locator).toContainText(expected) failed": the step's action says it better.
       continue;
     }
-    lines.push(lines.length === 0 ? line.replace(/^[A-Za-z]*Error:\s*/, '') : line.trim());
+    const kept = lines.length === 0 ? line.replace(/^[A-Za-z]*Error:\s*/, '') : line.trim();
+    // A custom assertion message can come twice (`expect.poll(…, { message }).toBeTruthy()`).
+    if (kept !== lines.at(-1)) lines.push(kept);
   }
   const hasExpectation = lines.some((line) => /^(Expected|Received)\b/.test(line));
   if (!hasExpectation) lines.push(...callLog.slice(0, CALL_LOG_LINES));

@@ -11,7 +11,7 @@ import {
 } from '../helper.ts';
 
 const unknownId = '00000000-0000-4000-8000-000000000000';
-const invalidKey = { message: 'Invalid API key' };
+const invalidKey = { message: 'Invalid API key', code: 'INVALID_API_KEY' };
 
 const listNames = async (app: FastifyInstance, headers: Record<string, string>) => {
   const response = await app.inject({ method: 'GET', url: '/v1/tests', headers });
@@ -143,7 +143,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           expect(response.statusCode, label).not.toBe(403);
         } else {
           expect(response.statusCode, label).toBe(403);
-          expect(response.json(), label).toEqual({ message: '' });
+          expect(response.json(), label).toEqual({ message: '', code: 'MISSING_SCOPE' });
         }
       }
     });
@@ -177,7 +177,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           ...(method === 'POST' ? { payload: { testIds: [unknownId], status: 'active' } } : {}),
         });
         expect(response.statusCode, url).toBe(400);
-        expect(response.json()).toEqual({ message: 'No active project' });
+        expect(response.json()).toEqual({ message: 'No active project', code: 'NO_ACTIVE_PROJECT' });
       }
     });
 
@@ -188,14 +188,14 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         headers: { 'x-api-key': t.bootstrap.apiKey, 'x-project-id': 'default' },
       });
       expect(project.statusCode).toBe(404);
-      expect(project.json()).toEqual({ message: 'Project not found' });
+      expect(project.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       const branch = await inject({
         method: 'GET',
         url: '/v1/tests',
         headers: { ...t.headers, 'x-branch-id': 'main' },
       });
       expect(branch.statusCode).toBe(404);
-      expect(branch.json()).toEqual({ message: 'Branch not found' });
+      expect(branch.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
       const path = await inject({ method: 'GET', url: '/v1/tests/not-a-uuid', headers: t.headers });
       expect(path.statusCode).toBe(400);
       expect(path.json().message).toMatch(/testId/);
@@ -208,7 +208,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         headers: { 'x-api-key': t.bootstrap.apiKey, 'x-project-id': unknownId },
       });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Project not found' });
+      expect(response.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
     });
 
     it('404 Branch not found for a branch of another project or an unknown branch', async () => {
@@ -222,7 +222,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           headers: { ...t.headers, 'x-branch-id': branchId },
         });
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ message: 'Branch not found' });
+        expect(response.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
       }
     });
 
@@ -269,12 +269,12 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           payload: { testIds: [id], status: 'active' },
         });
         expect(change.statusCode).toBe(403);
-        expect(change.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+        expect(change.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
         const form = new FormData();
         form.append('testData', JSON.stringify({ name: 'refused' }));
         const create = await inject({ method: 'POST', url: '/v1/tests', headers: t.headers, payload: form });
         expect(create.statusCode).toBe(403);
-        expect(create.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+        expect(create.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
 
         const list = await inject({ method: 'GET', url: '/v1/tests', headers: t.headers });
         expect(list.statusCode).toBe(200);
@@ -291,7 +291,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
           headers: { 'x-api-key': t.bootstrap.apiKey },
         });
         expect(deleteInbox.statusCode).toBe(403);
-        expect(deleteInbox.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+        expect(deleteInbox.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
       } finally {
         await call({ method: 'PUT', url: '/console/v1/subscription', payload: { active: true } });
       }
@@ -354,21 +354,21 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         headers: { 'x-api-key': secondKey, 'x-project-id': t.bootstrap.projectId },
       });
       expect(intoFirst.statusCode).toBe(404);
-      expect(intoFirst.json()).toEqual({ message: 'Project not found' });
+      expect(intoFirst.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       const intoSecond = await inject({
         method: 'GET',
         url: '/v1/tests',
         headers: { 'x-api-key': t.bootstrap.apiKey, 'x-project-id': second.projectId },
       });
       expect(intoSecond.statusCode).toBe(404);
-      expect(intoSecond.json()).toEqual({ message: 'Project not found' });
+      expect(intoSecond.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       const runs = await inject({
         method: 'GET',
         url: '/v1/test-runs',
         headers: { 'x-api-key': secondKey, 'x-project-id': t.bootstrap.projectId },
       });
       expect(runs.statusCode).toBe(404);
-      expect(runs.json()).toEqual({ message: 'Project not found' });
+      expect(runs.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       // Its own project with the other organization's branch: not found either.
       const foreignBranch = await inject({
         method: 'GET',
@@ -380,7 +380,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         },
       });
       expect(foreignBranch.statusCode).toBe(404);
-      expect(foreignBranch.json()).toEqual({ message: 'Branch not found' });
+      expect(foreignBranch.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
     });
 
     it("cannot see or change the other organization's tests: 404 as if absent", async () => {
@@ -437,7 +437,7 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
         headers: { 'x-api-key': secondKey, 'x-project-id': second.projectId },
         payload: { testIds: [unknownId], status: 'active' },
       });
-      expect(secondRefused.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+      expect(secondRefused.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
     });
   });
 });

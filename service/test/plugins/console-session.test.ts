@@ -4,7 +4,6 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeRules } from '../../src/plugins/auth/route-rules.ts';
 import { registerConsoleStatic } from '../../src/plugins/console-static.ts';
 import { registerErrorHandling } from '../../src/plugins/errors.ts';
 import { consoleCall, createTestApp, login, type TestApp } from '../helper.ts';
@@ -35,6 +34,7 @@ describe('the console session on /v1', () => {
     t.app.inject({ method, url, headers: { cookie, 'x-project-id': t.bootstrap.projectId, ...headers } });
 
   it('says for every /v1 rule whether a session may call it, with a role', () => {
+    const routeRules = Object.fromEntries(t.app.accessRules);
     const v1 = Object.entries(routeRules).filter(([key]) => key.split(' ')[1]?.startsWith('/v1/'));
     for (const [key, rule] of v1) {
       if (rule.kind !== 'apiKey') throw new Error(`${key} is not an API-key rule`);
@@ -57,14 +57,14 @@ describe('the console session on /v1', () => {
       headers: { cookie: member },
     });
     expect(noProject.statusCode).toBe(400);
-    expect(noProject.json()).toEqual({ message: 'No active project' });
+    expect(noProject.json()).toEqual({ message: 'No active project', code: 'NO_ACTIVE_PROJECT' });
     const badProject = await call(member, 'GET', '/v1/test-runs', { 'x-project-id': 'nope' });
     // Any value that is not a project of the organization is the spec's 404, as for keys (#17).
     expect(badProject.statusCode).toBe(404);
-    expect(badProject.json()).toEqual({ message: 'Project not found' });
+    expect(badProject.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
     const unknown = await call(member, 'GET', '/v1/test-runs', { 'x-project-id': crypto.randomUUID() });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Project not found' });
+    expect(unknown.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
   });
 
   it('refuses a changing request without the CSRF header, and a member on an admin route', async () => {
@@ -78,7 +78,10 @@ describe('the console session on /v1', () => {
       payload: { testIds: [testId], status: 'draft' },
     });
     expect(memberCreates.statusCode).toBe(403);
-    expect(memberCreates.json()).toEqual({ message: 'This action needs an admin or owner role' });
+    expect(memberCreates.json()).toEqual({
+      message: 'This action needs an admin or owner role',
+      code: 'ADMIN_ROLE_REQUIRED',
+    });
   });
 
   it('refuses a cookie-authenticated /console/v1 change without the CSRF header, for every changing method', async () => {
@@ -94,6 +97,7 @@ describe('the console session on /v1', () => {
       expect(response.json()).toEqual({
         message:
           'Cross-site request refused: a console request that changes data needs the x-stepdeck-csrf header',
+        code: 'CSRF_HEADER_REQUIRED',
       });
     }
     // Nothing was written, and the session survived its refused sign-out.
@@ -123,7 +127,10 @@ describe('the console session on /v1', () => {
       payload: { name: 'member-tag' },
     });
     expect(memberWithHeader.statusCode).toBe(403);
-    expect(memberWithHeader.json()).toEqual({ message: 'This action needs an admin or owner role' });
+    expect(memberWithHeader.json()).toEqual({
+      message: 'This action needs an admin or owner role',
+      code: 'ADMIN_ROLE_REQUIRED',
+    });
     // API keys are unaffected: a key changes through /v1 with no CSRF header at all (and a
     // stray cookie beside the key changes nothing).
     // (Its own test: the spec's re-run cooldown would refuse the next case's run of `testId`.)
@@ -259,7 +266,10 @@ describe('serving the built console', () => {
     expect(deep.headers['content-type']).toMatch(/text\/html/);
     const api = await app.inject({ method: 'GET', url: '/console/v1/nowhere' });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ message: 'Route GET /console/v1/nowhere not found' });
+    expect(api.json()).toEqual({
+      message: 'Route GET /console/v1/nowhere not found',
+      code: 'ROUTE_NOT_FOUND',
+    });
   });
 
   it("serves Playwright's trace viewer and its service worker under /console/trace/", async () => {

@@ -33,7 +33,7 @@ describe.each(databaseKinds)('credential lookups stay exact on %s', (database) =
       .execute();
     const refused = await limits(key);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: '' });
+    expect(refused.json()).toEqual({ message: '', code: 'MISSING_SCOPE' });
 
     const deleteInbox = () =>
       t.app.inject({
@@ -45,7 +45,7 @@ describe.each(databaseKinds)('credential lookups stay exact on %s', (database) =
     await t.ctx.db.updateTable('organizations').set({ subscriptionActive: 0 }).execute();
     const licensed = await deleteInbox();
     expect(licensed.statusCode).toBe(403);
-    expect(licensed.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+    expect(licensed.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
     await t.ctx.db.updateTable('organizations').set({ subscriptionActive: 1 }).execute();
     expect((await deleteInbox()).statusCode).toBe(404);
   });

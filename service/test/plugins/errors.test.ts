@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCatalogue } from '../../src/errors/catalogue.ts';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -28,8 +29,9 @@ describe.each(databaseKinds)('bad input on %s', (database) => {
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.statusCode).toBeLessThan(500);
     expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
-    const body = response.json() as { message: string };
+    const body = response.json() as { message: string; code: string };
     expect(typeof body.message).toBe('string');
+    expect(Object.keys(errorCatalogue)).toContain(body.code);
     expect(body.message.length).toBeGreaterThan(0);
     return body.message;
   };

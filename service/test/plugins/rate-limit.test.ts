@@ -20,7 +20,7 @@ function expectRateLimited(response: {
   json(): unknown;
 }) {
   expect(response.statusCode).toBe(429);
-  expect(response.json()).toEqual({ error: 'Too many requests' });
+  expect(response.json()).toEqual({ error: 'Too many requests', code: 'RATE_LIMITED' });
   const retryAfter = String(response.headers['retry-after']);
   expect(retryAfter).toMatch(/^\d+$/);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
-import { api } from '../../api/endpoints.ts';
+import { api, sessionKey } from '../../api/endpoints.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
-import { sessionKey } from '../../components/RequireSession.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
 
 /**

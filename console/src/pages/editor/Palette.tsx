@@ -1,20 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { paletteGroups } from '../../lib/action-fields.ts';
-import type { SharedEditing } from './SharedChildrenEditor.tsx';
-import { SharedStepDialog } from './SharedStepDialog.tsx';
+
+/** The shared step chosen for managing, and what its dialog reports back. */
+export interface ManagedSharedStep {
+  step: { id: string; name: string };
+  onClose(): void;
+  onDeleted(): void;
+}
 
 /** Adds a step: any action of the vocabulary, grouped by kind, or a shared step by reference. */
 export function Palette(props: {
   scope: ProjectScope;
   onAdd(actionName: string): void;
   onAddShared(step: { id: string; name: string }): void;
-  /** The open editor, for editing a shared step's steps from the manage dialog. */
-  sharedEditing?: SharedEditing;
-  /** False inside the manage dialog itself (no dialog in a dialog). */
-  manage?: boolean;
+  /**
+   * The manage dialog of a shared step, drawn by the editor that owns it; absent inside the
+   * manage dialog itself (no dialog in a dialog), which hides the "Manage" button.
+   */
+  manageDialog?: (managed: ManagedSharedStep) => ReactNode;
   /** Why no step can be added where one would go now: the add buttons wait, saying so. */
   refusal?: string | undefined;
 }) {
@@ -74,7 +80,7 @@ export function Palette(props: {
         >
           Insert shared step
         </button>{' '}
-        {props.manage === false ? null : (
+        {props.manageDialog === undefined ? null : (
           <button
             type="button"
             disabled={!sharedId}
@@ -87,15 +93,13 @@ export function Palette(props: {
           </button>
         )}
       </fieldset>
-      {managing ? (
-        <SharedStepDialog
-          scope={props.scope}
-          step={managing}
-          onClose={() => setManaging(undefined)}
-          onDeleted={() => setSharedId('')}
-          editing={props.sharedEditing}
-        />
-      ) : null}
+      {managing && props.manageDialog
+        ? props.manageDialog({
+            step: managing,
+            onClose: () => setManaging(undefined),
+            onDeleted: () => setSharedId(''),
+          })
+        : null}
     </section>
   );
 }

@@ -247,7 +247,6 @@ export function SharedChildrenEditor(props: {
         </div>
         <Palette
           scope={scope}
-          manage={false}
           onAdd={(actionName) =>
             add({
               key: newKey(),

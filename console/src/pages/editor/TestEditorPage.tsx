@@ -5,6 +5,7 @@ import { useBlocker, useParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { NotFoundPage } from '../../components/NotFound.tsx';
 import { emptyAction, locateStepError } from '../../lib/action-fields.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import {
@@ -26,7 +27,6 @@ import {
   treeDepth,
   updateStep,
 } from '../../lib/step-tree-edit.ts';
-import { NotFoundPage } from '../NotFound.tsx';
 import { ConflictDialog, LeaveDialog } from './EditorDialogs.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { checkedConfig, type Draft, draftOf, hasErrors } from './editor-draft.ts';
@@ -34,6 +34,7 @@ import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
 import { RunDialog } from './RunDialog.tsx';
+import { SharedStepDialog } from './SharedStepDialog.tsx';
 import { SharedStepPanel } from './SharedStepPanel.tsx';
 import { ChosenStepFiles } from './StepFiles.tsx';
 import { StepForm } from './StepForm.tsx';
@@ -293,7 +294,13 @@ function TestEditor() {
             scope={scope}
             refusal={addRefusal}
             onAdd={add}
-            sharedEditing={{ testId, editorDirty: dirty, onSaved: () => void reloadAfterSharedSave() }}
+            manageDialog={(managed) => (
+              <SharedStepDialog
+                scope={scope}
+                {...managed}
+                editing={{ testId, editorDirty: dirty, onSaved: () => void reloadAfterSharedSave() }}
+              />
+            )}
             onAddShared={(shared) => {
               const step: EditorStep = {
                 key: newKey(),

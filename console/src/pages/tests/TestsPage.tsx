@@ -7,13 +7,6 @@ import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
 import { ancestorIds, loadedRows, type TestItem } from '../../lib/test-tree.ts';
-import { CreateBranchDialog } from './BranchDialog.tsx';
-import { BulkBar } from './BulkBar.tsx';
-import { loadDescendants } from './descendants.ts';
-import { MoveDialog, moveAll } from './MoveDialog.tsx';
-import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
-import { TestsTable } from './TestsTable.tsx';
-import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
 import {
   childrenQueryOf,
   filterNames,
@@ -23,7 +16,14 @@ import {
   testsQueryOf,
   treeStaleTime,
   wholeTreeQuery,
-} from './tree-query.ts';
+} from '../../lib/tree-query.ts';
+import { CreateBranchDialog } from './BranchDialog.tsx';
+import { BulkBar } from './BulkBar.tsx';
+import { loadDescendants } from './descendants.ts';
+import { MoveDialog, moveAll } from './MoveDialog.tsx';
+import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
+import { TestsTable } from './TestsTable.tsx';
+import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
 
 type OpenDialog =
   | { kind: 'create'; directory: boolean }

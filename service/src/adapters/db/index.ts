@@ -17,7 +17,7 @@ import {
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type ZodType, z } from 'zod';
-import { AppError } from '../../errors.ts';
+import { AppError, appError } from '../../errors.ts';
 import { withCompanionWrites } from './companion-writes.ts';
 import { limitWriteTransactions } from './locks.ts';
 import { migrations } from './migrations/index.ts';
@@ -303,7 +303,7 @@ function acceptedTexts(schema: ZodType): Set<string> {
 /** Stored data the service cannot have written: a server fault, named so it can be repaired. */
 export class CorruptDataError extends AppError {}
 const corruptData = (where: string, detail: string) =>
-  new CorruptDataError(500, `Corrupt stored data in ${where}: ${detail}`);
+  new CorruptDataError('CORRUPT_DATA', appError('CORRUPT_DATA', where, detail).message);
 
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
 export const fromFlag = (value: number | boolean | null | undefined): boolean => Boolean(value);

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type CompanionWrite, withCompanionWrite } from '../../adapters/db/companion-writes.ts';
 import type { AppContext } from '../../context.ts';
+import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import type { AuditRow } from './repository.ts';
@@ -72,7 +73,7 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   const audited = (request: FastifyRequest) => {
     const route = request.routeOptions.url;
-    const rule = request.routeOptions.config.rule;
+    const rule = request.routeOptions.config.access;
     return (
       route !== undefined && rule !== undefined && rule.kind !== 'public' && isAudited(request.method, route)
     );
@@ -135,6 +136,8 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/console/v1/audit-log',
     {
+      // A read, but for admins and owners only: `change` is the admin-or-owner level.
+      config: { access: session('change') },
       schema: {
         summary: 'List audit log entries, newest first (admins and owners)',
         response: { 200: auditLogResponse },
@@ -150,6 +153,8 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/console/v1/audit-log/export',
     {
+      // A read, but for admins and owners only: `change` is the admin-or-owner level.
+      config: { access: session('change') },
       schema: {
         summary: 'Export audit log entries as CSV or JSON (admins and owners)',
         response: {

@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contentTypeOf } from '../../adapters/blobs/index.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
+import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import { findRunOwner } from '../runs/public.ts';
@@ -20,6 +21,7 @@ export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppConte
   app.get(
     '/console/v1/test-runs/:runId/artifact',
     {
+      config: { access: session('read') },
       schema: {
         tags: ['console'],
         summary: "Download one of a run's artifacts through the console's origin",
@@ -34,11 +36,11 @@ export async function artifactProxyRoutes(parent: FastifyInstance, ctx: AppConte
       const user = requireUser(request);
       const key = request.query.key;
       if (key === '' || key.split('/').some((part) => part === '' || part === '.' || part === '..'))
-        throw badRequest('querystring.key: must be an artifact key of the run');
+        throw appError('ARTIFACT_KEY_NOT_OF_RUN');
       const run = await findRunOwner(ctx.db, request.params.runId);
-      if (!run || run.organizationId !== user.organizationId) throw notFound('Test run not found');
+      if (!run || run.organizationId !== user.organizationId) throw appError('RUN_NOT_FOUND');
       const stream = await ctx.blobs.stream(`runs/${run.id}/${key}`);
-      if (!stream) throw notFound('Artifact not found');
+      if (!stream) throw appError('ARTIFACT_NOT_FOUND');
       const filename = key.split('/').pop() ?? 'artifact';
       // Artifacts are written once: a run's file never changes, but it is private to the session.
       reply.header('cache-control', 'private, max-age=3600');

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import {
   deleteUserAndSessions,
@@ -14,18 +14,18 @@ type Role = 'owner' | 'admin' | 'member';
 
 async function targetOf(trx: Tx, organizationId: string, userId: string) {
   const user = await findMember(trx, organizationId, userId);
-  if (!user) throw notFound('User not found');
+  if (!user) throw appError('USER_NOT_FOUND');
   return user;
 }
 
 /** Roles are the owners' to change; the last owner is never demoted. */
 export async function changeRole(db: Db, actor: UserPrincipal, userId: string, role: Role) {
-  if (actor.role !== 'owner') throw forbidden('Only an owner can change roles');
+  if (actor.role !== 'owner') throw appError('OWNER_REQUIRED_TO_CHANGE_ROLES');
   return transaction(db, async (trx) => {
     await lockOwners(trx, actor.organizationId);
     const target = await targetOf(trx, actor.organizationId, userId);
     if (target.role === 'owner' && role !== 'owner' && (await ownerCount(trx, actor.organizationId)) <= 1)
-      throw conflict('The last owner cannot be demoted: make another user an owner first');
+      throw appError('LAST_OWNER_DEMOTION');
     await updateRole(trx, target.id, role);
     return { id: target.id, email: target.email, role, createdAt: target.createdAt };
   });
@@ -40,9 +40,8 @@ export async function removeUser(db: Db, actor: UserPrincipal, userId: string) {
     await lockOwners(trx, actor.organizationId);
     const target = await targetOf(trx, actor.organizationId, userId);
     if (target.role === 'owner') {
-      if (actor.role !== 'owner') throw forbidden('Only an owner can remove an owner');
-      if ((await ownerCount(trx, actor.organizationId)) <= 1)
-        throw conflict('The last owner cannot be removed: make another user an owner first');
+      if (actor.role !== 'owner') throw appError('OWNER_REQUIRED_TO_REMOVE_OWNER');
+      if ((await ownerCount(trx, actor.organizationId)) <= 1) throw appError('LAST_OWNER_REMOVAL');
     }
     await deleteUserAndSessions(trx, target.id);
   });

@@ -1,11 +1,8 @@
 import type { Db } from '../../adapters/db/index.ts';
-import { AppError, badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, verifyPassword } from '../../plugins/auth/secrets.ts';
 import { findPasswordHash, replacePassword } from './accounts-repository.ts';
-
-/** The answer to a wrong current password (the route counts these like failed sign-ins). */
-export const wrongCurrentPassword = 'currentPassword: the current password is wrong';
 
 /**
  * A signed-in user changes their own password: the one an admin handed them when adding them
@@ -19,11 +16,10 @@ export async function changeOwnPassword(
   change: { currentPassword: string; newPassword: string; sessionToken: string },
 ): Promise<void> {
   const row = await findPasswordHash(db, user.userId);
-  if (!row) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+  if (!row) throw appError('SESSION_REQUIRED');
   if (!(await verifyPassword(change.currentPassword, row.passwordHash)))
-    throw badRequest(wrongCurrentPassword);
-  if (change.newPassword === change.currentPassword)
-    throw badRequest('newPassword: must differ from the current password');
+    throw appError('WRONG_CURRENT_PASSWORD');
+  if (change.newPassword === change.currentPassword) throw appError('PASSWORD_UNCHANGED');
   const passwordHash = await hashPassword(change.newPassword);
   await replacePassword(db, user.userId, passwordHash, hashToken(change.sessionToken));
 }

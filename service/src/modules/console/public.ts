@@ -4,10 +4,11 @@
  * through these functions (test/architecture.test.ts checks that nothing else is imported).
  */
 
-// The first start (src/bootstrap.ts): the install row, its organization, owner, project and key.
 export { insertInstall, installOrganizationId } from './accounts-repository.ts';
 // The auth plugin's credential lookups and the API key's "last used" (every request's path).
 export { ApiKeyUsage } from './api-key-usage.ts';
+// The first start (src/bootstrap.ts): the install row, its organization, owner, project and key.
+export { adminEmail, bootstrapFileName } from './bootstrap-file.ts';
 export { apiKeyLookup, findActiveProject, findSessionUser } from './credentials-repository.ts';
 // Projects, branches, tags, API keys and organization settings.
 export {

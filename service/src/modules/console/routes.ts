@@ -25,17 +25,18 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminEmail, removeBootstrapFile } from '../../bootstrap.ts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, appError } from '../../errors.ts';
+import { publicAccess, session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import {
   clearedSessionCookieHeader,
   readSessionToken,
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
+import { adminEmail, removeBootstrapFile } from './bootstrap-file.ts';
 import { changeRole, removeUser } from './members.ts';
-import { changeOwnPassword, wrongCurrentPassword } from './password.ts';
+import { changeOwnPassword } from './password.ts';
 import { ConsoleService } from './service.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 
@@ -54,6 +55,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/session',
     {
+      config: { access: publicAccess },
       schema: {
         summary: 'Sign in',
         response: { 200: signInResponse },
@@ -65,9 +67,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
       const { email, password } = request.body;
       const retryAfter = throttle.retryAfterSeconds(email, request.ip);
       if (retryAfter > 0) {
-        throw new AppError(429, 'Too many failed sign-ins; try again later', {
-          headers: { 'retry-after': String(retryAfter) },
-        });
+        throw appError('SIGN_IN_THROTTLED').retryAfter(retryAfter);
       }
       const delay = throttle.delayMs(email, request.ip);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
@@ -90,7 +90,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.get(
     '/console/v1/session',
-    { schema: { summary: 'Read the signed-in user', response: { 200: consoleUserResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'Read the signed-in user', response: { 200: consoleUserResponse }, tags },
+    },
     async (request) => {
       const user = requireUser(request);
       return {
@@ -102,6 +105,8 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.put(
     '/console/v1/session/password',
     {
+      // Every role changes its own password (the current one is asked again).
+      config: { access: session('read') },
       schema: {
         summary: 'Change your own password (other sessions end)',
         response: { 200: noPayloadResponse },
@@ -114,9 +119,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
       // The current password is a guess like a sign-in's: the same throttle answers guessing.
       const retryAfter = throttle.retryAfterSeconds(user.email, request.ip);
       if (retryAfter > 0) {
-        throw new AppError(429, 'Too many wrong passwords; try again later', {
-          headers: { 'retry-after': String(retryAfter) },
-        });
+        throw appError('PASSWORD_CHANGE_THROTTLED').retryAfter(retryAfter);
       }
       try {
         await changeOwnPassword(ctx.db, user, {
@@ -124,7 +127,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
           sessionToken: readSessionToken(request) ?? '',
         });
       } catch (error) {
-        if (error instanceof AppError && error.message === wrongCurrentPassword)
+        if (error instanceof AppError && error.code === 'WRONG_CURRENT_PASSWORD')
           throttle.recordFailure(user.email, request.ip);
         throw error;
       }
@@ -135,7 +138,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
 
   app.delete(
     '/console/v1/session',
-    { schema: { summary: 'Sign out', response: { 200: noPayloadResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'Sign out', response: { 200: noPayloadResponse }, tags },
+    },
     async (request, reply) => {
       const token = readSessionToken(request);
       if (token) await service.signOut(token);
@@ -147,6 +153,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/api-keys',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create an API key',
         response: { 201: createdApiKeyResponse },
@@ -161,7 +168,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/api-keys',
-    { schema: { summary: 'List API keys', response: { 200: consoleApiKeysResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'List API keys', response: { 200: consoleApiKeysResponse }, tags },
+    },
     async (request) => ({
       data: await service.listApiKeys(requireUser(request)),
     }),
@@ -169,6 +179,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/api-keys/:id/revoke',
     {
+      config: { access: session('change') },
       schema: { summary: 'Revoke an API key', response: { 200: noPayloadResponse }, tags, params: idParams },
     },
     async (request) => {
@@ -179,6 +190,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/console/v1/api-keys/:id',
     {
+      config: { access: session('change') },
       schema: { summary: 'Delete an API key', response: { 200: noPayloadResponse }, tags, params: idParams },
     },
     async (request) => {
@@ -190,6 +202,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/projects',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a project',
         response: { 201: consoleProjectResponse },
@@ -204,7 +217,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/projects',
-    { schema: { summary: 'List projects', response: { 200: consoleProjectsResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'List projects', response: { 200: consoleProjectsResponse }, tags },
+    },
     async (request) => ({
       data: await service.listProjects(requireUser(request)),
     }),
@@ -212,6 +228,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/projects/:projectId/branches',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a branch',
         response: { 201: consoleBranchResponse },
@@ -233,6 +250,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.get(
     '/console/v1/projects/:projectId/branches',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List the branches of a project',
         response: { 200: consoleBranchesResponse },
@@ -248,6 +266,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/tags',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a tag',
         response: { 201: consoleTagResponse },
@@ -262,14 +281,20 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/tags',
-    { schema: { summary: 'List tags', response: { 200: consoleTagsResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'List tags', response: { 200: consoleTagsResponse }, tags },
+    },
     async (request) => ({
       data: await service.listTags(requireUser(request)),
     }),
   );
   app.delete(
     '/console/v1/tags/:id',
-    { schema: { summary: 'Delete a tag', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    {
+      config: { access: session('change') },
+      schema: { summary: 'Delete a tag', response: { 200: noPayloadResponse }, tags, params: idParams },
+    },
     async (request) => {
       await service.deleteTag(requireUser(request), request.params.id);
       return { data: null };
@@ -279,6 +304,8 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.put(
     '/console/v1/subscription',
     {
+      // Billing: owners only; admins read it with the organization.
+      config: { access: session('owner') },
       schema: {
         summary: 'Set the subscription',
         response: { 200: subscriptionResponse },
@@ -290,7 +317,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/organization',
-    { schema: { summary: 'Read the organization', response: { 200: consoleOrganizationResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'Read the organization', response: { 200: consoleOrganizationResponse }, tags },
+    },
     async (request) => ({
       data: await service.organization(requireUser(request)),
     }),
@@ -298,6 +328,8 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.put(
     '/console/v1/organization/limits',
     {
+      // Billing: owners only; admins read it with the organization.
+      config: { access: session('owner') },
       schema: {
         summary: 'Set the organization limits',
         response: { 200: concurrencyCapResponse },
@@ -313,6 +345,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/users',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a user',
         response: { 201: createdUserResponse },
@@ -331,7 +364,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.get(
     '/console/v1/users',
-    { schema: { summary: 'List users', response: { 200: consoleUsersResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'List users', response: { 200: consoleUsersResponse }, tags },
+    },
     async (request) => ({
       data: await service.listUsers(requireUser(request)),
     }),
@@ -341,6 +377,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.put(
     '/console/v1/users/:id',
     {
+      config: { access: session('change') },
       schema: {
         summary: "Change a user's role (owners)",
         response: { 200: consoleMemberResponse },
@@ -355,7 +392,10 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   );
   app.delete(
     '/console/v1/users/:id',
-    { schema: { summary: 'Remove a user', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    {
+      config: { access: session('change') },
+      schema: { summary: 'Remove a user', response: { 200: noPayloadResponse }, tags, params: idParams },
+    },
     async (request) => {
       await removeUser(ctx.db, requireUser(request), request.params.id);
       return { data: null };
@@ -365,6 +405,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/organizations',
     {
+      config: { access: session('installOwner') },
       schema: {
         summary: 'Create an organization (install owner)',
         response: { 201: createdOrganizationResponse },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import { hashPassword, hashToken, newSessionToken, verifyPassword } from '../../plugins/auth/secrets.ts';
 import {
@@ -63,7 +63,7 @@ export class ConsoleService {
     const user = await findUserForSignIn(this.db, email.toLowerCase());
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !matches) {
-      throw new AppError(401, 'Invalid email or password');
+      throw appError('INVALID_CREDENTIALS');
     }
     const token = newSessionToken();
     const now = this.clock.now();
@@ -85,7 +85,7 @@ export class ConsoleService {
   }
 
   async createApiKey(user: UserPrincipal, name: string, scopes: Scope[]) {
-    if (scopes.length === 0) throw badRequest('scopes: an API key needs at least one scope');
+    if (scopes.length === 0) throw appError('API_KEY_SCOPES_REQUIRED');
     const unique = [...new Set(scopes)];
     return insertApiKey(
       this.db,
@@ -109,11 +109,11 @@ export class ConsoleService {
 
   async revokeApiKey(user: UserPrincipal, id: string) {
     if (!(await revokeApiKeyOf(this.db, user.organizationId, id, isoNow(this.clock))))
-      throw notFound('API key not found');
+      throw appError('API_KEY_NOT_FOUND');
   }
 
   async deleteApiKey(user: UserPrincipal, id: string) {
-    if (!(await deleteApiKeyOf(this.db, user.organizationId, id))) throw notFound('API key not found');
+    if (!(await deleteApiKeyOf(this.db, user.organizationId, id))) throw appError('API_KEY_NOT_FOUND');
   }
 
   async createProject(user: UserPrincipal, name: string) {
@@ -130,7 +130,7 @@ export class ConsoleService {
 
   async projectOf(user: UserPrincipal, projectId: string) {
     const project = await findProject(this.db, user.organizationId, projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw appError('PROJECT_NOT_FOUND');
     return project;
   }
 
@@ -153,7 +153,7 @@ export class ConsoleService {
     const project = await this.projectOf(user, projectId);
     const sourceBranchId = input.sourceBranchId ?? project.defaultBranchId;
     if (!(await branchExistsInProject(this.db, project.id, sourceBranchId)))
-      throw notFound('Branch not found');
+      throw appError('BRANCH_NOT_FOUND');
     const id = randomUUID();
     const now = isoNow(this.clock);
     try {
@@ -169,8 +169,7 @@ export class ConsoleService {
           await copy(trx, { projectId: project.id, fromBranchId: sourceBranchId, toBranchId: id, now });
       });
     } catch (error) {
-      if (isUniqueViolation(error))
-        throw conflict(`A branch named "${input.name}" already exists in this project`);
+      if (isUniqueViolation(error)) throw appError('BRANCH_NAME_TAKEN', input.name);
       throw error;
     }
     return { id, name: input.name, sourceBranchId, createdAt: now, isDefault: false };
@@ -186,7 +185,7 @@ export class ConsoleService {
         createdAt: isoNow(this.clock),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`A tag named "${name}" already exists`);
+      if (isUniqueViolation(error)) throw appError('TAG_NAME_TAKEN', name);
       throw error;
     }
     return { id, name };
@@ -197,7 +196,7 @@ export class ConsoleService {
   }
 
   async deleteTag(user: UserPrincipal, id: string) {
-    if (!(await deleteTagOf(this.db, user.organizationId, id))) throw notFound('Tag not found');
+    if (!(await deleteTagOf(this.db, user.organizationId, id))) throw appError('TAG_NOT_FOUND');
   }
 
   async setSubscription(user: UserPrincipal, active: boolean) {
@@ -226,8 +225,7 @@ export class ConsoleService {
     user: UserPrincipal,
     input: { email: string; password: string; role: 'owner' | 'admin' | 'member' },
   ) {
-    if (input.role === 'owner' && user.role !== 'owner')
-      throw forbidden('Only an owner can add another owner');
+    if (input.role === 'owner' && user.role !== 'owner') throw appError('OWNER_REQUIRED_TO_ADD_OWNER');
     try {
       const id = await insertUser(
         this.db,
@@ -236,7 +234,7 @@ export class ConsoleService {
       );
       return { id, email: input.email.toLowerCase(), role: input.role };
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`A user with email ${input.email} already exists`);
+      if (isUniqueViolation(error)) throw appError('USER_EMAIL_TAKEN', input.email);
       throw error;
     }
   }
@@ -252,7 +250,7 @@ export class ConsoleService {
   ) {
     const installOrganization = await installOrganizationId(this.db);
     if (installOrganization !== user.organizationId || user.role !== 'owner') {
-      throw forbidden('Only an owner of the install organization can create organizations');
+      throw appError('INSTALL_OWNER_REQUIRED');
     }
     const now = isoNow(this.clock);
     try {
@@ -267,7 +265,7 @@ export class ConsoleService {
         return { id, projectId, branchId };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`A user with email ${input.ownerEmail} already exists`);
+      if (isUniqueViolation(error)) throw appError('USER_EMAIL_TAKEN', input.ownerEmail);
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { listenError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { Poller } from '../../poller.ts';
 import type { ModuleOptions } from '../index.ts';
 import { inboxRoutes } from './routes.ts';
 import { deleteStaleRunKeys } from './run-access.ts';
@@ -26,33 +27,20 @@ export async function startRetentionSweep(
   service: InboxService,
   options: { intervalMs: number; onSweep?: (deleted: number) => void },
 ): Promise<() => Promise<void>> {
-  // One sweep at a time: a tick that finds the previous sweep still running skips, and
-  // stopping waits for the running one, so nothing is swept (or reported) after stop.
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const sweep = async () => {
-    try {
+  // One sweep at a time, and stopping waits for the running one: nothing is swept (or
+  // reported) after stop.
+  const sweeps = new Poller({
+    intervalMs: options.intervalMs,
+    pass: async () => {
       const deleted = await service.sweepExpired();
       await deleteStaleRunKeys(ctx.db, ctx.clock);
       options.onSweep?.(deleted);
-    } catch (error) {
-      ctx.log.error({ err: error }, 'inbox retention sweep failed');
-    }
-  };
-  const tick = () => {
-    if (stopped || running) return;
-    running = sweep().finally(() => {
-      running = undefined;
-    });
-  };
-  await sweep();
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+    },
+    onError: (error) => ctx.log.error({ err: error }, 'inbox retention sweep failed'),
+  });
+  sweeps.start();
+  await sweeps.idle();
+  return () => sweeps.stop();
 }
 
 /** The inbox service plus its background work: the SMTP listener and the retention sweep. */
@@ -118,5 +106,5 @@ export const inboxesPlugin = fp<ModuleOptions>(
     if (background && role === 'api') app.addHook('onReady', async () => inboxes.start());
     app.addHook('onClose', async () => inboxes.stop());
   },
-  { name: 'inboxes' },
+  { name: 'inboxes', dependencies: ['console'] },
 );

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import type { InboxService } from './service.ts';
@@ -51,7 +52,10 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
 
   app.get(
     '/v1/email-inboxes',
-    { schema: { summary: 'List email inboxes', response: { 200: emailInboxListResponse }, tags } },
+    {
+      config: { access: apiKeyOnly(['emailInbox:read']) },
+      schema: { summary: 'List email inboxes', response: { 200: emailInboxListResponse }, tags },
+    },
     async (request) => ({
       data: await service.listInboxes(requireApiKey(request).organizationId),
     }),
@@ -60,19 +64,27 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   // Creation is console-only; API keys get a 403 that says where to go.
   app.post(
     '/v1/email-inboxes',
-    { schema: { summary: 'Create an inbox (console only: always 403)', tags, response: { 403: errorBody } } },
+    {
+      // Creating inboxes is console-only; the route exists to say so to API-key callers.
+      config: { access: apiKeyOnly([]) },
+      schema: { summary: 'Create an inbox (console only: always 403)', tags, response: { 403: errorBody } },
+    },
     async () => service.refuseApiCreation(),
   );
 
   app.get(
     '/v1/email-inboxes/limits',
-    { schema: { summary: 'Read the inbox limits', response: { 200: emailInboxLimitsResponse }, tags } },
+    {
+      config: { access: apiKeyOnly(['emailInbox:read']) },
+      schema: { summary: 'Read the inbox limits', response: { 200: emailInboxLimitsResponse }, tags },
+    },
     async () => ({ data: service.limits() }),
   );
 
   app.get(
     '/v1/email-inboxes/:inboxId/messages',
     {
+      config: { access: apiKeyOnly(['emailInbox:read']) },
       schema: {
         summary: 'List the messages of an inbox',
         response: { 200: emailMessageListResponse },
@@ -98,6 +110,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/v1/email-inboxes/:inboxId/messages/:messageId',
     {
+      config: { access: apiKeyOnly(['emailInbox:read']) },
       schema: {
         summary: 'Read a message',
         response: { 200: emailMessageResponse },
@@ -117,6 +130,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.delete(
     '/v1/email-inboxes/:inboxId',
     {
+      config: { access: apiKeyOnly(['emailInbox:delete'], { license: true }) },
       schema: { summary: 'Delete an inbox', response: { 200: noPayloadResponse }, tags, params: inboxParams },
     },
     async (request) => {
@@ -128,6 +142,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.post(
     '/console/v1/email-inboxes',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create an email inbox',
         response: { 201: emailInboxResponse },
@@ -150,6 +165,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/console/v1/email-inboxes',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List email inboxes (console)',
         response: { 200: emailInboxListResponse },
@@ -165,6 +181,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/console/v1/email-inboxes/limits',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'Read the inbox limits (console)',
         response: { 200: emailInboxLimitsResponse },
@@ -180,6 +197,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/console/v1/email-inboxes/:inboxId/messages',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List the messages of an inbox (console), newest first',
         response: { 200: emailMessageListResponse },
@@ -203,6 +221,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/console/v1/email-inboxes/:inboxId/messages/:messageId',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'Read a message with its raw headers (console)',
         response: { 200: consoleEmailMessageResponse },
@@ -224,6 +243,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.get(
     '/console/v1/email-inboxes/:inboxId/messages/:messageId/html',
     {
+      config: { access: session('read') },
       schema: {
         summary: "A message's HTML for the console's sandboxed frame",
         tags: ['console'],
@@ -250,6 +270,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.delete(
     '/console/v1/email-inboxes/:inboxId/messages/:messageId',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Delete a message (console)',
         response: { 200: noPayloadResponse },
@@ -270,6 +291,7 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
   app.delete(
     '/console/v1/email-inboxes/:inboxId',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Delete an inbox and its messages (console)',
         response: { 200: noPayloadResponse },

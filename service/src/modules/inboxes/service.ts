@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type Db, type DbKind, readJson } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { type ParsedEmail, parseEmail } from './parse.ts';
 import { type InboxRef, InboxRepository, type InboxRow, type MessageRow } from './repository.ts';
 
@@ -45,7 +45,7 @@ export function parseInboxRef(value: string): InboxRef {
   const trimmed = value.trim();
   if (trimmed.includes('@')) return { address: trimmed.toLowerCase() };
   if (uuidPattern.test(trimmed)) return { id: trimmed.toLowerCase() };
-  throw badRequest('inboxId must be an inbox UUID or its full email address');
+  throw appError('INBOX_ID_INVALID');
 }
 
 /**
@@ -121,15 +121,13 @@ export class InboxService {
       createdAt: this.clock.now().toISOString(),
     };
     const created = await this.repository.insertInboxWithin(inbox, inboxLimits.maxPerOrg);
-    if (!created) throw badRequest('inbox limit reached');
+    if (!created) throw appError('INBOX_LIMIT_REACHED');
     return toInbox(inbox, 0);
   }
 
   /** API keys cannot create inboxes: the spec keeps creation in the console. */
   refuseApiCreation(): never {
-    throw forbidden(
-      'Email inboxes are created in the console only (POST /console/v1/email-inboxes with a console session)',
-    );
+    throw appError('INBOX_CREATION_CONSOLE_ONLY');
   }
 
   async listInboxes(organizationId: string): Promise<Inbox[]> {
@@ -142,7 +140,7 @@ export class InboxService {
 
   private async inbox(organizationId: string, inboxId: string): Promise<InboxRow> {
     const inbox = await this.repository.findInbox(organizationId, parseInboxRef(inboxId));
-    if (!inbox) throw notFound('Inbox not found');
+    if (!inbox) throw appError('INBOX_NOT_FOUND');
     return inbox;
   }
 
@@ -180,7 +178,7 @@ export class InboxService {
   async getMessage(organizationId: string, inboxId: string, messageId: string): Promise<Message> {
     const inbox = await this.inbox(organizationId, inboxId);
     const row = await this.repository.findMessage(inbox.id, messageId.toLowerCase(), this.retentionCutoff());
-    if (!row) throw notFound('Message not found');
+    if (!row) throw appError('MESSAGE_NOT_FOUND');
     return {
       id: row.id,
       inboxId: row.inboxId,
@@ -205,7 +203,7 @@ export class InboxService {
   async deleteMessage(organizationId: string, inboxId: string, messageId: string): Promise<void> {
     const inbox = await this.inbox(organizationId, inboxId);
     if (!(await this.repository.deleteMessage(inbox.id, messageId.toLowerCase())))
-      throw notFound('Message not found');
+      throw appError('MESSAGE_NOT_FOUND');
   }
 
   /** The periodic retention sweep: deletes every message older than the retention window. */

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { PresetsService } from './service.ts';
 
@@ -24,6 +25,7 @@ export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.get(
     '/console/v1/projects/:projectId/presets',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List the config presets of a project',
         response: { 200: presetListResponse },
@@ -38,6 +40,7 @@ export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/projects/:projectId/presets',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a config preset',
         response: { 201: presetResponse },
@@ -58,6 +61,7 @@ export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.put(
     '/console/v1/projects/:projectId/presets/:presetId',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Edit a config preset',
         response: { 200: presetResponse },
@@ -78,6 +82,7 @@ export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/console/v1/projects/:projectId/presets/:presetId',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Delete a config preset (refused while a schedule names it)',
         response: { 200: noPayloadResponse },

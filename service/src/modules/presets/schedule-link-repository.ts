@@ -1,6 +1,6 @@
 import { type RunConfig, runConfig } from '@stepdeck/contract';
 import { type Db, readJson, type Tx } from '../../adapters/db/index.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 /**
  * The preset a schedule names, kept by the presets module: schedules call these to check,
@@ -13,7 +13,7 @@ export async function checkPresetOfProject(db: Db, projectId: string, presetId: 
     .where('id', '=', presetId)
     .where('projectId', '=', projectId)
     .executeTakeFirst();
-  if (!found) throw notFound('Preset not found');
+  if (!found) throw appError('PRESET_NOT_FOUND');
 }
 
 export async function linkSchedulePreset(
@@ -62,7 +62,7 @@ export async function presetOfProject(
     .where('id', '=', presetId)
     .where('projectId', '=', projectId)
     .executeTakeFirst();
-  if (!row) throw notFound('Preset not found');
+  if (!row) throw appError('PRESET_NOT_FOUND');
   return {
     id: row.id,
     name: row.name,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type RunConfig, runConfig } from '@stepdeck/contract';
 import { type Db, readJson, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { findProject } from '../console/public.ts';
 import {
   deletePreset,
@@ -38,7 +38,7 @@ export class PresetsService {
   }
 
   private async project(organizationId: string, projectId: string) {
-    if (!(await findProject(this.db, organizationId, projectId))) throw notFound('Project not found');
+    if (!(await findProject(this.db, organizationId, projectId))) throw appError('PROJECT_NOT_FOUND');
   }
 
   async list(organizationId: string, projectId: string): Promise<Preset[]> {
@@ -49,7 +49,7 @@ export class PresetsService {
   async get(organizationId: string, projectId: string, presetId: string): Promise<Preset> {
     await this.project(organizationId, projectId);
     const row = await findPreset(this.db, projectId, presetId);
-    if (!row) throw notFound('Preset not found');
+    if (!row) throw appError('PRESET_NOT_FOUND');
     return toPreset(row);
   }
 
@@ -86,7 +86,7 @@ export class PresetsService {
         ...(input.config === undefined ? {} : { config: toJson(input.config) }),
         updatedAt: isoNow(this.clock),
       });
-      if (Number(result.numUpdatedRows) === 0) throw notFound('Preset not found');
+      if (Number(result.numUpdatedRows) === 0) throw appError('PRESET_NOT_FOUND');
     } catch (error) {
       if (input.name !== undefined && isUniqueViolation(error)) throw this.nameTaken(input.name);
       throw error;
@@ -98,12 +98,12 @@ export class PresetsService {
   async delete(organizationId: string, projectId: string, presetId: string) {
     await this.project(organizationId, projectId);
     await this.db.transaction().execute(async (trx) => {
-      if (!(await findPreset(trx, projectId, presetId))) throw notFound('Preset not found');
+      if (!(await findPreset(trx, projectId, presetId))) throw appError('PRESET_NOT_FOUND');
       const schedules = await schedulesUsingPreset(trx, presetId);
       if (schedules.length > 0) {
         const names = schedules.map((schedule) => `"${schedule.name}"`).join(', ');
-        throw conflict(`Preset is used by schedule${schedules.length > 1 ? 's' : ''} ${names}`, {
-          schedules: schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })),
+        throw appError('PRESET_IN_USE', schedules.length, names).with({
+          body: { schedules: schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })) },
         });
       }
       await deletePreset(trx, projectId, presetId);
@@ -111,6 +111,6 @@ export class PresetsService {
   }
 
   private nameTaken(name: string) {
-    return conflict(`A preset named "${name}" already exists in this project`);
+    return appError('PRESET_NAME_TAKEN', name);
   }
 }

@@ -1,24 +1,15 @@
 import type { RunBatch, RunShard } from '@stepdeck/contract';
 import { z } from 'zod';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { readJson, toJson } from '../../adapters/db/index.ts';
-import type { PlannedBatch } from './planner.ts';
-import { claimedStatuses } from './repository.ts';
+import { readJson } from '../../adapters/db/index.ts';
 
 /**
- * The live queue of orchestrated runs (table `runBatches`, issue 21). Every claim happens in
- * the dispatch transaction (advisory lock on PostgreSQL, one writer on SQLite), so a batch is
- * claimed exactly once and the concurrency cap counts every slot at work across processes.
+ * The units of split runs (table `runBatches`) as the run detail, the batches and the merge
+ * read them. How units are written, claimed, ended, given back and recovered is in queue/.
  */
 
 /** Where a batch keeps what only the merge reads (outside `runs/<id>/`: never listed as artifacts). */
 export const batchWorkKey = (runId: string, name: string) => `run-work/${runId}/${name}`;
-
-export interface ClaimedUnit {
-  runId: string;
-  position: number;
-  kind: 'tests' | 'merge';
-}
 
 /** The test results a finished batch keeps for the merge (artifact files already stored). */
 export interface BatchResult {
@@ -53,133 +44,6 @@ const storedBatchResult = z
 export const batchTestIds = (row: { runId: string; position: number; testIds: string }): string[] =>
   readJson(storedBatchTestIds, row.testIds, [], `runBatches ${row.runId}:${row.position}/testIds`);
 
-/** Parallels an organization uses: unsplit runs held by a runner, plus batches being worked on. */
-export async function parallelsInUse(tx: Db | Tx, organizationId: string): Promise<number> {
-  const runs = await tx
-    .selectFrom('runs')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('organizationId', '=', organizationId)
-    .where('status', 'in', [...claimedStatuses])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('runBatches').select('runBatches.runId').whereRef('runBatches.runId', '=', 'runs.id'),
-        ),
-      ),
-    )
-    .executeTakeFirstOrThrow();
-  const batches = await tx
-    .selectFrom('runBatches')
-    .innerJoin('runs', 'runs.id', 'runBatches.runId')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('runs.organizationId', '=', organizationId)
-    .where('runs.status', 'in', [...claimedStatuses])
-    .where('runBatches.status', '=', 'claimed')
-    .executeTakeFirstOrThrow();
-  return Number(runs.count) + Number(batches.count);
-}
-
-/**
- * Writes a run's batches and the merge unit; the first batch is claimed at once by the slot
- * that planned them (it already counts as the run's one parallel).
- */
-export async function insertBatches(
-  tx: Tx,
-  runId: string,
-  planned: PlannedBatch[],
-  holder: { runnerId: string; slot: string; now: string },
-): Promise<void> {
-  const rows = planned.map((batch, position) => ({
-    runId,
-    position,
-    kind: 'tests',
-    testIds: toJson(batch.testIds),
-    expectedMs: batch.expectedMs,
-    status: position === 0 ? 'claimed' : 'pending',
-    attempts: position === 0 ? 1 : 0,
-    runnerId: position === 0 ? holder.runnerId : null,
-    slot: position === 0 ? holder.slot : null,
-    heartbeatAt: position === 0 ? Date.now() : null,
-    startedAt: position === 0 ? holder.now : null,
-    completedAt: null,
-    result: null,
-  }));
-  rows.push({
-    ...(rows[0] as (typeof rows)[number]),
-    position: planned.length,
-    kind: 'merge',
-    testIds: '[]',
-    expectedMs: 0,
-    status: 'pending',
-    attempts: 0,
-    runnerId: null,
-    slot: null,
-    heartbeatAt: null,
-    startedAt: null,
-  });
-  await tx.insertInto('runBatches').values(rows).execute();
-}
-
-/**
- * The next pending unit of a started run whose organization has a free parallel, oldest run
- * first, longest batch first; the merge unit only once every batch of its run is done.
- * Call inside the dispatch transaction.
- */
-export async function claimBatch(
-  tx: Tx,
-  holder: { runnerId: string; slot: string; now: string },
-  capOf: (organizationId: string) => Promise<number>,
-): Promise<ClaimedUnit | undefined> {
-  const pending = await tx
-    .selectFrom('runBatches')
-    .innerJoin('runs', 'runs.id', 'runBatches.runId')
-    .select(['runBatches.runId', 'runBatches.position', 'runBatches.kind', 'runs.organizationId'])
-    .where('runBatches.status', '=', 'pending')
-    .where('runs.status', 'in', [...claimedStatuses])
-    .orderBy('runs.createdAt')
-    .orderBy('runBatches.position')
-    .limit(200)
-    .execute();
-  const full = new Set<string>();
-  for (const unit of pending) {
-    if (full.has(unit.organizationId)) continue;
-    if (unit.kind === 'merge' && (await openBatches(tx, unit.runId)) > 0) continue;
-    if ((await parallelsInUse(tx, unit.organizationId)) >= (await capOf(unit.organizationId))) {
-      full.add(unit.organizationId);
-      continue;
-    }
-    const claimed = await tx
-      .updateTable('runBatches')
-      .set((eb) => ({
-        status: 'claimed',
-        runnerId: holder.runnerId,
-        slot: holder.slot,
-        heartbeatAt: Date.now(),
-        startedAt: holder.now,
-        attempts: eb('attempts', '+', 1),
-      }))
-      .where('runId', '=', unit.runId)
-      .where('position', '=', unit.position)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 1)
-      return { runId: unit.runId, position: unit.position, kind: unit.kind as ClaimedUnit['kind'] };
-  }
-  return undefined;
-}
-
-/** Batches of a run not done yet. */
-export async function openBatches(db: Db | Tx, runId: string): Promise<number> {
-  const row = await db
-    .selectFrom('runBatches')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('runId', '=', runId)
-    .where('kind', '=', 'tests')
-    .where('status', '!=', 'done')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 export async function findBatch(db: Db | Tx, runId: string, position: number) {
   return db
     .selectFrom('runBatches')
@@ -201,25 +65,6 @@ export async function doneBatches(db: Db | Tx, runId: string) {
     ...row,
     parsed: readJson(storedBatchResult, row.result, null, `runBatches ${row.runId}:${row.position}/result`),
   }));
-}
-
-/** Ends a unit held by this runner (`done` with its result, or `cancelled`). */
-export async function endBatch(
-  db: Db,
-  unit: { runId: string; position: number; runnerId: string },
-  status: 'done' | 'cancelled',
-  completedAt: string,
-  result?: BatchResult,
-): Promise<boolean> {
-  const updated = await db
-    .updateTable('runBatches')
-    .set({ status, completedAt, result: result ? toJson(result) : null })
-    .where('runId', '=', unit.runId)
-    .where('position', '=', unit.position)
-    .where('runnerId', '=', unit.runnerId)
-    .where('status', '=', 'claimed')
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
 }
 
 /** The run detail's `shards`: one entry per slot that worked on the run's batches. */
@@ -270,111 +115,11 @@ export async function batchesOf(db: Db | Tx, runId: string): Promise<RunBatch[]>
   }));
 }
 
-/** Claimed batches of active runs whose runner's last heartbeat is older than `staleBefore`. */
-export async function staleClaimedBatches(db: Db | Tx, staleBefore: number) {
-  return db
-    .selectFrom('runBatches')
-    .innerJoin('runs', 'runs.id', 'runBatches.runId')
-    .select([
-      'runBatches.runId',
-      'runBatches.position',
-      'runBatches.attempts',
-      'runBatches.testIds',
-      'runBatches.kind',
-    ])
-    .where('runBatches.status', '=', 'claimed')
-    .where('runBatches.heartbeatAt', '<', staleBefore)
-    .where('runs.status', 'in', [...claimedStatuses])
-    .execute();
-}
-
-/**
- * Puts a stale batch back or cancels it (`changes`), only while it is still claimed and stale;
- * whether this call did it (another process may have first).
- */
-export async function releaseStaleBatch(
-  db: Db | Tx,
-  batch: { runId: string; position: number },
-  staleBefore: number,
-  changes:
-    | { status: 'pending'; runnerId: null; slot: null; heartbeatAt: null; startedAt: null }
-    | { status: 'cancelled'; completedAt: string },
-): Promise<boolean> {
-  const updated = await db
-    .updateTable('runBatches')
-    .set(changes)
-    .where('runId', '=', batch.runId)
-    .where('position', '=', batch.position)
-    .where('status', '=', 'claimed')
-    .where('heartbeatAt', '<', staleBefore)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
-/** A heartbeat of the unit this runner holds (claimed, or done and awaiting the merge); false when the claim was taken back. */
-export async function beatBatch(
-  db: Db | Tx,
-  unit: { runId: string; position: number },
-  runnerId: string,
-): Promise<boolean> {
-  const held = await db
-    .updateTable('runBatches')
-    .set({ heartbeatAt: Date.now() })
-    .where('runId', '=', unit.runId)
-    .where('position', '=', unit.position)
-    .where('runnerId', '=', runnerId)
-    .where('status', 'in', ['claimed', 'done'])
-    .executeTakeFirst();
-  return Number(held.numUpdatedRows) === 1;
-}
-
-/** The slot that ended the last batch claims the pending merge unit; whether it got it. */
-export async function claimMergeUnit(
-  db: Db | Tx,
-  merge: { runId: string; position: number },
-  runnerId: string,
-  now: string,
-): Promise<boolean> {
-  const taken = await db
-    .updateTable('runBatches')
-    .set((eb) => ({
-      status: 'claimed',
-      runnerId,
-      slot: null,
-      heartbeatAt: Date.now(),
-      startedAt: now,
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('runId', '=', merge.runId)
-    .where('position', '=', merge.position)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(taken.numUpdatedRows) === 1;
-}
-
 /** Every unit of a run with its kind and status. */
 export async function unitStatesOf(db: Db | Tx, runId: string) {
   return db
     .selectFrom('runBatches')
     .select(['position', 'kind', 'status'])
     .where('runId', '=', runId)
-    .execute();
-}
-
-/** Gives a unit claimed during shutdown back (`claimed` → `pending`, the claim not counted). */
-export async function releaseUnit(db: Db | Tx, unit: ClaimedUnit, runnerId: string): Promise<void> {
-  await db
-    .updateTable('runBatches')
-    .set((eb) => ({
-      status: 'pending',
-      runnerId: null,
-      slot: null,
-      heartbeatAt: null,
-      attempts: eb('attempts', '-', 1),
-    }))
-    .where('runId', '=', unit.runId)
-    .where('position', '=', unit.position)
-    .where('status', '=', 'claimed')
-    .where('runnerId', '=', runnerId)
     .execute();
 }

@@ -1,63 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../context.ts';
+import { Poller } from '../../poller.ts';
 import type { OwnPort } from '../../runner/egress.ts';
 import { concurrencyCapOf } from '../console/public.ts';
-import { type ClaimedUnit, claimBatch, parallelsInUse, releaseUnit } from './batches-repository.ts';
 import { egress, executor } from './deps.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
-import { failRun } from './finish.ts';
 import { loadStartupCost } from './planner.ts';
 import { sweepDeadRunProcesses } from './processes.ts';
-import { recoverBatches } from './recovery.ts';
-import {
-  claimedRunsToRecover,
-  claimedStatuses,
-  claimPendingRun,
-  lockDispatch,
-  oldestPendingRuns,
-  organizationOfRun,
-  releaseRunClaim,
-} from './repository.ts';
-import { dispatchJob } from './runtime.ts';
+import { claimNext } from './queue/claim-repository.ts';
+import { failRun } from './queue/end-repository.ts';
+import { recover, recoverUnits } from './queue/recover-repository.ts';
+import { releaseRunClaim, releaseUnit } from './queue/release-repository.ts';
+import { dispatchJob, type RunDispatcher } from './runtime.ts';
 
 /**
  * Runs (or batches of orchestrated runs) one process executes at a time, across
  * organizations (each org is also capped): `RUNNER_SLOTS`, default 4.
  */
 export const defaultRunnerSlots = 4;
-/**
- * A run whose runner has not beaten for this long belongs to a dead process (default of
- * `RUNNER_STALE_HEARTBEAT_MS`; heartbeats are sent every 500 ms).
- */
-export const staleHeartbeatMs = 15_000;
+/** How often a dispatcher looks for work and for dead holders' work without being woken. */
 const pollMs = 1000;
 /** What a run ended by a shutdown reports (after SHUTDOWN_GRACE_MS). */
 export const shutdownRunnerError =
   'Runner failed: the service was shut down before the run finished (SHUTDOWN_GRACE_MS elapsed)';
 
-export interface Runner {
-  /**
-   * Stops claiming, lets the runs executing here finish within `graceMs`, then ends the
-   * others as failed with {@link shutdownRunnerError}; resolves when nothing is in flight,
-   * so the queue and the database can close right after.
-   */
-  stop(graceMs: number): Promise<void>;
-  /** Runs executing in this process now (metrics). */
-  readonly busy: number;
-  readonly slots: number;
-}
-
 /**
- * The runner of this process: claims pending runs (pending → queued) while the run's
- * organization has a free parallel, executes them (queued → running → completed/failed),
- * and recovers runs left behind by dead processes. Claims are conditional UPDATEs under a
- * dispatch lock, so with several workers each run is executed exactly once and the cap
- * holds across all of them.
+ * The run dispatcher of this process: claims work (queue/claim-repository.ts) into its free
+ * slots while the organization has a free parallel, executes it (execute.ts, execute-batch.ts),
+ * and recovers the work of dead processes (queue/recover-repository.ts). Claims are
+ * conditional UPDATEs under a dispatch lock, so with several workers each run is executed
+ * exactly once and the cap holds across all of them.
  */
-export async function startRunner(
+export async function startRunDispatcher(
   ctx: AppContext,
   options: {
     slots?: number;
@@ -65,7 +42,7 @@ export async function startRunner(
     /** The ports this process listens on once it does (HTTP, SMTP): no run may reach them. */
     listeners?: () => OwnPort[];
   },
-): Promise<Runner> {
+): Promise<RunDispatcher> {
   const runtime = ctx.runs;
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
@@ -87,10 +64,6 @@ export async function startRunner(
   const executing = new Map<Promise<void>, string>();
   /** Slot numbers in use here: each job holds one, named `runnerId#n` in the run's shards. */
   const held = new Set<number>();
-  let stopped = false;
-  let pumping: Promise<void> | undefined;
-  let recovering: Promise<void> | undefined;
-  let again = false;
 
   // The webhooks plugin (which depends on this one) subscribed to run.finished when it was
   // registered, before any onReady: the failures found here reach it.
@@ -100,93 +73,84 @@ export async function startRunner(
     ctx.log.error({ err: error }, 'could not clean up after dead runs'),
   );
 
-  const pump = () => {
-    if (stopped) return;
-    if (pumping) {
-      again = true;
-      return;
-    }
-    // Cleared in a `.finally` (always a later tick): when every slot is busy the body ends
-    // without awaiting, and clearing inside it would run before this assignment, leaving a
-    // settled `pumping` that turns every later pump away.
-    pumping = (async () => {
-      try {
-        do {
-          again = false;
-          while (!stopped && executing.size < slots) {
-            let number = 0;
-            while (held.has(number)) number += 1;
-            const slot = `${runnerId}#${number}`;
-            const claim = await claimNext(ctx, runnerId, slot);
-            if (!claim) break;
-            const runId = claim.runId;
-            if (stopped) {
-              // Claimed while the app was closing: hand it back for another runner.
-              if (claim.unit) await releaseUnit(ctx.db, claim.unit, runnerId);
-              else await releaseRunClaim(ctx.db, runId, runnerId);
-              break;
-            }
-            held.add(number);
-            const parallels = options.embedded ? Math.min(claim.cap, slots) : claim.cap;
-            const work = claim.unit
-              ? executeUnit(ctx, claim.unit, runnerId)
-              : executeRun(ctx, runId, { runnerId, slot, parallels });
-            const job = work
-              .catch((error) => ctx.log.error({ err: error, runId }, 'run execution crashed'))
-              .finally(() => {
-                executing.delete(job);
-                held.delete(number);
-                pump();
-              });
-            executing.set(job, runId);
-          }
-        } while (again && !stopped);
-      } catch (error) {
-        if (!stopped) ctx.log.error({ err: error }, 'run dispatch failed');
+  /** Fills the free slots, one claim at a time; a job ending wakes it again. */
+  const claims: Poller = new Poller({
+    intervalMs: pollMs,
+    pass: async () => {
+      while (!claims.stopped && executing.size < slots) {
+        let number = 0;
+        while (held.has(number)) number += 1;
+        const slot = `${runnerId}#${number}`;
+        const claim = await claimNext(
+          ctx.db,
+          ctx.database.kind,
+          { runnerId, slot, now: ctx.clock.now().toISOString() },
+          concurrencyCapOf,
+        );
+        if (!claim) break;
+        const runId = claim.runId;
+        if (claims.stopped) {
+          // Claimed while the app was closing: hand it back for another runner.
+          if (claim.unit) await releaseUnit(ctx.db, claim.unit, runnerId);
+          else await releaseRunClaim(ctx.db, runId, runnerId);
+          break;
+        }
+        held.add(number);
+        const parallels = options.embedded ? Math.min(claim.cap, slots) : claim.cap;
+        const work = claim.unit
+          ? executeUnit(ctx, claim.unit, runnerId)
+          : executeRun(ctx, runId, { runnerId, slot, parallels });
+        const job = work
+          .catch((error) => ctx.log.error({ err: error, runId }, 'run execution crashed'))
+          .finally(() => {
+            executing.delete(job);
+            held.delete(number);
+            claims.wake();
+          });
+        executing.set(job, runId);
       }
-    })().finally(() => {
-      pumping = undefined;
-    });
-  };
-  runtime.pump = pump;
+    },
+    onError: (error) => {
+      if (!claims.stopped) ctx.log.error({ err: error }, 'run dispatch failed');
+    },
+  });
+  /** Workers only: the embedded service recovered everything at start and is the only runner. */
+  const recovery: Poller | undefined = options.embedded
+    ? undefined
+    : new Poller({
+        intervalMs: pollMs,
+        pass: async () => {
+          const [failed, returned] = await Promise.all([recover(ctx, 'stale'), recoverUnits(ctx)]);
+          if (failed === 0 && returned === 0) return;
+          claims.wake();
+          await sweepDeadRunProcesses(ctx, runnerId);
+        },
+        onError: (error) => {
+          if (!recovery?.stopped) ctx.log.error({ err: error }, 'run recovery failed');
+        },
+      });
 
   const queue = ctx.config.databaseUrl ? await ctx.queue.open('work') : undefined;
-  await queue?.work(dispatchJob, async () => pump());
-  const timer = setInterval(() => {
-    pump();
-    if (options.embedded || recovering) return;
-    recovering = Promise.all([recover(ctx, 'stale'), recoverBatches(ctx)])
-      .then(async ([failed, returned]) => {
-        if (failed === 0 && returned === 0) return;
-        pump();
-        await sweepDeadRunProcesses(ctx, runnerId);
-      })
-      .catch((error) => {
-        if (!stopped) ctx.log.error({ err: error }, 'run recovery failed');
-      })
-      .finally(() => {
-        recovering = undefined;
-      });
-  }, pollMs);
-  timer.unref();
-  pump();
+  await queue?.work(dispatchJob, async () => claims.wake());
+  claims.start();
+  recovery?.start();
 
   return {
     slots,
     get busy() {
       return executing.size;
     },
+    wake: () => claims.wake(),
     // Stops in order and awaits everything in flight, so the database and pg-boss can close
     // right after (no query left running, no timer firing later).
     async stop(graceMs) {
-      stopped = true;
-      runtime.pump = undefined;
-      clearInterval(timer);
+      const claimsStopped = claims.stop();
+      const recoveryStopped = recovery?.stop();
       // No more wake-ups: pg-boss stops handing this process dispatch jobs.
       await queue?.offWork(dispatchJob).catch((error: unknown) => {
         ctx.log.warn({ err: error }, 'could not stop taking run wake-ups');
       });
-      while (pumping || recovering) await Promise.allSettled([pumping, recovering]);
+      await Promise.all([claimsStopped, recoveryStopped]);
       if (executing.size > 0) {
         ctx.log.info({ runs: executing.size, graceMs }, 'waiting for running runs to finish');
         let graceTimer: NodeJS.Timeout | undefined;
@@ -202,7 +166,7 @@ export async function startRunner(
       for (const runId of ended) runtime.abort(runId, new RunnerShutdownError());
       while (executing.size > 0) await Promise.allSettled([...executing.keys()]);
       // An aborted run stops without an outcome: it ends as failed, saying why.
-      for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError, [...claimedStatuses]);
+      for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError);
       // The standby runners waiting for this runner's next run (runner/standby.ts).
       (await executor()).stopStandbyRunners();
       await egressProxy.close();
@@ -217,70 +181,4 @@ function ownPorts(ctx: AppContext, listeners: (() => OwnPort[]) | undefined): Ow
     { port: ctx.config.smtpPort, name: 'SMTP' },
   ];
   return [...configured, ...(listeners?.() ?? [])].filter((own) => own.port > 0);
-}
-
-interface Claim {
-  runId: string;
-  /** A batch (or merge) of a started run; absent for a whole pending run. */
-  unit?: ClaimedUnit;
-  /** The organization's concurrency cap. */
-  cap: number;
-}
-
-/**
- * Under the dispatch lock: the next batch of a started run (started runs finish first), else
- * the oldest pending run, in both cases only while the organization has a free parallel.
- */
-async function claimNext(ctx: AppContext, runnerId: string, slot: string): Promise<Claim | undefined> {
-  return ctx.db.transaction().execute(async (tx) => {
-    await lockDispatch(tx, ctx.database.kind, 'runs:dispatch');
-    const caps = new Map<string, number>();
-    const capOf = async (organizationId: string) => {
-      const known = caps.get(organizationId);
-      if (known !== undefined) return known;
-      const cap = await concurrencyCapOf(tx, organizationId);
-      caps.set(organizationId, cap);
-      return cap;
-    };
-    const now = ctx.clock.now().toISOString();
-    const unit = await claimBatch(tx, { runnerId, slot, now }, capOf);
-    if (unit) {
-      const run = await organizationOfRun(tx, unit.runId);
-      return { runId: unit.runId, unit, cap: await capOf(run.organizationId) };
-    }
-    const pending = await oldestPendingRuns(tx);
-    const full = new Set<string>();
-    for (const run of pending) {
-      if (full.has(run.organizationId)) continue;
-      const cap = await capOf(run.organizationId);
-      if ((await parallelsInUse(tx, run.organizationId)) >= cap) {
-        full.add(run.organizationId);
-        continue;
-      }
-      if (await claimPendingRun(tx, run.id, runnerId, now)) return { runId: run.id, cap };
-    }
-    return undefined;
-  });
-}
-
-/**
- * Runs `queued`/`running` in a process that died become `failed`. The embedded service is
- * the only runner, so at start every such run is orphaned; workers judge by heartbeat.
- */
-export async function recover(ctx: AppContext, which: 'all' | 'stale'): Promise<number> {
-  const orphans = await claimedRunsToRecover(
-    ctx.db,
-    which === 'stale' ? Date.now() - (ctx.config.runnerStaleHeartbeatMs ?? staleHeartbeatMs) : undefined,
-  );
-  let failed = 0;
-  for (const orphan of orphans) {
-    const done = await failRun(
-      ctx,
-      orphan.id,
-      'Runner failed: the process executing this run stopped before it finished',
-      [...claimedStatuses],
-    );
-    if (done) failed += 1;
-  }
-  return failed;
 }

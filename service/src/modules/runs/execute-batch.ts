@@ -8,23 +8,20 @@ import {
   type BatchResult,
   batchTestIds,
   batchWorkKey,
-  beatBatch,
-  type ClaimedUnit,
-  claimMergeUnit,
-  endBatch,
   findBatch,
   unitStatesOf,
 } from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
-import { failRun } from './finish.ts';
 import { mergeRun } from './merge-run.ts';
 import { executeLoaded, loadRunProject } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
-import { beatRun, claimedStatuses, findRun } from './repository.ts';
+import { type ClaimedUnit, claimMergeUnit } from './queue/claim-batch-repository.ts';
+import { endUnit, failRun } from './queue/end-repository.ts';
+import { beatRun, beatUnit, heartbeatMs } from './queue/heartbeat-repository.ts';
+import { runLifecycle } from './queue/lifecycle.ts';
+import { findRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir } from './work-dirs.ts';
-
-const heartbeatMs = 500;
 
 /** The key of a unit in this process's aborts and in `runProcesses`. */
 export const unitKey = (unit: { runId: string; position: number }) => `${unit.runId}#${unit.position}`;
@@ -46,11 +43,11 @@ export async function executeUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: 
     if (beating) return;
     beating = (async () => {
       const run = await findRun(ctx.db, unit.runId);
-      if (!run || !(claimedStatuses as readonly string[]).includes(run.status)) {
+      if (!run || !runLifecycle.allows('heartbeat', run.status)) {
         controller.abort(new RunCancelledError());
         return;
       }
-      if (!(await beatBatch(ctx.db, { runId: unit.runId, position }, runnerId)))
+      if (!(await beatUnit(ctx.db, { runId: unit.runId, position }, runnerId)))
         controller.abort(new RunCancelledError());
       await beatRun(ctx.db, unit.runId);
     })()
@@ -78,7 +75,7 @@ export async function executeUnit(ctx: AppContext, unit: ClaimedUnit, runnerId: 
   } catch (error) {
     if (controller.signal.aborted) return;
     const message = error instanceof Error ? error.message : String(error);
-    await failRun(ctx, unit.runId, `Runner failed: ${message}`, [...claimedStatuses]);
+    await failRun(ctx, unit.runId, `Runner failed: ${message}`);
   } finally {
     clearInterval(beat);
     await beating;
@@ -110,7 +107,7 @@ async function executeBatch(
     const { result } = await executeLoaded(ctx, run, loaded, workDir, signal, { blobDir, processKey: key });
     const completedAt = ctx.clock.now().toISOString();
     if (signal.aborted || result.cancelled) {
-      await endBatch(ctx.db, { ...unit, runnerId }, 'cancelled', completedAt);
+      await endUnit(ctx.db, { ...unit, runnerId }, 'cancelled', completedAt);
       return undefined;
     }
     const capError = await uploadTestArtifacts(ctx, run, result.tests);
@@ -128,7 +125,7 @@ async function executeBatch(
       durationMs: Math.round(result.durationMs),
       tests: result.tests.map((test) => ({ ...test, artifacts: [] })),
     };
-    if (!(await endBatch(ctx.db, { ...unit, runnerId }, 'done', completedAt, kept))) return undefined;
+    if (!(await endUnit(ctx.db, { ...unit, runnerId }, 'done', completedAt, kept))) return undefined;
     const rest = await unitStatesOf(ctx.db, run.id);
     if (rest.some((row) => row.kind === 'tests' && row.status !== 'done')) return undefined;
     return rest.find((row) => row.kind === 'merge')?.position;

@@ -1,18 +1,18 @@
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../../context.ts';
 import { uploadArtifacts, withCapError } from './artifacts.ts';
-import { insertBatches } from './batches-repository.ts';
 import { RunCancelledError } from './errors.ts';
 import { executeUnit } from './execute-batch.ts';
-import { failRun, finishRun } from './finish.ts';
 import { estimateFromSteps, planBatches, recordedDurations } from './planner.ts';
 import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
-import { beatHeldRun, findRun, type RunRow, runStatusOf, startQueuedRun } from './repository.ts';
+import { splitIntoBatches } from './queue/claim-batch-repository.ts';
+import { failRun, finishRun } from './queue/end-repository.ts';
+import { beatHeldRun, heartbeatMs } from './queue/heartbeat-repository.ts';
+import { startQueuedRun } from './queue/start-repository.ts';
+import { findRun, type RunRow, runStatusOf } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { acquireWorkDir, type WorkDir } from './work-dirs.ts';
-
-const heartbeatMs = 500;
 
 export interface SlotInfo {
   runnerId: string;
@@ -72,7 +72,7 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
   } catch (error) {
     if (cancelled) return;
     const message = error instanceof Error ? error.message : String(error);
-    await failRun(ctx, runId, `Runner failed: ${message}`, ['running', 'queued']);
+    await failRun(ctx, runId, `Runner failed: ${message}`);
   } finally {
     clearInterval(beat);
     await beating;
@@ -134,11 +134,10 @@ async function splitRun(
   if (planned.length < 2) return false;
   await storeBundle(ctx, run, loaded, workDir);
   const now = ctx.clock.now().toISOString();
-  const written = await ctx.db.transaction().execute(async (tx) => {
-    const current = await runStatusOf(tx, run.id);
-    if (current?.status !== 'running') return false;
-    await insertBatches(tx, run.id, planned, { runnerId: holder.runnerId, slot: holder.slot, now });
-    return true;
+  const written = await splitIntoBatches(ctx.db, run.id, planned, {
+    runnerId: holder.runnerId,
+    slot: holder.slot,
+    now,
   });
   if (!written) return true;
   ctx.log.info(

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { RunFinished } from '../../context.ts';
 import type { ModuleOptions } from '../index.ts';
-import { startRunner } from './dispatcher.ts';
+import { startRunDispatcher } from './dispatcher.ts';
 import { countPending } from './repository.ts';
 import { runsRoutes } from './routes.ts';
 import type { RunsRuntime } from './runtime.ts';
@@ -10,13 +10,13 @@ export { type StartRunRequest, type StartRunResult, startRun } from './trigger.t
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The runs module of this process: wake-ups, aborts, and the local runner while started. */
+    /** The runs module of this process: wake-ups, aborts, and the local dispatcher while started. */
     runs: RunsRuntime;
   }
 }
 
 /**
- * Remote runs. With background work, this process's runner starts on ready: the embedded
+ * Remote runs. With background work, this process's run dispatcher starts on ready: the embedded
  * default executes runs in-process; with DATABASE_URL every process that starts it (the API
  * with background work, or `npm run worker`) claims runs from the shared database, woken
  * through the process's queue.
@@ -27,12 +27,12 @@ export const runsPlugin = fp<ModuleOptions>(
     app.decorate('runs', runs);
     await runsRoutes(app, ctx);
     ctx.metrics.observePending(() => countPending(ctx.db));
-    ctx.metrics.observeRunner(() => runs.runner);
+    ctx.metrics.observeRunner(() => runs.dispatcher);
     const onFinished = (run: RunFinished) => ctx.metrics.runEnded(run.status, run.durationMs);
     ctx.events.on('run.finished', onFinished);
     if (background) {
       app.addHook('onReady', async () => {
-        runs.runner = await startRunner(ctx, {
+        runs.dispatcher = await startRunDispatcher(ctx, {
           embedded: !ctx.config.databaseUrl,
           // Read at each check: the listeners start after this (PORT or SMTP_PORT 0 pick a port).
           listeners: () => {
@@ -47,10 +47,10 @@ export const runsPlugin = fp<ModuleOptions>(
       });
     }
     app.addHook('onClose', async () => {
-      await runs.runner?.stop(runs.shutdownGraceMs);
-      runs.runner = undefined;
+      await runs.dispatcher?.stop(runs.shutdownGraceMs);
+      runs.dispatcher = undefined;
       ctx.events.off('run.finished', onFinished);
     });
   },
-  { name: 'runs', dependencies: ['queue', 'tests'] },
+  { name: 'runs', dependencies: ['queue', 'console', 'inboxes', 'presets', 'tests'] },
 );

@@ -7,28 +7,23 @@ import type { AppContext } from '../../context.ts';
 import { slug } from '../../runner/compiler/index.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
 import { uploadArtifacts, withCapError } from './artifacts.ts';
-import {
-  batchTestIds,
-  type ClaimedUnit,
-  doneBatches,
-  endBatch,
-  batchWorkKey as workKey,
-} from './batches-repository.ts';
+import { batchTestIds, doneBatches, batchWorkKey as workKey } from './batches-repository.ts';
 import { type ExecutionResult, tests as testsModule } from './deps.ts';
-import { finishRun } from './finish.ts';
+import type { ClaimedUnit } from './queue/claim-batch-repository.ts';
+import { endUnit, finishRun } from './queue/end-repository.ts';
 import { findRun, runTests } from './repository.ts';
 
 /**
  * The one merge step of an orchestrated run: `playwright merge-reports` over the batches'
  * blob reports gives the run's HTML report and `test-results.json`; the batches' mapped
  * results, in the run's test order, give `report`, stats and per-test rows, exactly as an
- * unsplit run writes them (finishRun). The batches' scratch blobs are deleted afterwards.
+ * unsplit run writes them (finishRun, queue/end-repository.ts). The batches' scratch blobs are deleted afterwards.
  */
 export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: string): Promise<void> {
   const run = await findRun(ctx.db, unit.runId);
   const holder = { ...unit, runnerId };
   if (run?.status !== 'running') {
-    await endBatch(ctx.db, holder, 'cancelled', ctx.clock.now().toISOString());
+    await endUnit(ctx.db, holder, 'cancelled', ctx.clock.now().toISOString());
     return;
   }
   const batches = await doneBatches(ctx.db, run.id);
@@ -105,7 +100,7 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
         ctx.log.warn({ err: error, runId: run.id }, 'could not delete the batches\u2019 scratch blobs'),
       );
     await finishRun(ctx, run, withCapError(result, capError));
-    await endBatch(ctx.db, holder, 'done', ctx.clock.now().toISOString());
+    await endUnit(ctx.db, holder, 'done', ctx.clock.now().toISOString());
   } finally {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }

@@ -1,14 +1,10 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import type { RunsTables } from '../../adapters/db/migrations/0003_runs.ts';
+import { activeStatuses } from './queue/lifecycle.ts';
 
 export type RunRow = RunsTables['runs'];
 export type RunTestRow = RunsTables['runTests'];
-
-/** A runner holds the run (claimed, then executing). */
-export const claimedStatuses = ['queued', 'running'] as const;
-/** Not ended yet: the one list every module uses (terminal ones are the contract's). */
-export const activeStatuses = ['pending', ...claimedStatuses] as const;
 
 /** Pending runs an organization may have waiting before remote-run answers 429. */
 export const backlogLimit = 50;
@@ -194,17 +190,6 @@ export async function outcomesOfRuns(db: Db, filter: RunFilter) {
   return runsMatching(db, filter).select(['runs.status', 'runs.duration', 'runs.createdAt']).execute();
 }
 
-/** Cancels the run if it is still active; false when it had already ended. */
-export async function cancelActiveRun(db: Db | Tx, runId: string, now: string): Promise<boolean> {
-  const updated = await db
-    .updateTable('runs')
-    .set({ status: 'cancelled', cancelledAt: now, completedAt: now })
-    .where('id', '=', runId)
-    .where('status', 'in', [...activeStatuses])
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
 /**
  * Durations these tests took on the branch in ended runs, newest first (at most 20 rows a test
  * on average: the planner keeps each test's last three).
@@ -224,162 +209,7 @@ export async function recentTestDurations(db: Db, branchId: string, testIds: str
     .execute();
 }
 
-/** The names of these tests of a run, in the run's order. */
-export async function testNamesOfRun(db: Db | Tx, runId: string, testIds: string[]) {
-  return db
-    .selectFrom('runTests')
-    .select(['testName'])
-    .where('runId', '=', runId)
-    .where('testId', 'in', testIds)
-    .orderBy('position')
-    .execute();
-}
-
-/** The runner's heartbeat on a run it executes. */
-export async function beatRun(db: Db | Tx, runId: string) {
-  await db.updateTable('runs').set({ heartbeatAt: Date.now() }).where('id', '=', runId).execute();
-}
-
 /** A run's status alone (undefined when the run is gone). */
 export async function runStatusOf(db: Db | Tx, runId: string) {
   return db.selectFrom('runs').select(['status']).where('id', '=', runId).executeTakeFirst();
-}
-
-/** The heartbeat of the runner that holds an unsplit run. */
-export async function beatHeldRun(db: Db | Tx, runId: string, runnerId: string) {
-  await db
-    .updateTable('runs')
-    .set({ heartbeatAt: Date.now() })
-    .where('id', '=', runId)
-    .where('runnerId', '=', runnerId)
-    .execute();
-}
-
-/** A claimed (`queued`) run starts; false when it was no longer queued (cancelled meanwhile). */
-export async function startQueuedRun(db: Db | Tx, runId: string, now: string): Promise<boolean> {
-  const started = await db
-    .updateTable('runs')
-    .set({ status: 'running', startedAt: now, heartbeatAt: Date.now() })
-    .where('id', '=', runId)
-    .where('status', '=', 'queued')
-    .executeTakeFirst();
-  return Number(started.numUpdatedRows) === 1;
-}
-
-/** What a run's end writes on its row (stats and report as JSON text). */
-export interface RunEnd {
-  status: 'completed' | 'failed';
-  stats: string;
-  report: string;
-  runnerError: string | null;
-  duration: number;
-  completedAt: string;
-}
-
-/** Ends a run still `running`; false when something else ended it first. */
-export async function endRunningRun(db: Db | Tx, runId: string, end: RunEnd): Promise<boolean> {
-  const updated = await db
-    .updateTable('runs')
-    .set(end)
-    .where('id', '=', runId)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
-/** Ends a run whose status is one of `from`; false when it was in none of them. */
-export async function endRunIn(db: Db | Tx, runId: string, from: string[], end: RunEnd): Promise<boolean> {
-  const updated = await db
-    .updateTable('runs')
-    .set(end)
-    .where('id', '=', runId)
-    .where('status', 'in', from)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
-/** One test's outcome in a run. */
-export async function recordRunTestResult(
-  db: Db | Tx,
-  runId: string,
-  testId: string,
-  outcome: { status: string; duration: number; errorMessage: string | null; errorLocation: string | null },
-) {
-  await db
-    .updateTable('runTests')
-    .set(outcome)
-    .where('runId', '=', runId)
-    .where('testId', '=', testId)
-    .execute();
-}
-
-/** Gives a run claimed during shutdown back (`queued` → `pending`). */
-export async function releaseRunClaim(db: Db | Tx, runId: string, runnerId: string): Promise<void> {
-  await db
-    .updateTable('runs')
-    .set({ status: 'pending', queuedAt: null, runnerId: null, heartbeatAt: null })
-    .where('id', '=', runId)
-    .where('status', '=', 'queued')
-    .where('runnerId', '=', runnerId)
-    .execute();
-}
-
-/** The organization of a run that must exist (a claimed unit's run). */
-export async function organizationOfRun(tx: Tx, runId: string) {
-  return tx.selectFrom('runs').select(['organizationId']).where('id', '=', runId).executeTakeFirstOrThrow();
-}
-
-/** Up to 200 pending runs, oldest first (claimed under the dispatch lock). */
-export async function oldestPendingRuns(tx: Tx) {
-  return tx
-    .selectFrom('runs')
-    .select(['id', 'organizationId'])
-    .where('status', '=', 'pending')
-    .orderBy('createdAt')
-    .limit(200)
-    .execute();
-}
-
-/** A runner claims a pending run (`pending` → `queued`); whether it got it. */
-export async function claimPendingRun(
-  tx: Tx,
-  runId: string,
-  runnerId: string,
-  now: string,
-): Promise<boolean> {
-  const claimed = await tx
-    .updateTable('runs')
-    .set({
-      status: 'queued',
-      queuedAt: now,
-      runnerId,
-      heartbeatAt: Date.now(),
-    })
-    .where('id', '=', runId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1;
-}
-
-/**
- * Runs held by a runner (`queued`/`running`): all of them, or with `staleBefore` those whose
- * heartbeat is older and that are not split (a split run is judged by its batches, in
- * recoverBatches: it may wait for free slots).
- */
-export async function claimedRunsToRecover(db: Db | Tx, staleBefore: number | undefined) {
-  let query = db
-    .selectFrom('runs')
-    .select(['id'])
-    .where('status', 'in', [...claimedStatuses]);
-  if (staleBefore !== undefined)
-    query = query
-      .where('heartbeatAt', '<', staleBefore)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('runBatches').select('runBatches.runId').whereRef('runBatches.runId', '=', 'runs.id'),
-          ),
-        ),
-      );
-  return query.execute();
 }

@@ -19,7 +19,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
+import { projectRead, runControl } from '../../plugins/auth/access.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import { layerOverPreset, presetOfProject } from '../presets/public.ts';
@@ -67,8 +68,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     config: RunConfig | undefined,
   ) => {
     if (!presetId) return { config };
-    if (scope.principal.kind === 'apiKey')
-      throw badRequest('presetId: config presets are used from the console only; API keys pass config');
+    if (scope.principal.kind === 'apiKey') throw appError('PRESET_REQUIRES_SESSION');
     const preset = await presetOfProject(ctx.db, scope.projectId, presetId.toLowerCase());
     return {
       config: layerOverPreset(preset.config, config),
@@ -79,6 +79,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.post(
     '/v1/tests/:testId/remote-run',
     {
+      config: { access: runControl('tests:read', 'tests:run') },
       schema: {
         tags: ['tests'],
         summary: 'Run a test or directory',
@@ -113,6 +114,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.post(
     '/v1/tests/remote-run',
     {
+      config: { access: runControl('tests:read', 'tests:run') },
       schema: {
         tags: ['tests'],
         summary: 'Run several tests',
@@ -142,6 +144,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'List runs',
@@ -154,6 +157,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/latest',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'Read the latest run',
@@ -168,6 +172,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/stats',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'Read run statistics',
@@ -182,6 +187,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/:runId',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'Read a run and its report',
@@ -205,6 +211,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/:runId/tests',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'List the tests of a run',
@@ -219,6 +226,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/:runId/artifacts',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'List the artifacts of a run',
@@ -233,6 +241,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   app.get(
     '/v1/test-runs/:runId/report',
     {
+      config: { access: projectRead('testRuns:read') },
       schema: {
         tags,
         summary: 'Read the HTML report of a run',
@@ -247,7 +256,10 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   );
   app.post(
     '/v1/test-runs/:runId/cancel',
-    { schema: { tags, summary: 'Cancel a run', params: runParams, response: { 200: cancelRunResponse } } },
+    {
+      config: { access: runControl('testRuns:read', 'tests:cancel') },
+      schema: { tags, summary: 'Cancel a run', params: runParams, response: { 200: cancelRunResponse } },
+    },
     async (request) => ({
       data: await cancelRun(ctx, scopeOf(request), request.params.runId),
     }),

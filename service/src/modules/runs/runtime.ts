@@ -1,7 +1,21 @@
 import type { ProcessQueue } from '../../adapters/queue/index.ts';
-import type { Runner } from './dispatcher.ts';
 
 export const dispatchJob = 'runs.dispatch';
+
+/** This process's run dispatcher (dispatcher.ts), as the runtime and the metrics use it. */
+export interface RunDispatcher {
+  /** There may be work: claim now (or right after the claiming in progress). */
+  wake(): void;
+  /**
+   * Stops claiming, lets the runs executing here finish within `graceMs`, then fails the
+   * others with `shutdownRunnerError` (dispatcher.ts); resolves when nothing is in flight, so
+   * the queue and the database can close right after.
+   */
+  stop(graceMs: number): Promise<void>;
+  /** Runs executing in this process now (metrics). */
+  readonly busy: number;
+  readonly slots: number;
+}
 
 interface WakeLog {
   warn(obj: object | string, msg?: string): void;
@@ -9,15 +23,13 @@ interface WakeLog {
 
 /**
  * Per-process state of the runs module, created with the app (it is `ctx.runs`, and the
- * runs plugin decorates the Fastify instance with it): the local runner's pump while one is
- * started, the aborts of the runs it executes, and the wake-ups sent to remote runners
+ * runs plugin decorates the Fastify instance with it): the local run dispatcher while one is
+ * started, the aborts of the runs it executes, and the wake-ups sent to remote dispatchers
  * through the process's one queue.
  */
 export class RunsRuntime {
-  /** Set while a local runner is started: claims and executes pending runs. */
-  pump: (() => void) | undefined;
-  /** This process's runner while background work runs (the runs plugin starts and stops it). */
-  runner: Runner | undefined;
+  /** This process's run dispatcher while background work runs (the runs plugin starts and stops it). */
+  dispatcher: RunDispatcher | undefined;
   /**
    * How long closing the app lets running runs finish before failing them: 0 (abort at once)
    * unless the process is shutting down on a signal, which sets SHUTDOWN_GRACE_MS.
@@ -34,9 +46,9 @@ export class RunsRuntime {
     this.remote = options.remoteRunners;
   }
 
-  /** Tells a runner that there is work: the local one directly, remote ones through pg-boss. */
+  /** Tells the dispatchers that there is work: the local one directly, remote ones through pg-boss. */
   async wake(): Promise<void> {
-    this.pump?.();
+    this.dispatcher?.wake();
     if (!this.remote) return;
     try {
       await (await this.queue.open()).send(dispatchJob, {});

@@ -10,14 +10,14 @@ import {
 } from '@stepdeck/contract';
 import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { findBranch } from '../console/public.ts';
 import { tests as testsModule } from './deps.ts';
 import { RunCancelledError } from './errors.ts';
+import { cancelActiveRun } from './queue/cancel-repository.ts';
+import { activeStatuses } from './queue/lifecycle.ts';
 import { renderReportHtml } from './report-html.ts';
 import {
-  activeStatuses,
-  cancelActiveRun,
   findRun,
   latestRunMatching,
   outcomesOfRuns,
@@ -74,7 +74,7 @@ export function toDetail(run: RunRow): TestRunDetail {
 function parseDate(value: string, name: string, end: boolean): string {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const time = Date.parse(dateOnly ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(time)) throw badRequest(`${name} must be an ISO 8601 date`);
+  if (Number.isNaN(time)) throw appError('DATE_INVALID', name);
   if (dateOnly && end) return new Date(time + 86_400_000 - 1).toISOString();
   return new Date(time).toISOString();
 }
@@ -106,7 +106,7 @@ async function runFilter(
   filter: { testIds?: string[] | undefined; scheduleId?: string | undefined; branchId?: string | undefined },
 ): Promise<RunFilter> {
   if (filter.branchId !== undefined && filter.branchId !== scope.branchId) {
-    if (!(await findBranch(ctx.db, filter.branchId, scope.projectId))) throw notFound('Branch not found');
+    if (!(await findBranch(ctx.db, filter.branchId, scope.projectId))) throw appError('BRANCH_NOT_FOUND');
   }
   return {
     projectId: scope.projectId,
@@ -192,7 +192,7 @@ export async function runStatistics(
 export async function getRun(ctx: AppContext, scope: Scope, runId: string): Promise<RunRow> {
   const run = await findRun(ctx.db, runId);
   if (!run || run.projectId !== scope.projectId || run.organizationId !== scope.organizationId)
-    throw notFound('Test run not found');
+    throw appError('RUN_NOT_FOUND');
   return run;
 }
 
@@ -240,19 +240,18 @@ export async function listArtifacts(ctx: AppContext, scope: Scope, runId: string
 
 export async function reportHtml(ctx: AppContext, scope: Scope, runId: string): Promise<string> {
   const run = await getRun(ctx, scope, runId);
-  if (run.status !== 'completed' && run.status !== 'failed')
-    throw badRequest(`Report is available for completed or failed runs; this run is ${run.status}`);
+  if (run.status !== 'completed' && run.status !== 'failed') throw appError('REPORT_NOT_READY', run.status);
   return renderReportHtml(toDetail(run), ctx.config.publicUrl);
 }
 
 export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
   const run = await getRun(ctx, scope, runId);
   if (!(activeStatuses as readonly string[]).includes(run.status))
-    throw badRequest(`Run is already ${run.status}`);
+    throw appError('RUN_ALREADY_FINISHED', run.status);
   const now = ctx.clock.now().toISOString();
   if (!(await cancelActiveRun(ctx.db, runId, now))) {
     const current = await findRun(ctx.db, runId);
-    throw badRequest(`Run is already ${current?.status ?? 'finished'}`);
+    throw appError('RUN_ALREADY_FINISHED', current?.status ?? 'finished');
   }
   // This process's runner stops at once; a worker elsewhere sees the flag within 500 ms.
   runtimeOf(ctx).abort(runId, new RunCancelledError());

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, tooManyRequests } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { concurrencyCapOf, findBranch } from '../console/public.ts';
 import { tests as testsModule } from './deps.ts';
 import {
@@ -62,15 +62,14 @@ export function runOverrides(config: RunConfig | undefined, cap: number): RunCon
 export async function startRun(ctx: AppContext, request: StartRunRequest): Promise<StartRunResult> {
   const hasTestIds = request.testIds !== undefined;
   const hasTag = request.tagId !== undefined;
-  if (hasTestIds === hasTag) throw badRequest('Provide exactly one of testIds or tagId');
-  if (hasTestIds && (request.testIds as string[]).length === 0)
-    throw badRequest('testIds must contain at least one test id');
+  if (hasTestIds === hasTag) throw appError('RUN_SELECTION_INVALID');
+  if (hasTestIds && (request.testIds as string[]).length === 0) throw appError('RUN_TEST_IDS_EMPTY');
   const applyCooldowns = request.trigger.type !== 'schedule';
   const now = ctx.clock.now();
 
   if (applyCooldowns && request.mode === 'bulk') {
     const last = await latestCooldownRun(ctx.db, { organizationId: request.organizationId, mode: 'bulk' });
-    assertCooldown(last?.createdAt, now, 'Remote-run cooldown: wait 10 seconds between bulk runs');
+    assertCooldown(last?.createdAt, now, 'bulk runs');
   }
 
   const executable = await testsModule();
@@ -82,10 +81,8 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     organizationId: request.organizationId,
     leafRunsAnyStatus: request.mode === 'single',
   });
-  if (tests.length === 0)
-    throw badRequest('No executable tests: only active leaf tests run in directory, tag and bulk runs');
-  if (tests.length > maxTestsPerRun)
-    throw badRequest(`Too many tests: ${tests.length} active tests, at most ${maxTestsPerRun} per run`);
+  if (tests.length === 0) throw appError('NO_EXECUTABLE_TESTS');
+  if (tests.length > maxTestsPerRun) throw appError('RUN_TOO_MANY_TESTS', tests.length, maxTestsPerRun);
   const single = request.mode === 'single' && target.type === 'test';
 
   const branch = await findBranch(ctx.db, request.branchId);
@@ -97,17 +94,17 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
       tx,
       tests.map((test) => test.id),
     );
-    if (active) throw conflict('Test already has a run that is pending, queued or running');
+    if (active) throw appError('RUN_ALREADY_ACTIVE');
     if (applyCooldowns && request.mode === 'single') {
       const last = await latestCooldownRun(tx, {
         organizationId: request.organizationId,
         mode: 'single',
         testId: target.id,
       });
-      assertCooldown(last?.createdAt, now, 'Remote-run cooldown: wait 10 seconds between runs of a test');
+      assertCooldown(last?.createdAt, now, 'runs of a test');
     }
     if ((await countRuns(tx, request.organizationId, ['pending'])) >= backlogLimit)
-      throw tooManyRequests('concurrency limit exceeded', 10);
+      throw appError('CONCURRENCY_LIMIT').retryAfter(10);
     const cap = await concurrencyCapOf(tx, request.organizationId);
     const trigger = request.trigger;
     const triggerName =
@@ -178,8 +175,13 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
   };
 }
 
-function assertCooldown(lastCreatedAt: string | undefined, now: Date, message: string) {
+function assertCooldown(
+  lastCreatedAt: string | undefined,
+  now: Date,
+  between: 'bulk runs' | 'runs of a test',
+) {
   if (!lastCreatedAt) return;
   const elapsed = now.getTime() - Date.parse(lastCreatedAt);
-  if (elapsed < cooldownMs && elapsed >= 0) throw tooManyRequests(message, (cooldownMs - elapsed) / 1000);
+  if (elapsed < cooldownMs && elapsed >= 0)
+    throw appError('RUN_COOLDOWN', between).retryAfter((cooldownMs - elapsed) / 1000);
 }

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 /** True when the runtime knows this IANA time zone (`Europe/Paris`, `UTC`...). */
 export function isValidTimezone(timezone: string): boolean {
@@ -13,12 +13,12 @@ export function isValidTimezone(timezone: string): boolean {
 
 /** Checks a cron expression and time zone, throwing a 400 that names the bad one. */
 export function validateCron(cron: string, timezone: string): void {
-  if (!isValidTimezone(timezone)) throw badRequest(`Invalid timezone: ${timezone}`);
+  if (!isValidTimezone(timezone)) throw appError('TIMEZONE_INVALID', timezone);
   try {
     new Cron(cron, { paused: true, timezone });
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^CronPattern: /, '') : String(error);
-    throw badRequest(`Invalid cron expression '${cron}': ${reason}`);
+    throw appError('CRON_INVALID', cron, reason);
   }
 }
 

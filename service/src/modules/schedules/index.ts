@@ -53,5 +53,5 @@ export const schedulesPlugin = fp<ModuleOptions>(
       await stopWorker?.();
     });
   },
-  { name: 'schedules', dependencies: ['runs', 'queue'] },
+  { name: 'schedules', dependencies: ['runs', 'queue', 'console', 'presets', 'tests'] },
 );

@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { licenseRequired } from '../../errors.ts';
+import { appError } from '../../errors.ts';
+import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import { nextTicks, validateCron } from './cron.ts';
 import { runStarter } from './runs-port.ts';
@@ -71,6 +72,7 @@ export async function schedulesRoutes(
   app.get(
     '/v1/schedules',
     {
+      config: { access: apiKeyOnly(['schedules:read']) },
       schema: {
         summary: 'List schedules',
         response: { 200: scheduleListResponse },
@@ -85,6 +87,7 @@ export async function schedulesRoutes(
   app.get(
     '/v1/schedules/:scheduleId',
     {
+      config: { access: apiKeyOnly(['schedules:read']) },
       schema: {
         summary: 'Read a schedule',
         response: { 200: scheduleResponse },
@@ -99,6 +102,7 @@ export async function schedulesRoutes(
   app.post(
     '/v1/schedules/:scheduleId/trigger',
     {
+      config: { access: apiKeyOnly(['schedules:read', 'schedules:run'], { license: true }) },
       schema: {
         summary: 'Run a schedule now',
         'x-errors': { 429: 'Rate limited, or the concurrency limit.' },
@@ -122,6 +126,7 @@ export async function schedulesRoutes(
   app.post(
     '/v1/schedules/:scheduleId/disable',
     {
+      config: { access: apiKeyOnly(['schedules:read', 'schedules:pause'], { license: true }) },
       schema: {
         summary: 'Pause a schedule',
         response: { 200: scheduleResponse },
@@ -136,6 +141,7 @@ export async function schedulesRoutes(
   app.post(
     '/v1/schedules/:scheduleId/enable',
     {
+      config: { access: apiKeyOnly(['schedules:read', 'schedules:resume'], { license: true }) },
       schema: {
         summary: 'Resume a schedule',
         response: { 200: scheduleResponse },
@@ -154,6 +160,7 @@ export async function schedulesRoutes(
   app.get(
     '/console/v1/schedules/preview',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'Preview the next five firings of a cron expression in a time zone',
         response: { 200: cronPreviewResponse },
@@ -170,6 +177,7 @@ export async function schedulesRoutes(
   app.post(
     '/console/v1/schedules',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a schedule',
         response: { 201: scheduleResponse },
@@ -185,6 +193,7 @@ export async function schedulesRoutes(
   app.get(
     '/console/v1/schedules',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List schedules (console)',
         response: { 200: scheduleListResponse },
@@ -199,6 +208,7 @@ export async function schedulesRoutes(
   app.put(
     '/console/v1/schedules/:id',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Update a schedule',
         response: { 200: scheduleResponse },
@@ -214,6 +224,7 @@ export async function schedulesRoutes(
   app.delete(
     '/console/v1/schedules/:id',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Delete a schedule',
         response: { 200: noPayloadResponse },
@@ -230,6 +241,8 @@ export async function schedulesRoutes(
   app.post(
     '/console/v1/schedules/:id/trigger',
     {
+      // Members start runs from the console (as on /v1): triggering a schedule is one of those.
+      config: { access: session('read') },
       schema: {
         summary: 'Run a schedule now (console)',
         'x-errors': { 429: 'Rate limited, or the concurrency limit.' },
@@ -241,7 +254,7 @@ export async function schedulesRoutes(
     async (request) => {
       const user = requireUser(request);
       // The same subscription rule as the API key route.
-      if (!user.subscriptionActive) throw licenseRequired();
+      if (!user.subscriptionActive) throw appError('LICENSE_REQUIRED');
       const started = await service.trigger(user.organizationId, request.params.id);
       return {
         data: {

@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
+import { Poller } from '../../poller.ts';
 import { runOfScheduleCreatedSince } from '../runs/public.ts';
 import { nextTick } from './cron.ts';
 import type { FiringDispatch, FiringOutcome } from './firing.ts';
@@ -46,37 +47,32 @@ export type PassOutcome = FiringOutcome | 'queued';
 export class Scheduler {
   private readonly options: SchedulerOptions;
   private readonly pollMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
-  private wakeRequested = false;
+  private readonly poller: Poller;
   private lastPrune = 0;
 
   constructor(options: SchedulerOptions) {
     this.options = options;
     this.pollMs = options.pollMs ?? 1000;
+    this.poller = new Poller({
+      intervalMs: this.pollMs,
+      pass: () => this.pass(),
+      onError: (error) => {
+        if (!this.poller.stopped) this.options.log.error({ err: error }, 'schedule pass failed');
+      },
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.arm(0);
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.poller.stop();
   }
 
   /** A schedule changed here: look again now instead of at the end of the current sleep. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.arm(0);
+    this.poller.wake();
   }
 
   /** One pass: claims every schedule due at the clock's now. Exposed for tests and tools. */
@@ -145,32 +141,12 @@ export class Scheduler {
     }
   }
 
-  private arm(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.loop().finally(() => {
-        this.running = undefined;
-      });
-    }, delayMs);
-    this.timer.unref?.();
-  }
-
-  private async loop(): Promise<void> {
-    let delay = this.pollMs;
-    try {
-      this.wakeRequested = false;
-      await this.fireDue();
-      const earliest = await earliestNextRun(this.options.db);
-      if (earliest) {
-        const wait = Date.parse(earliest) - this.options.clock.now().getTime();
-        delay = Math.min(this.pollMs, Math.max(5, wait));
-      }
-      if (this.wakeRequested) delay = 0;
-    } catch (error) {
-      if (!this.stopped) this.options.log.error({ err: error }, 'schedule pass failed');
-    }
-    this.arm(delay);
+  /** Fires what is due, then sleeps until the earliest next tick (at most `pollMs`). */
+  private async pass(): Promise<number> {
+    await this.fireDue();
+    const earliest = await earliestNextRun(this.options.db);
+    if (!earliest) return this.pollMs;
+    const wait = Date.parse(earliest) - this.options.clock.now().getTime();
+    return Math.max(5, wait);
   }
 }

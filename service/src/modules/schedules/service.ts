@@ -3,7 +3,7 @@ import { jsonObject, type RunConfig } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
 import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { findBranch, findProject, findTag } from '../console/public.ts';
 import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
 import { testIdsInProject } from '../tests/public.ts';
@@ -115,7 +115,7 @@ export class SchedulesService {
 
   async create(organizationId: string, input: ScheduleInput) {
     const project = await findProject(this.db, organizationId, input.projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw appError('PROJECT_NOT_FOUND');
     const branchId = input.branchId ?? project.defaultBranchId;
     await this.checkBranch(project.id, branchId);
     const target = await this.checkTarget(organizationId, project.id, input.testIds, input.tagId);
@@ -188,7 +188,7 @@ export class SchedulesService {
   }
 
   async remove(organizationId: string, id: string) {
-    if (!(await deleteScheduleOf(this.db, organizationId, id))) throw notFound('Schedule not found');
+    if (!(await deleteScheduleOf(this.db, organizationId, id))) throw appError('SCHEDULE_NOT_FOUND');
     await linkSchedulePreset(this.db, id, null);
     this.changed();
   }
@@ -225,30 +225,30 @@ export class SchedulesService {
 
   private async row(organizationId: string, id: string): Promise<ScheduleRow> {
     const row = await findSchedule(this.db, organizationId, id);
-    if (!row) throw notFound('Schedule not found');
+    if (!row) throw appError('SCHEDULE_NOT_FOUND');
     return row;
   }
 
   private async checkBranch(projectId: string, branchId: string) {
     const branch = await findBranch(this.db, branchId, projectId);
-    if (!branch) throw notFound('Branch not found');
+    if (!branch) throw appError('BRANCH_NOT_FOUND');
   }
 
   /** Exactly one of `testIds` / `tagId`; tests must be in the project, the tag in the organization. */
   private async checkTarget(organizationId: string, projectId: string, testIds?: string[], tagId?: string) {
     if ((testIds === undefined) === (tagId === undefined)) {
-      throw badRequest('Exactly one of testIds or tagId is required');
+      throw appError('SCHEDULE_SELECTION_INVALID');
     }
     if (testIds) {
       const unique = [...new Set(testIds)];
-      if (unique.length === 0) throw badRequest('testIds must contain at least one test ID');
+      if (unique.length === 0) throw appError('SCHEDULE_TEST_IDS_EMPTY');
       const known = await testIdsInProject(this.db, projectId, unique);
       const missing = unique.find((testId) => !known.has(testId));
-      if (missing) throw notFound(`Test not found: ${missing}`);
+      if (missing) throw appError('TEST_NOT_FOUND', missing);
       return { testIds: unique };
     }
     const tag = await findTag(this.db, organizationId, tagId as string);
-    if (!tag) throw notFound('Tag not found');
+    if (!tag) throw appError('TAG_NOT_FOUND');
     return { tagId };
   }
 }

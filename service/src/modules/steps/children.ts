@@ -5,7 +5,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import {
   lockRevisions,
   markEdited,
@@ -78,10 +78,10 @@ export async function replaceChildren(
   raw: unknown,
   files: UploadedFile[] = [],
 ) {
-  if (!Array.isArray(raw)) throw badRequest('children must be a JSON array');
+  if (!Array.isArray(raw)) throw appError('CHILDREN_NOT_ARRAY');
   const node = await findWorkingNode(deps.db, scope, revisionStepId);
-  if (!node) throw notFound('Step not found');
-  if (!node.isGroup) throw badRequest('Step is not a group');
+  if (!node) throw appError('STEP_NOT_FOUND');
+  if (!node.isGroup) throw appError('STEP_NOT_GROUP');
   await requireWorking(deps.db, scope.projectId, scope.branchId, node.testId);
   if (node.shared)
     return replaceSharedChildren(deps, scope, node, raw as Array<Record<string, unknown>>, files);
@@ -91,7 +91,7 @@ export async function replaceChildren(
     // Shared steps referenced, then the test's working revision (docs/concurrency.md).
     const normalized = await parseSteps(trx, scope.projectId, items, 'children', 'share');
     await requireWorking(trx, scope.projectId, scope.branchId, node.testId, 'update');
-    if (!(await nodeExists(trx, node.id))) throw notFound('Step not found');
+    if (!(await nodeExists(trx, node.id))) throw appError('STEP_NOT_FOUND');
     const [before] = (await revisionSizes(trx, [node.revisionId])).values();
     const existing = await childNodes(trx, node.revisionId, node.id);
     const existingIds = new Set(existing.map((row) => row.id));
@@ -163,7 +163,7 @@ async function replaceSharedChildren(
       [node.stepId, ...referencedIds(items)],
       'update',
     );
-    if (!locked.has(node.stepId)) throw notFound('Step not found');
+    if (!locked.has(node.stepId)) throw appError('STEP_NOT_FOUND');
     const normalized = normalizeSteps(items, 'children', locked);
     const order = items.map((item, index) => ({ item, index, step: normalized[index] }));
     order.sort((a, b) => Number(a.item.order ?? a.index) - Number(b.item.order ?? b.index));
@@ -242,7 +242,7 @@ async function replaceSharedChildren(
           const action = readJson(jsonObject, child.action, {}, `steps ${child.id}/action`);
           return Array.isArray(action.files) && action.files.includes(file.filename);
         });
-        if (!owner) throw badRequest(`files: no setInputFiles child of the group names "${file.filename}"`);
+        if (!owner) throw appError('FILE_WITHOUT_STEP', file.filename);
         await storeAttachments(
           trx,
           deps.blobs,

@@ -4,5 +4,5 @@ import { stepsRoutes } from './routes.ts';
 
 export const stepsPlugin = fp<ModuleOptions>(async (app, { ctx }) => stepsRoutes(app, ctx), {
   name: 'steps',
-  dependencies: ['tests'],
+  dependencies: ['console'],
 });

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { projectChange, projectRead } from '../../plugins/auth/access.ts';
 import { filePart, multipartBody } from '../../plugins/openapi.ts';
 import { parseJsonField, readForm, scopeOf } from '../tests/public.ts';
 import { StepsService } from './service.ts';
@@ -34,6 +35,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/steps/shared',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         summary: 'List shared steps',
         response: { 200: sharedStepListResponse },
@@ -45,7 +47,10 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   );
   app.get(
     '/v1/steps/:stepId',
-    { schema: { summary: 'Read a shared step', response: { 200: sharedStepResponse }, tags, params } },
+    {
+      config: { access: projectRead('tests:read') },
+      schema: { summary: 'Read a shared step', response: { 200: sharedStepResponse }, tags, params },
+    },
     async (request) => ({
       data: await service.get(await scopeOf(ctx, request), request.params.stepId),
     }),
@@ -53,6 +58,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/steps/:stepId/children',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         summary: 'Read a step group and its children',
         response: { 200: stepChildrenResponse },
@@ -67,6 +73,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/steps/:stepId/usage',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         summary: 'List the tests that use a step',
         response: { 200: stepUsageResponse },
@@ -81,6 +88,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.put(
     '/v1/steps/:stepId/update',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         summary: 'Update a step',
         response: { 200: updatedStepResponse },
@@ -112,6 +120,7 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.put(
     '/v1/steps/:stepId/children',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         summary: 'Replace the children of a step group',
         response: { 200: replacedChildrenResponse },
@@ -140,7 +149,10 @@ export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   );
   app.delete(
     '/v1/steps/:stepId',
-    { schema: { summary: 'Delete a step', response: { 200: deletedStepResponse }, tags, params } },
+    {
+      config: { access: projectChange('tests:read', 'tests:update') },
+      schema: { summary: 'Delete a step', response: { 200: deletedStepResponse }, tags, params },
+    },
     async (request) => ({
       message: 'Step deleted',
       data: await service.delete(await scopeOf(ctx, request), request.params.stepId),

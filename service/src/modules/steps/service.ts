@@ -11,7 +11,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import {
   deleteStepAttachments,
@@ -70,7 +70,7 @@ export class StepsService {
 
   private async requireVisible(scope: Scope, stepId: string) {
     const row = await findVisibleStep(this.reads, scope, stepId);
-    if (!row) throw notFound('Step not found');
+    if (!row) throw appError('STEP_NOT_FOUND');
     return row;
   }
 
@@ -124,20 +124,20 @@ export class StepsService {
   /** Updates a canonical step; copy-on-write when the action changes and other branches use it. */
   async update(scope: Scope, stepId: string, raw: unknown, files: UploadedFile[]) {
     const parsed = updateStepData.safeParse(raw);
-    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'stepData'));
+    if (!parsed.success) throw appError('STEP_DATA_INVALID', zodMessage(parsed.error, 'stepData'));
     const data = parsed.data;
     const visible = await this.requireVisible(scope, stepId);
     const label = `step "${visible.name}"`;
     let action: Record<string, unknown> | undefined;
     if (data.action !== undefined) {
       const result = stepAction.safeParse(data.action);
-      if (!result.success) throw badRequest(describeActionError(label, result.error));
+      if (!result.success) throw appError('STEP_ACTION_INVALID', describeActionError(label, result.error));
       action = result.data;
     }
     let condition: unknown;
     if (data.condition !== undefined && data.condition !== null) {
       const result = stepCondition.safeParse(data.condition);
-      if (!result.success) throw badRequest(`${label}: condition: ${zodMessage(result.error)}`);
+      if (!result.success) throw appError('STEP_CONDITION_INVALID', label, zodMessage(result.error));
       condition = result.data;
     }
     const now = isoNow(this.clock);
@@ -220,10 +220,8 @@ export class StepsService {
         const branches = [
           ...new Map(uses.map((use) => [use.branchId, { id: use.branchId, name: use.branchName }])).values(),
         ];
-        throw badRequest('Step is still used by tests and cannot be deleted', {
-          tests,
-          branches,
-          sharedGroups: parents.map((parent) => parent.parentStepId),
+        throw appError('STEP_IN_USE').with({
+          body: { tests, branches, sharedGroups: parents.map((parent) => parent.parentStepId) },
         });
       }
       await deleteStepAttachments(trx, stepId);

@@ -9,7 +9,7 @@ import {
   stepCondition,
 } from '@stepdeck/contract';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 import { existingSharedIds } from './repository.ts';
 
@@ -38,11 +38,11 @@ export function normalizeSteps(
   depth = 1,
 ): NormalizedStep[] {
   if (depth > maxStepDepth && input.length > 0)
-    throw badRequest(`${path.replace(/\[.*$/, '')}: groups may nest at most ${maxStepDepth} levels deep`);
+    throw appError('STEP_TOO_DEEP', path.replace(/\[.*$/, ''), maxStepDepth);
   return input.map((raw, index) => {
     const label = `${path}[${index}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      throw badRequest(`${label}: must be an object`);
+      throw appError('STEP_NOT_OBJECT', label);
     const item = raw as StepInput;
     const ref = item.stepId ?? item.id;
     if (item.shared && ref && sharedIds.has(ref)) {
@@ -58,28 +58,24 @@ export function normalizeSteps(
       };
     }
     if (item.name !== undefined && typeof item.name !== 'string')
-      throw badRequest(`step (${label}): name: must be a string`);
+      throw appError('STEP_NAME_NOT_STRING', label);
     if (typeof item.name === 'string' && item.name.trim().length > maxStepNameLength)
-      throw badRequest(`step (${label}): name: at most ${maxStepNameLength} characters`);
+      throw appError('STEP_NAME_TOO_LONG', label, maxStepNameLength);
     const stepLabel = `step ${item.name ? `"${item.name}" ` : ''}(${label})`;
-    if (item.action === undefined || item.action === null)
-      throw badRequest(`${stepLabel}: action: action is required`);
+    if (item.action === undefined || item.action === null) throw appError('STEP_ACTION_REQUIRED', stepLabel);
     const parsed = stepAction.safeParse(item.action);
-    if (!parsed.success) throw badRequest(describeActionError(stepLabel, parsed.error));
+    if (!parsed.success) throw appError('STEP_ACTION_INVALID', describeActionError(stepLabel, parsed.error));
     let condition: StepCondition | null = null;
     if (item.condition !== undefined && item.condition !== null) {
       const parsedCondition = stepCondition.safeParse(item.condition);
-      if (!parsedCondition.success)
-        throw badRequest(
-          `${stepLabel}: condition: must be {type:"skip"}, {type:"alwaysRun"} or {type:"if", variable, equals}`,
-        );
+      if (!parsedCondition.success) throw appError('STEP_CONDITION_INVALID', stepLabel);
       condition = parsedCondition.data;
     }
     if (item.children !== undefined && !Array.isArray(item.children))
-      throw badRequest(`${stepLabel}: children: must be an array`);
+      throw appError('STEP_CHILDREN_NOT_ARRAY', stepLabel);
     const group = parsed.data.name === 'group' || item.group === true;
     if (!group && item.children && item.children.length > 0)
-      throw badRequest(`${stepLabel}: children: only a group step has children`);
+      throw appError('STEP_CHILDREN_NOT_GROUP', stepLabel);
     const metadata =
       item.metadata && typeof item.metadata === 'object' && !Array.isArray(item.metadata)
         ? (item.metadata as Record<string, unknown>)

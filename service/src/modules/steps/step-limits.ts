@@ -3,7 +3,7 @@ import { defaultMaxStepsPerTest, defaultMaxStepTreeBytes } from '@stepdeck/contr
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, toJson } from '../../adapters/db/index.ts';
 import type { Config } from '../../config.ts';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { workingRevisionsOf } from '../tests/public.ts';
 import type { NormalizedStep } from './step-input.ts';
 import { chunk } from './step-rows.ts';
@@ -181,13 +181,9 @@ export function refuseOverLimits(
   const who = options.who ?? 'this one';
   const before = options.before;
   if (size.steps > limits.maxSteps && (!before || size.steps > before.steps))
-    throw badRequest(
-      `A test has at most ${limits.maxSteps} steps (MAX_STEPS_PER_TEST); ${who} would have ${size.steps}`,
-    );
+    throw appError('TOO_MANY_STEPS', limits.maxSteps, who, size.steps);
   if (size.bytes > limits.maxBytes && (!before || size.bytes > before.bytes))
-    throw badRequest(
-      `A test's steps take at most ${limits.maxBytes} bytes (MAX_STEP_TREE_BYTES); ${who} would take ${size.bytes}`,
-    );
+    throw appError('STEPS_TOO_LARGE', limits.maxBytes, who, size.bytes);
 }
 
 export const overLimits = (limits: StepLimits, size: TreeSize): boolean =>

@@ -2,7 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { chunk, type StepRow } from './step-rows.ts';
 
 /**
@@ -77,7 +77,7 @@ export async function requireStep(
     .where('projectId', '=', projectId);
   if (lock && onPostgres(db)) query = query.forUpdate();
   const row = await query.executeTakeFirst();
-  if (!row) throw notFound('Step not found');
+  if (!row) throw appError('STEP_NOT_FOUND');
   return row;
 }
 

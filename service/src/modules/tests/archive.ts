@@ -10,7 +10,7 @@ import {
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import type { z } from 'zod';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { normalizeSteps } from '../steps/public.ts';
 
@@ -70,17 +70,21 @@ export function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
       buffer,
       { lazyEntries: true, validateEntrySizes: true, strictFileNames: true },
       (error, zip) => {
-        if (error || !zip) return reject(badRequest(`Malformed archive: ${error?.message ?? 'unreadable'}`));
+        if (error || !zip)
+          return reject(appError('ARCHIVE_REJECTED', `Malformed archive: ${error?.message ?? 'unreadable'}`));
         if (zip.entryCount > importLimits.maxEntries)
           return reject(
-            badRequest(`Archive has ${zip.entryCount} entries; the limit is ${importLimits.maxEntries}`),
+            appError(
+              'ARCHIVE_REJECTED',
+              `Archive has ${zip.entryCount} entries; the limit is ${importLimits.maxEntries}`,
+            ),
           );
         let settled = false;
         const fail = (message: string) => {
           if (settled) return;
           settled = true;
           zip.close();
-          reject(badRequest(message));
+          reject(appError('ARCHIVE_REJECTED', message));
         };
         const files: yauzl.Entry[] = [];
         let declared = 0;
@@ -161,20 +165,18 @@ export interface ArchiveContents {
 export async function readExportArchive(zip: Buffer): Promise<ArchiveContents> {
   const entries = await unzip(zip);
   const manifestRaw = entries.get('manifest.json');
-  if (!manifestRaw) throw badRequest('Archive has no manifest.json');
+  if (!manifestRaw) throw appError('ARCHIVE_MANIFEST_MISSING');
   let manifestJson: unknown;
   try {
     manifestJson = JSON.parse(manifestRaw.toString('utf8'));
   } catch {
-    throw badRequest('manifest.json is not valid JSON');
+    throw appError('ARCHIVE_MANIFEST_NOT_JSON');
   }
   const manifestCheck = exportManifest.safeParse(manifestJson);
-  if (!manifestCheck.success) throw badRequest(`manifest.json: ${zodMessage(manifestCheck.error)}`);
+  if (!manifestCheck.success) throw appError('ARCHIVE_MANIFEST_INVALID', zodMessage(manifestCheck.error));
   const manifest = manifestCheck.data;
   if (manifest.formatVersion !== testExportFormatVersion)
-    throw badRequest(
-      `Unsupported export format version ${String(manifest.formatVersion)} (expected ${testExportFormatVersion})`,
-    );
+    throw appError('ARCHIVE_FORMAT_UNSUPPORTED', String(manifest.formatVersion), testExportFormatVersion);
   const errors: Array<{ file: string; error: string }> = [];
   let sharedDocs: z.infer<typeof exportedSharedSteps> = [];
   const sharedRaw = entries.get('shared-steps.json');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk } from '../../adapters/db/index.ts';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { attachmentRowsOfTests, deleteAttachmentNamed, insertAttachment } from './attachments-repository.ts';
 
 /** Files of tests and steps (`setInputFiles`): rows in `attachments`, contents in the blob store. */
@@ -17,7 +17,7 @@ export interface UploadedFile {
 const safeFilename = (filename: string) => {
   const base = filename.split(/[\\/]/).pop() ?? '';
   if (!base || base === '.' || base === '..' || base.length > 255)
-    throw badRequest(`files: invalid file name "${filename}"`);
+    throw appError('FILE_NAME_INVALID', filename);
   return base;
 };
 

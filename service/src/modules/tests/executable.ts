@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import { chunk } from '../../adapters/db/index.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
 import { findTag } from '../console/public.ts';
 import { loadStepTrees, type StepView, toStepNodes } from '../steps/public.ts';
@@ -44,16 +44,16 @@ export async function expandRunTargets(
 
   if (input.tagId) {
     const tag = await findTag(db, input.organizationId, input.tagId);
-    if (!tag) throw notFound('Tag not found');
+    if (!tag) throw appError('TAG_NOT_FOUND');
     const ids = (await testIdsTagged(db, tag.id)).filter((id) => byId.has(id));
     const tests = runnable(subtreeIds(tree, ids));
     return { tests, target: { type: 'tag', id: tag.id, name: tag.name } };
   }
 
   const testIds = [...new Set(input.testIds ?? [])];
-  for (const id of testIds) if (!byId.has(id)) throw notFound('Test not found');
+  for (const id of testIds) if (!byId.has(id)) throw appError('TEST_NOT_FOUND');
   const first = byId.get(testIds[0] ?? '');
-  if (!first) throw notFound('Test not found');
+  if (!first) throw appError('TEST_NOT_FOUND');
   const type = testIds.length === 1 && !first.directory ? 'test' : 'directory';
   const tests =
     type === 'test' && input.leafRunsAnyStatus

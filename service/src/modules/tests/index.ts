@@ -10,5 +10,5 @@ export const testsPlugin = fp<ModuleOptions>(
     await testsRoutes(app, ctx);
     await secretsRoutes(app, ctx);
   },
-  { name: 'tests' },
+  { name: 'tests', dependencies: ['console', 'steps'] },
 );

@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { type NormalizedStep, type StepView, yieldToLoop } from '../steps/public.ts';
 import type { WorkingTest } from './repository.ts';
 
@@ -12,12 +12,12 @@ export interface Scope {
 
 /** Parses a `testData`-like form field (JSON string, or an object from a JSON body). */
 export function parseJsonField(value: unknown, field: string): unknown {
-  if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
+  if (value === undefined || value === null || value === '') throw appError('FIELD_REQUIRED', field);
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);
   } catch {
-    throw badRequest(`${field} must be a JSON string`);
+    throw appError('FIELD_NOT_JSON', field);
   }
 }
 

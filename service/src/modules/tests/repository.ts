@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { tagIdsInOrganization, tagNames } from '../console/public.ts';
 
 type Executor = Db | Tx;
@@ -133,7 +133,7 @@ export async function requireWorking(
   lock?: RevisionLock,
 ) {
   const test = await findWorking(db, projectId, branchId, testId, lock);
-  if (!test) throw notFound('Test not found');
+  if (!test) throw appError('TEST_NOT_FOUND');
   return test;
 }
 
@@ -294,7 +294,7 @@ export async function requireTagsInOrganization(db: Executor, organizationId: st
   const unique = [...new Set(tagIds)];
   if (unique.length === 0) return;
   const found = await tagIdsInOrganization(db, organizationId, unique);
-  if (found.size !== unique.length) throw notFound('Tag not found');
+  if (found.size !== unique.length) throw appError('TAG_NOT_FOUND');
 }
 
 export type RevisionInput = {

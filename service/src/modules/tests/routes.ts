@@ -26,6 +26,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { projectChange, projectRead } from '../../plugins/auth/access.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
 import { stepLimitsOf } from '../steps/public.ts';
 import { readForm } from './multipart.ts';
@@ -65,6 +66,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'List tests',
@@ -81,6 +83,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests',
     {
+      config: { access: projectChange('tests:read', 'tests:create') },
       schema: {
         tags,
         summary: 'Create a test',
@@ -101,6 +104,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/bulk-update-status',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         tags,
         summary: 'Set the status of tests',
@@ -117,6 +121,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/bulk-update-tags',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         tags,
         summary: 'Replace the tags of tests',
@@ -132,7 +137,10 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.post(
     '/v1/tests/bulk-delete',
-    { schema: { tags, summary: 'Delete tests', body: bulkDeleteBody, response: { 200: noPayloadResponse } } },
+    {
+      config: { access: projectChange('tests:read', 'tests:delete') },
+      schema: { tags, summary: 'Delete tests', body: bulkDeleteBody, response: { 200: noPayloadResponse } },
+    },
     async (request) => {
       await service.delete(await scopeOf(ctx, request), request.body.testIds);
       return { data: null };
@@ -142,6 +150,8 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/export',
     {
+      // Export reads only, so it needs no subscription.
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'Export tests as a ZIP',
@@ -159,6 +169,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/import',
     {
+      config: { access: projectChange('tests:read', 'tests:create') },
       schema: {
         tags,
         summary: 'Import tests from an export ZIP',
@@ -179,6 +190,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'Read a test',
@@ -197,6 +209,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId/steps',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'Read the step tree of a test',
@@ -215,6 +228,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId/steps/:stepId',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'Read a step of a test',
@@ -232,6 +246,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId/files',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'List the file attachments of a test',
@@ -247,6 +262,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId/revisions',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'List the saved revisions of a test',
@@ -262,6 +278,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.get(
     '/v1/tests/:testId/revisions/:revisionId',
     {
+      config: { access: projectRead('tests:read') },
       schema: {
         tags,
         summary: 'Read a saved revision',
@@ -279,6 +296,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/:testId/revisions',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         tags,
         summary: 'Save a revision',
@@ -299,6 +317,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.put(
     '/v1/tests/:testId',
     {
+      config: { access: projectChange('tests:read', 'tests:update') },
       schema: {
         tags,
         summary: 'Update a test',
@@ -330,6 +349,7 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/v1/tests/:testId/duplicate',
     {
+      config: { access: projectChange('tests:read', 'tests:create') },
       schema: {
         tags,
         summary: 'Duplicate a test',
@@ -346,7 +366,10 @@ export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Pro
 
   app.delete(
     '/v1/tests/:testId',
-    { schema: { tags, summary: 'Delete a test', params: testParams, response: { 200: noPayloadResponse } } },
+    {
+      config: { access: projectChange('tests:read', 'tests:delete') },
+      schema: { tags, summary: 'Delete a test', params: testParams, response: { 200: noPayloadResponse } },
+    },
     async (request) => {
       await service.delete(await scopeOf(ctx, request), [request.params.testId]);
       return { data: null };

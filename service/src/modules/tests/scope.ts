@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { findBranch } from '../console/public.ts';
 import type { Scope } from './present.ts';
@@ -15,7 +15,7 @@ export async function scopeOf(
   let branchId = branch.id;
   if (branchOverride) {
     const found = await findBranch(ctx.db, branchOverride, project.id);
-    if (!found) throw notFound('Branch not found');
+    if (!found) throw appError('BRANCH_NOT_FOUND');
     branchId = found.id;
   }
   return { organizationId: principal.organizationId, projectId: project.id, branchId };

@@ -1,5 +1,5 @@
 import type { Db } from '../../adapters/db/index.ts';
-import { notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { findProject } from '../console/public.ts';
 
 /** Project secrets: values are write-only here (listed by name, never returned). */
@@ -7,7 +7,7 @@ import { findProject } from '../console/public.ts';
 /** The project, when it belongs to the organization. */
 export async function requireProjectOf(db: Db, organizationId: string, projectId: string): Promise<string> {
   const project = await findProject(db, organizationId, projectId);
-  if (!project) throw notFound('Project not found');
+  if (!project) throw appError('PROJECT_NOT_FOUND');
   return project.id;
 }
 
@@ -51,7 +51,7 @@ export async function deleteSecret(db: Db, projectId: string, name: string): Pro
     .where('projectId', '=', projectId)
     .where('name', '=', name)
     .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound('Secret not found');
+  if (Number(result.numDeletedRows) === 0) throw appError('SECRET_NOT_FOUND');
 }
 
 /** Secret name → value, for the runner's environment only (never written into files). */

@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoNow } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
+import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { deleteSecret, listSecrets, putSecret, requireProjectOf } from './secrets-repository.ts';
 
@@ -29,6 +30,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.post(
     '/console/v1/projects/:projectId/secrets',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Set a project secret',
         response: { 200: projectSecretResponse, 201: projectSecretResponse },
@@ -56,6 +58,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.get(
     '/console/v1/projects/:projectId/secrets',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List the secrets of a project',
         response: { 200: projectSecretListResponse },
@@ -73,6 +76,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/console/v1/projects/:projectId/secrets/:name',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Delete a project secret',
         response: { 200: noPayloadResponse },

@@ -2,7 +2,7 @@ import type { ListTestsQuery } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { defaultStepLimits, loadStepTree, type StepLimits, type StepView } from '../steps/public.ts';
 import { loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { attachmentsOfTest } from './attachments-repository.ts';
@@ -62,10 +62,7 @@ export class TestsService {
   }
 
   async list(scope: Scope, query: ListTestsQuery) {
-    if (query.testId && query.topLevel === 'true')
-      throw badRequest(
-        "testId and topLevel=true cannot be combined: a directory's children are not at the top level",
-      );
+    if (query.testId && query.topLevel === 'true') throw appError('TEST_LIST_FILTER_CONFLICT');
     if (query.testId) await requireWorking(this.reads, scope.projectId, scope.branchId, query.testId);
     const { rows, tags, total, paginate } = await listWorking(this.reads, { ...scope, query });
     const limit = paginate ? query.limit : Math.max(total, 1);
@@ -134,7 +131,7 @@ export class TestsService {
       return undefined;
     };
     const found = find(await loadStepTree(this.reads, test.revisionId));
-    if (!found) throw notFound('Step not found');
+    if (!found) throw appError('STEP_NOT_FOUND');
     const step = onlyItem(await stepsJson([found]));
     return jsonWith({}, { data: jsonWith({}, { step, children: await stepsJson(found.children) }) });
   }
@@ -173,7 +170,7 @@ export class TestsService {
       testId,
       revisionId,
     });
-    if (!row) throw notFound('Revision not found');
+    if (!row) throw appError('REVISION_NOT_FOUND');
     return row;
   }
 
@@ -191,7 +188,7 @@ export class TestsService {
   async revision(scope: Scope, testId: string, revisionId: string): Promise<string[]> {
     const test = await requireWorking(this.reads, scope.projectId, scope.branchId, testId);
     const snapshot = await this.requireSnapshot(scope, testId, revisionId);
-    if (snapshot.kind !== 'manual') throw notFound('Revision not found');
+    if (snapshot.kind !== 'manual') throw appError('REVISION_NOT_FOUND');
     const steps = await stepsJson(await loadStepTree(this.reads, snapshot.id));
     return jsonWith(
       {},

@@ -5,7 +5,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { toFlag } from '../../adapters/db/index.ts';
 import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, notFound, tooManyRequests } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { ensureTags } from '../console/public.ts';
 import {
   defaultStepLimits,
@@ -121,12 +121,12 @@ export class TransferService {
     body: { testIds?: string[] | undefined; tagIds?: string[] | undefined; directoryId?: string | undefined },
   ) {
     if (!body.testIds?.length && !body.tagIds?.length && !body.directoryId)
-      throw badRequest('Select tests to export with testIds, tagIds or directoryId');
+      throw appError('EXPORT_SELECTION_REQUIRED');
     const tree = await branchTree(this.db, scope.projectId, scope.branchId);
     const known = new Set(tree.map((node) => node.id));
     const roots: string[] = [];
     for (const id of [...(body.testIds ?? []), ...(body.directoryId ? [body.directoryId] : [])]) {
-      if (!known.has(id)) throw notFound('Test not found');
+      if (!known.has(id)) throw appError('TEST_NOT_FOUND');
       roots.push(id);
     }
     if (body.tagIds?.length) {
@@ -147,8 +147,8 @@ export class TransferService {
   ): Promise<{ zip: Buffer; filename: string }> {
     const ids = await this.select(scope, body);
     if (ids.length > exportLimits.maxTests)
-      throw badRequest(`Export is limited to ${exportLimits.maxTests} tests; ${ids.length} selected`);
-    if (ids.length === 0) throw badRequest('No tests match the selection');
+      throw appError('EXPORT_TOO_MANY_TESTS', exportLimits.maxTests, ids.length);
+    if (ids.length === 0) throw appError('EXPORT_SELECTION_EMPTY');
     await this.requireExportable(scope, ids);
     const filename = ids.length === 1 ? 'service-test.zip' : 'service-tests.zip';
     if (body.format === 'pw') {
@@ -241,22 +241,15 @@ export class TransferService {
       bytes += size.bytes;
     }
     if (steps > exportLimits.maxSteps)
-      throw badRequest(
-        `Export is limited to ${exportLimits.maxSteps} steps; the ${ids.length} selected tests have ${steps}: export fewer at a time`,
-      );
+      throw appError('EXPORT_TOO_MANY_STEPS', exportLimits.maxSteps, ids.length, steps);
     if (bytes > exportLimits.maxStepBytes)
-      throw badRequest(
-        `Export is limited to ${exportLimits.maxStepBytes} bytes of steps; the ${ids.length} selected tests' steps take ${bytes}: export fewer at a time`,
-      );
+      throw appError('EXPORT_TOO_MANY_BYTES', exportLimits.maxStepBytes, ids.length, bytes);
   }
 
   async import(scope: Scope, zip: Buffer | undefined) {
-    if (!zip) throw badRequest('file is required: a ZIP produced by POST /v1/tests/export');
+    if (!zip) throw appError('IMPORT_FILE_REQUIRED');
     if (importsRunning >= importConcurrency.max)
-      throw tooManyRequests(
-        `Too many imports in progress (limit ${importConcurrency.max}); retry shortly`,
-        importConcurrency.retryAfterSeconds,
-      );
+      throw appError('IMPORTS_BUSY', importConcurrency.max).retryAfter(importConcurrency.retryAfterSeconds);
     importsRunning += 1;
     try {
       return await this.importArchive(scope, zip);

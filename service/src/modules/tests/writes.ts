@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk, toFlag, toJson } from '../../adapters/db/index.ts';
 import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { activeSchedulesReferencing } from '../schedules/public.ts';
 import {
@@ -69,10 +69,9 @@ export class TestWrites {
 
   async create(scope: Scope, rawTestData: unknown, files: UploadedFile[]) {
     const parsed = createTestData.safeParse(rawTestData);
-    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
+    if (!parsed.success) throw appError('TEST_DATA_INVALID', zodMessage(parsed.error, 'testData'));
     const data: CreateTestData = parsed.data;
-    if (data.directory && data.steps && data.steps.length > 0)
-      throw badRequest('testData.steps: a directory has no steps');
+    if (data.directory && data.steps && data.steps.length > 0) throw appError('DIRECTORY_HAS_NO_STEPS');
     const now = isoNow(this.clock);
     const id = randomUUID();
     const type = testTypeOf(data.metadata);
@@ -128,9 +127,9 @@ export class TestWrites {
 
   private async requireDirectory(trx: Tx, scope: Scope, testId: string) {
     const parent = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'share').catch(() => {
-      throw notFound('Parent test not found');
+      throw appError('PARENT_TEST_NOT_FOUND');
     });
-    if (!parent.directory) throw badRequest('parentTestId: the parent test is not a directory');
+    if (!parent.directory) throw appError('PARENT_NOT_DIRECTORY');
     return parent;
   }
 
@@ -140,13 +139,12 @@ export class TestWrites {
    * the tree still, and a second revision lock here would break the one-statement order.
    */
   private async requireMoveTarget(trx: Tx, scope: Scope, testId: string, targetId: string) {
-    if (targetId === testId) throw badRequest('parentTestId: a test cannot be moved into itself');
+    if (targetId === testId) throw appError('MOVE_INTO_SELF');
     const [target] = await findWorkingMany(trx, scope.projectId, scope.branchId, [targetId]);
-    if (!target) throw notFound('Parent test not found');
-    if (!target.directory) throw badRequest('parentTestId: the parent test is not a directory');
+    if (!target) throw appError('PARENT_TEST_NOT_FOUND');
+    if (!target.directory) throw appError('PARENT_NOT_DIRECTORY');
     const tree = await branchTree(trx, scope.projectId, scope.branchId);
-    if (subtreeIds(tree, [testId]).includes(targetId))
-      throw badRequest('parentTestId: a directory cannot be moved into one of its own descendants');
+    if (subtreeIds(tree, [testId]).includes(targetId)) throw appError('MOVE_INTO_DESCENDANT');
   }
 
   async saveRevision(scope: Scope, testId: string, message: string) {
@@ -154,7 +152,7 @@ export class TestWrites {
     return transaction(this.db, async (trx) => {
       // Locked: concurrent saves of one unsaved state queue here; the second sees it clean.
       const test = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
-      if (!test.dirty) throw badRequest('No unsaved changes to save as a revision');
+      if (!test.dirty) throw appError('NO_UNSAVED_CHANGES');
       const id = await insertWorkingRevision(trx, {
         kind: 'manual',
         message,
@@ -182,7 +180,7 @@ export class TestWrites {
 
   async update(scope: Scope, testId: string, rawTestData: unknown, files: UploadedFile[]) {
     const parsed = updateTestData.safeParse(rawTestData);
-    if (!parsed.success) throw badRequest(zodMessage(parsed.error, 'testData'));
+    if (!parsed.success) throw appError('TEST_DATA_INVALID', zodMessage(parsed.error, 'testData'));
     const data: UpdateTestData = parsed.data;
     const now = isoNow(this.clock);
     await transaction(this.db, async (trx) => {
@@ -196,14 +194,11 @@ export class TestWrites {
         : undefined;
       const current = await requireWorking(trx, scope.projectId, scope.branchId, testId, 'update');
       if (data.editVersion !== undefined && String(data.editVersion) !== String(current.editVersion))
-        throw conflict(
-          `Edit conflict: the test changed since editVersion ${data.editVersion} (current editVersion ${current.editVersion})`,
-        );
+        throw appError('EDIT_VERSION_CONFLICT', String(data.editVersion), String(current.editVersion));
       if (data.parentTestId) await this.requireMoveTarget(trx, scope, testId, data.parentTestId);
       if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
       const directory = data.directory ?? current.directory;
-      if (directory && steps && steps.length > 0)
-        throw badRequest('testData.steps: a directory has no steps');
+      if (directory && steps && steps.length > 0) throw appError('DIRECTORY_HAS_NO_STEPS');
       if (steps) await requireStepsWithinLimits(trx, this.limits, steps, current.revisionId);
       const type = testTypeOf(data.metadata, current.type);
       let stepsCount = current.stepsCount;
@@ -235,7 +230,7 @@ export class TestWrites {
         dirty: 1,
         updatedAt: now,
       });
-      if (!updated) throw conflict('Edit conflict: the test changed during the update');
+      if (!updated) throw appError('EDIT_CONFLICT');
       await updateTestRow(trx, testId, {
         ...(data.directory !== undefined ? { directory: toFlag(data.directory) } : {}),
         ...(data.parentTestId !== undefined ? { parentTestId: data.parentTestId } : {}),
@@ -250,7 +245,7 @@ export class TestWrites {
     const found = await findWorkingMany(db, scope.projectId, scope.branchId, testIds, lock);
     const ids = new Set(found.map((test) => test.id));
     const missing = [...new Set(testIds)].filter((id) => !ids.has(id));
-    if (missing.length > 0) throw notFound(`Test not found: ${missing.join(', ')}`);
+    if (missing.length > 0) throw appError('TEST_NOT_FOUND', missing.join(', '));
     return found;
   }
 
@@ -294,10 +289,10 @@ export class TestWrites {
       const ids = subtreeIds(tree, testIds);
       const schedules = await activeSchedulesReferencing(trx, scope.projectId, ids);
       if (schedules.length > 0)
-        throw badRequest(
-          `Test is referenced by active schedules: ${schedules.map((schedule) => schedule.name).join(', ')}`,
-          { schedules },
-        );
+        throw appError(
+          'TEST_IN_ACTIVE_SCHEDULES',
+          schedules.map((schedule) => schedule.name).join(', '),
+        ).with({ body: { schedules } });
       // Waits for updates in flight on these tests (their row locks), in id order.
       await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'update');
       for (const part of chunk(ids, 500)) {
@@ -326,7 +321,7 @@ export class TestWrites {
       await lockTestTree(trx, scope.branchId, 'shared');
       const root = await requireWorking(trx, scope.projectId, scope.branchId, testId);
       const name = body.name ?? `${root.name} (Copy)`;
-      if (name.length > 128) throw badRequest('name: must be at most 128 characters');
+      if (name.length > 128) throw appError('NAME_TOO_LONG');
       const tree = await branchTree(trx, scope.projectId, scope.branchId);
       const ids = subtreeIds(tree, [testId]);
       const tests = await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'share');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { Poller } from '../../poller.ts';
 import { type AttemptResult, postDelivery, stoppedError } from './attempt.ts';
 import { ConnectionPool } from './connections.ts';
 import {
@@ -28,12 +29,8 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly connections = new ConnectionPool();
-  private pollTimer: NodeJS.Timeout | undefined;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private wakeAt = Number.POSITIVE_INFINITY;
-  private sweeping: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  /** Sweeps for due attempts: every poll interval, sooner for the earliest pending one, and when kicked. */
+  private readonly sweeps: Poller;
 
   constructor(
     ctx: Pick<AppContext, 'db' | 'clock' | 'log'>,
@@ -43,21 +40,22 @@ export class WebhookDispatcher {
     this.ctx = ctx;
     this.settings = settings;
     this.observe = observe;
+    this.sweeps = new Poller({
+      intervalMs: settings().pollIntervalMs,
+      pass: () => this.sweep(),
+      onError: (error) => this.ctx.log.error({ err: error }, 'webhook dispatcher sweep failed'),
+    });
   }
 
   start(): void {
-    this.pollTimer = setInterval(() => this.kick(), this.settings().pollIntervalMs);
-    this.pollTimer.unref();
-    this.kick();
+    this.sweeps.start();
   }
 
   /** Stops claiming; attempts in flight are cut short and handed back, or finish and are recorded. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    const sweepsStopped = this.sweeps.stop();
     this.stopController.abort();
-    await this.sweeping;
+    await sweepsStopped;
     await Promise.allSettled([...this.inFlight]);
     await this.connections.close();
   }
@@ -67,7 +65,7 @@ export class WebhookDispatcher {
    * instance is full, or no id was given, a sweep takes due deliveries in order instead.
    */
   async offer(id: string | undefined): Promise<void> {
-    if (this.stopped) return;
+    if (this.sweeps.stopped) return;
     const settings = this.settings();
     if (!id || this.inFlight.size >= settings.concurrency) {
       this.kick();
@@ -89,28 +87,20 @@ export class WebhookDispatcher {
     this.inFlight.add(attempt);
   }
 
+  /** Deliveries may be due: sweep now (or right after the sweep in progress). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.sweeping) {
-      this.again = true;
-      return;
-    }
-    this.sweeping = this.sweep()
-      .catch((error: unknown) => this.ctx.log.error({ err: error }, 'webhook dispatcher sweep failed'))
-      .finally(() => {
-        this.sweeping = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.sweeps.wake();
   }
 
-  private async sweep(): Promise<void> {
+  /**
+   * Claims due attempts while there is room; returns how soon the earliest pending attempt is
+   * due, so the next sweep comes then rather than at the next poll.
+   */
+  private async sweep(): Promise<number | undefined> {
     const settings = this.settings();
-    while (!this.stopped) {
+    while (!this.sweeps.stopped) {
       const room = settings.concurrency - this.inFlight.size;
-      if (room <= 0) return; // an attempt finishing kicks again
+      if (room <= 0) return undefined; // an attempt finishing kicks again
       const now = this.ctx.clock.now();
       const token = randomUUID();
       const lease = new Date(now.getTime() + settings.deadlineMs + 30_000).toISOString();
@@ -119,27 +109,12 @@ export class WebhookDispatcher {
       for (const id of ids) this.launch(id, token);
       if (ids.length < room) break;
     }
-    await this.scheduleWake();
-  }
-
-  /** Sleeps until the earliest pending attempt instead of waiting for the next poll. */
-  private async scheduleWake(): Promise<void> {
     const nowMs = this.ctx.clock.now().getTime();
     const next = await nextDueAt(this.ctx.db, new Date(nowMs).toISOString());
-    if (!next || this.stopped) return;
-    const at = Date.parse(next);
+    if (!next) return undefined;
     // Due already: either in flight (its end kicks) or claimed elsewhere (the poll covers it).
-    if (at <= nowMs) return;
-    if (at >= this.wakeAt && this.wakeTimer) return;
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    this.wakeAt = at;
-    const delay = at - nowMs;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wakeAt = Number.POSITIVE_INFINITY;
-      this.kick();
-    }, delay);
-    this.wakeTimer.unref();
+    const wait = Date.parse(next) - nowMs;
+    return wait > 0 ? wait : undefined;
   }
 
   private async attempt(id: string, token: string): Promise<void> {
@@ -151,7 +126,7 @@ export class WebhookDispatcher {
       connections: this.connections,
       stop: this.stopController.signal,
     });
-    if (this.stopped && !result.ok && result.error === stoppedError) {
+    if (this.sweeps.stopped && !result.ok && result.error === stoppedError) {
       // Shutting down mid-attempt: hand the attempt back so the next instance makes it.
       await releaseDelivery(this.ctx.db, id, token);
       return;

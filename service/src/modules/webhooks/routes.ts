@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import { sampleBody, webhookEvents } from './payload.ts';
@@ -37,6 +38,8 @@ export async function webhooksRoutes(
   app.get(
     '/v1/webhooks/sample-payload',
     {
+      // The spec leaves this scope open: any valid key may read an example payload.
+      config: { access: apiKeyOnly([]) },
       schema: {
         summary: 'Read an example webhook body',
         response: { 200: webhookSamplePayloadResponse },
@@ -54,6 +57,7 @@ export async function webhooksRoutes(
   app.get(
     '/console/v1/webhooks/sample-payload',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'Read an example webhook body (console)',
         response: { 200: webhookSamplePayloadResponse },
@@ -70,6 +74,7 @@ export async function webhooksRoutes(
   app.post(
     '/console/v1/webhooks',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Create a webhook',
         response: { 201: createdWebhookResponse },
@@ -89,14 +94,20 @@ export async function webhooksRoutes(
   );
   app.get(
     '/console/v1/webhooks',
-    { schema: { summary: 'List webhooks', response: { 200: webhookListResponse }, tags } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'List webhooks', response: { 200: webhookListResponse }, tags },
+    },
     async (request) => ({
       data: await service.list(requireUser(request)),
     }),
   );
   app.get(
     '/console/v1/webhooks/:id',
-    { schema: { summary: 'Read a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    {
+      config: { access: session('read') },
+      schema: { summary: 'Read a webhook', response: { 200: webhookResponse }, tags, params: idParams },
+    },
     async (request) => ({
       data: await service.get(requireUser(request), request.params.id),
     }),
@@ -104,6 +115,7 @@ export async function webhooksRoutes(
   app.put(
     '/console/v1/webhooks/:id',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Update a webhook',
         response: { 200: webhookResponse },
@@ -123,14 +135,20 @@ export async function webhooksRoutes(
   );
   app.post(
     '/console/v1/webhooks/:id/enable',
-    { schema: { summary: 'Enable a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    {
+      config: { access: session('change') },
+      schema: { summary: 'Enable a webhook', response: { 200: webhookResponse }, tags, params: idParams },
+    },
     async (request) => ({
       data: await service.setEnabled(requireUser(request), request.params.id, true),
     }),
   );
   app.post(
     '/console/v1/webhooks/:id/disable',
-    { schema: { summary: 'Disable a webhook', response: { 200: webhookResponse }, tags, params: idParams } },
+    {
+      config: { access: session('change') },
+      schema: { summary: 'Disable a webhook', response: { 200: webhookResponse }, tags, params: idParams },
+    },
     async (request) => ({
       data: await service.setEnabled(requireUser(request), request.params.id, false),
     }),
@@ -138,6 +156,7 @@ export async function webhooksRoutes(
   app.post(
     '/console/v1/webhooks/:id/rotate-secret',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Rotate the signing secret of a webhook',
         response: { 200: rotatedSecretResponse },
@@ -151,7 +170,10 @@ export async function webhooksRoutes(
   );
   app.delete(
     '/console/v1/webhooks/:id',
-    { schema: { summary: 'Delete a webhook', response: { 200: noPayloadResponse }, tags, params: idParams } },
+    {
+      config: { access: session('change') },
+      schema: { summary: 'Delete a webhook', response: { 200: noPayloadResponse }, tags, params: idParams },
+    },
     async (request) => {
       await service.remove(requireUser(request), request.params.id);
       return { data: null };
@@ -160,6 +182,7 @@ export async function webhooksRoutes(
   app.get(
     '/console/v1/webhooks/:id/deliveries',
     {
+      config: { access: session('read') },
       schema: {
         summary: 'List the deliveries of a webhook',
         response: { 200: webhookDeliveryListResponse },
@@ -174,6 +197,7 @@ export async function webhooksRoutes(
   app.post(
     '/console/v1/webhooks/:id/deliveries/:deliveryId/retry',
     {
+      config: { access: session('change') },
       schema: {
         summary: 'Retry a delivery',
         response: { 200: webhookDeliveryResponse },

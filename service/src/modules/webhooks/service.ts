@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
 import { isoNow } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import type { WebhookEvent } from './payload.ts';
@@ -49,7 +49,7 @@ export class WebhooksService {
 
   private async load(user: UserPrincipal, id: string): Promise<WebhookRow> {
     const row = await findWebhook(this.ctx.db, user.organizationId, id);
-    if (!row) throw notFound('Webhook not found');
+    if (!row) throw appError('WEBHOOK_NOT_FOUND');
     return row;
   }
 
@@ -124,29 +124,29 @@ export class WebhooksService {
     const now = isoNow(this.ctx.clock);
     if (!(await restartDelivery(this.ctx.db, row.id, deliveryId, now))) {
       const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
-      if (!delivery) throw notFound('Delivery not found');
-      throw conflict('Delivery is still pending: wait for its attempts to finish before retrying');
+      if (!delivery) throw appError('DELIVERY_NOT_FOUND');
+      throw appError('DELIVERY_PENDING');
     }
     await this.delivery.announce([deliveryId]);
     const delivery = await findDelivery(this.ctx.db, row.id, deliveryId);
-    if (!delivery) throw notFound('Delivery not found');
+    if (!delivery) throw appError('DELIVERY_NOT_FOUND');
     return toDeliveryView(delivery);
   }
 }
 
 function uniqueEvents(events: WebhookEvent[]): WebhookEvent[] {
-  if (events.length === 0) throw badRequest('events: at least one event is required');
+  if (events.length === 0) throw appError('WEBHOOK_EVENTS_REQUIRED');
   return [...new Set(events)];
 }
 
 function checkCustomData(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest('customData must be a JSON object');
+    throw appError('CUSTOM_DATA_NOT_OBJECT');
   }
   const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
   if (size > maxCustomDataBytes) {
-    throw badRequest(`customData must be at most ${maxCustomDataBytes} bytes as JSON (got ${size})`);
+    throw appError('CUSTOM_DATA_TOO_LARGE', maxCustomDataBytes, size);
   }
   return value;
 }

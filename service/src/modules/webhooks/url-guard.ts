@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { badRequest } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -129,7 +129,7 @@ export async function assertTargetUrl(raw: string, options: UrlGuardOptions): Pr
   try {
     await checkTargetUrl(raw, options);
   } catch (error) {
-    if (error instanceof UrlRuleError) throw badRequest(error.message);
+    if (error instanceof UrlRuleError) throw appError('WEBHOOK_URL_REFUSED', error.message);
     throw error;
   }
 }

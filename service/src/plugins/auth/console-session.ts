@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, forbidden, licenseRequired, notFound } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { findActiveProject, findBranch, findSessionUser } from '../../modules/console/public.ts';
-import type { RouteRule } from './route-rules.ts';
+import type { ApiKeyRule } from './access.ts';
 import { readSessionToken } from './session-cookie.ts';
 
 /**
@@ -27,13 +27,11 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
  */
 export function requireCsrfHeader(request: FastifyRequest): void {
   if (!safeMethods.has(request.method) && !headerValue(request, csrfHeader))
-    throw forbidden(
-      `Cross-site request refused: a console request that changes data needs the ${csrfHeader} header`,
-    );
+    throw appError('CSRF_HEADER_REQUIRED', csrfHeader);
 }
 
 /** A `/v1` request with no API key but a console cookie, on a rule that admits sessions. */
-export function wantsConsoleSession(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
+export function wantsConsoleSession(request: FastifyRequest, rule: ApiKeyRule) {
   return (
     rule.session !== undefined &&
     request.headers['x-api-key'] === undefined &&
@@ -47,32 +45,31 @@ export function wantsConsoleSession(request: FastifyRequest, rule: Extract<Route
  */
 export async function authenticateConsoleSession(
   request: FastifyRequest,
-  rule: Extract<RouteRule, { kind: 'apiKey' }>,
+  rule: ApiKeyRule,
   db: Db,
   clock: Clock,
 ): Promise<void> {
   const token = readSessionToken(request);
   const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
-  if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+  if (!user) throw appError('SESSION_REQUIRED');
   requireCsrfHeader(request);
   request.principal = user; // before the role check: a refused request is audited with its actor
-  if (rule.session === 'admin' && user.role === 'member')
-    throw forbidden('This action needs an admin or owner role');
+  if (rule.session === 'admin' && user.role === 'member') throw appError('ADMIN_ROLE_REQUIRED');
   if (rule.project) {
     const projectId = headerValue(request, 'x-project-id');
     const branchId = headerValue(request, 'x-branch-id');
-    if (!projectId) throw badRequest('No active project');
+    if (!projectId) throw appError('NO_ACTIVE_PROJECT');
     // Any value that is not a project (or branch) of the organization, well-formed or not, is
     // the spec's 404, as on the API-key path.
     const project = uuidPattern.test(projectId)
       ? await findActiveProject(db, user.organizationId, projectId.toLowerCase())
       : undefined;
-    if (!project) throw notFound('Project not found');
-    if (branchId !== undefined && !uuidPattern.test(branchId)) throw notFound('Branch not found');
+    if (!project) throw appError('PROJECT_NOT_FOUND');
+    if (branchId !== undefined && !uuidPattern.test(branchId)) throw appError('BRANCH_NOT_FOUND');
     const branch = await findBranch(db, branchId?.toLowerCase() ?? project.defaultBranchId, project.id);
-    if (!branch) throw notFound('Branch not found');
+    if (!branch) throw appError('BRANCH_NOT_FOUND');
     request.project = project;
     request.branch = branch;
   }
-  if (rule.license && !user.subscriptionActive) throw licenseRequired();
+  if (rule.license && !user.subscriptionActive) throw appError('LICENSE_REQUIRED');
 }

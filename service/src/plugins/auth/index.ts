@@ -3,11 +3,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, forbidden, licenseRequired, notFound, unauthorized } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { ApiKeyUsage, apiKeyLookup, findSessionUser } from '../../modules/console/public.ts';
+import {
+  type AccessRule,
+  type ApiKeyRule,
+  accessKey,
+  guardedPrefixes,
+  type SessionAccess,
+} from './access.ts';
 import { authenticateConsoleSession, requireCsrfHeader, wantsConsoleSession } from './console-session.ts';
 import type { ActiveBranch, ActiveProject, ApiKeyPrincipal, UserPrincipal } from './credentials.ts';
-import { guardedPrefixes, type RouteRule, routeRules, ruleKey } from './route-rules.ts';
 import { apiKeyPattern } from './secrets.ts';
 import { readSessionToken } from './session-cookie.ts';
 
@@ -17,15 +23,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Writes each API key's `lastUsedAt` (at most once a minute per key). */
     apiKeyUsage: ApiKeyUsage;
+    /** Every guarded route's rule by `METHOD /url`, as the routes declared them (read by the API document and tests). */
+    accessRules: ReadonlyMap<string, AccessRule>;
   }
   interface FastifyRequest {
     principal: ApiKeyPrincipal | UserPrincipal | undefined;
     project: ActiveProject | undefined;
     branch: ActiveBranch | undefined;
-  }
-  interface FastifyContextConfig {
-    /** Set on every guarded route from the route-rules table at registration. */
-    rule?: RouteRule;
   }
 }
 
@@ -36,7 +40,7 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** Attaches each guarded route's rule and enforces it before the body is even read. */
+/** Checks that each guarded route declares its access rule, and enforces it before the body is even read. */
 export const authPlugin = fp(
   async (
     app: FastifyInstance,
@@ -52,13 +56,15 @@ export const authPlugin = fp(
     app.decorateRequest('principal', undefined);
     app.decorateRequest('project', undefined);
     app.decorateRequest('branch', undefined);
+    const accessRules = new Map<string, AccessRule>();
+    app.decorate('accessRules', accessRules);
 
     /**
      * A route-level hook, so it runs after the rate limiter's (also route-level, registered
      * earlier): a key over its budget gets its 429 without a database lookup.
      */
     const authenticate = async (request: FastifyRequest) => {
-      const rule = request.routeOptions.config.rule;
+      const rule = request.routeOptions.config.access;
       if (!rule || rule.kind === 'public') return;
       if (rule.kind === 'apiKey') {
         // Requests with a key, or without a console cookie, take the key path unchanged.
@@ -71,12 +77,10 @@ export const authPlugin = fp(
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       const url = route.url;
       if (!guardedPrefixes.some((prefix) => url.startsWith(prefix))) return;
-      for (const method of methods) {
-        // Fastify's automatic HEAD routes run the GET handler: they get the GET rule.
-        const rule = routeRules[ruleKey(method === 'HEAD' ? 'GET' : method, url)];
-        if (!rule) throw new Error(`Route ${method} ${url} has no entry in the route-rules table`);
-        route.config = { ...(route.config as object), rule };
-      }
+      // Fastify's automatic HEAD routes copy their GET route's options, rule included.
+      const rule = route.config?.access;
+      if (!rule) throw new Error(`Route ${methods.join(',')} ${url} declares no access rule (config.access)`);
+      for (const method of methods) if (method !== 'HEAD') accessRules.set(accessKey(method, url), rule);
       const existing = route.onRequest;
       route.onRequest = [
         ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
@@ -84,10 +88,10 @@ export const authPlugin = fp(
       ];
     });
 
-    async function authenticateApiKey(request: FastifyRequest, rule: Extract<RouteRule, { kind: 'apiKey' }>) {
+    async function authenticateApiKey(request: FastifyRequest, rule: ApiKeyRule) {
       const key = headerValue(request, 'x-api-key');
       // A value that cannot be a key is refused without a database lookup.
-      if (!key || !apiKeyPattern.test(key)) throw unauthorized();
+      if (!key || !apiKeyPattern.test(key)) throw appError('INVALID_API_KEY');
       const projectId = rule.project ? headerValue(request, 'x-project-id') : undefined;
       const branchId = rule.project ? headerValue(request, 'x-branch-id') : undefined;
       const validProject = projectId !== undefined && uuidPattern.test(projectId);
@@ -97,48 +101,44 @@ export const authPlugin = fp(
         branchId: validProject && validBranch ? branchId?.toLowerCase() : undefined,
       });
       const principal = found.principal;
-      if (!principal) throw unauthorized();
+      if (!principal) throw appError('INVALID_API_KEY');
       usage.record(principal.apiKeyId);
       // Known before the checks below, so a refused request is audited with its actor.
       request.principal = principal;
-      for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw forbidden('');
+      for (const scope of rule.scopes) if (!principal.scopes.has(scope)) throw appError('MISSING_SCOPE');
       request.principal = principal;
       if (rule.project) {
-        if (!projectId) throw badRequest('No active project');
+        if (!projectId) throw appError('NO_ACTIVE_PROJECT');
         // The spec's words for any value that names no project (or branch) of the caller's,
         // well-formed or not: a malformed id is simply one that matches nothing.
-        if (!validProject || !found.project) throw notFound('Project not found');
-        if (!validBranch || !found.branch) throw notFound('Branch not found');
+        if (!validProject || !found.project) throw appError('PROJECT_NOT_FOUND');
+        if (!validBranch || !found.branch) throw appError('BRANCH_NOT_FOUND');
         request.project = found.project;
         request.branch = found.branch;
       }
-      if (rule.license && !principal.subscriptionActive) throw licenseRequired();
+      if (rule.license && !principal.subscriptionActive) throw appError('LICENSE_REQUIRED');
     }
 
-    async function authenticateSession(
-      request: FastifyRequest,
-      access: 'read' | 'change' | 'owner' | 'installOwner',
-    ) {
+    async function authenticateSession(request: FastifyRequest, access: SessionAccess) {
       const token = readSessionToken(request);
       const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
-      if (!user) throw new AppError(401, 'Console session required: sign in with POST /console/v1/session');
+      if (!user) throw appError('SESSION_REQUIRED');
       // The /console/v1 routes are reached only with the session cookie: the same CSRF rule as /v1.
       requireCsrfHeader(request);
       request.principal = user; // before the role check: a refused request is audited with its actor
-      if (access !== 'read' && user.role === 'member')
-        throw forbidden('This action needs an admin or owner role');
-      if (access === 'owner' && user.role !== 'owner') throw forbidden('This action needs the owner role');
+      if (access !== 'read' && user.role === 'member') throw appError('ADMIN_ROLE_REQUIRED');
+      if (access === 'owner' && user.role !== 'owner') throw appError('OWNER_ROLE_REQUIRED');
     }
   },
 );
 
 export function requireApiKey(request: FastifyRequest): ApiKeyPrincipal {
-  if (request.principal?.kind !== 'apiKey') throw unauthorized();
+  if (request.principal?.kind !== 'apiKey') throw appError('INVALID_API_KEY');
   return request.principal;
 }
 
 export function requireUser(request: FastifyRequest): UserPrincipal {
-  if (request.principal?.kind !== 'user') throw new AppError(401, 'Console session required');
+  if (request.principal?.kind !== 'user') throw appError('SESSION_REQUIRED');
   return request.principal;
 }
 
@@ -149,7 +149,7 @@ export function requireScope(request: FastifyRequest): {
   branch: ActiveBranch;
 } {
   const principal = requireApiKey(request);
-  if (!request.project || !request.branch) throw badRequest('No active project');
+  if (!request.project || !request.branch) throw appError('NO_ACTIVE_PROJECT');
   return { principal, project: request.project, branch: request.branch };
 }
 
@@ -163,7 +163,7 @@ export function requireCallerScope(request: FastifyRequest): {
   branch: ActiveBranch;
 } {
   const principal = request.principal;
-  if (!principal) throw unauthorized();
-  if (!request.project || !request.branch) throw badRequest('No active project');
+  if (!principal) throw appError('INVALID_API_KEY');
+  if (!request.project || !request.branch) throw appError('NO_ACTIVE_PROJECT');
   return { principal, project: request.project, branch: request.branch };
 }

@@ -63,7 +63,7 @@ describe.each(databaseKinds)('console API on %s', (database) => {
         payload: { email: 'admin@localhost', password: 'wrong-password' },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Invalid email or password' });
+      expect(response.json()).toEqual({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
       expect(response.headers['set-cookie']).toBeUndefined();
     });
 
@@ -181,7 +181,7 @@ describe.each(databaseKinds)('console API on %s', (database) => {
 
       const again = await call({ method: 'DELETE', url: `/console/v1/api-keys/${id}` });
       expect(again.statusCode).toBe(404);
-      expect(again.json()).toEqual({ message: 'API key not found' });
+      expect(again.json()).toEqual({ message: 'API key not found', code: 'API_KEY_NOT_FOUND' });
       const badId = await call({ method: 'POST', url: '/console/v1/api-keys/not-a-uuid/revoke' });
       expect(badId.statusCode).toBe(400);
       expect(badId.json().message).toMatch(/id/);
@@ -233,14 +233,14 @@ describe.each(databaseKinds)('console API on %s', (database) => {
         payload: { name: 'y' },
       });
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ message: 'Project not found' });
+      expect(unknown.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       const badSource = await call({
         method: 'POST',
         url,
         payload: { name: 'z', sourceBranchId: '00000000-0000-4000-8000-000000000000' },
       });
       expect(badSource.statusCode).toBe(404);
-      expect(badSource.json()).toEqual({ message: 'Branch not found' });
+      expect(badSource.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
     });
   });
 
@@ -260,7 +260,7 @@ describe.each(databaseKinds)('console API on %s', (database) => {
       expect((await call({ method: 'GET', url: '/console/v1/tags' })).json().data).toEqual([]);
       const again = await call({ method: 'DELETE', url: `/console/v1/tags/${tag.id}` });
       expect(again.statusCode).toBe(404);
-      expect(again.json()).toEqual({ message: 'Tag not found' });
+      expect(again.json()).toEqual({ message: 'Tag not found', code: 'TAG_NOT_FOUND' });
     });
   });
 
@@ -418,7 +418,7 @@ describe.each(databaseKinds)('console API on %s', (database) => {
         url: `/console/v1/projects/${t.bootstrap.projectId}/branches`,
       });
       expect(firstBranches.statusCode).toBe(404);
-      expect(firstBranches.json()).toEqual({ message: 'Project not found' });
+      expect(firstBranches.json()).toEqual({ message: 'Project not found', code: 'PROJECT_NOT_FOUND' });
       const firstKeyId = (
         (await call({ method: 'GET', url: '/console/v1/api-keys' })).json().data as Array<{
           id: string;

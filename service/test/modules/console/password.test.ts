@@ -45,7 +45,7 @@ describe.each(databaseKinds)('changing your own password on %s', (database) => {
     for (const [payload, message] of cases) {
       const response = await change(cookie, payload);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ message });
+      expect(response.json()).toEqual({ message, code: expect.stringMatching(/^[A-Z_]+$/) });
     }
     // Nothing changed: the one-time password still signs in.
     await login(t.app, email, oneTime);

@@ -33,7 +33,10 @@ describe.each(databaseKinds)('console sign-in against guessing (%s)', (database)
 
     const blocked = await signIn(adminEmail, 'guess-10');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ message: 'Too many failed sign-ins; try again later' });
+    expect(blocked.json()).toEqual({
+      message: 'Too many failed sign-ins; try again later',
+      code: 'SIGN_IN_THROTTLED',
+    });
     expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
     // The right password from the guessing address is refused too: guessing has stopped.
     expect((await signIn(adminEmail, adminPassword)).statusCode).toBe(429);
@@ -53,7 +56,7 @@ describe.each(databaseKinds)('console sign-in against guessing (%s)', (database)
       const started = process.hrtime.bigint();
       const response = await signIn(email, 'not-the-password', '192.0.2.99');
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Invalid email or password' });
+      expect(response.json()).toEqual({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
     // Warm up (the decoy hash is computed once), then compare medians of alternating tries.

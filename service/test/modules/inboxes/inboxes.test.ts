@@ -307,7 +307,7 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
     expect(fifth.statusCode).toBe(201);
     const sixth = await createInbox({ name: 'six' });
     expect(sixth.statusCode).toBe(400);
-    expect(sixth.json()).toEqual({ message: 'inbox limit reached' });
+    expect(sixth.json()).toEqual({ message: 'inbox limit reached', code: 'INBOX_LIMIT_REACHED' });
     const tooLong = await createInbox({ name: 'x'.repeat(200) });
     expect(tooLong.statusCode).toBe(400);
 

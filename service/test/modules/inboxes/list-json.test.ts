@@ -75,6 +75,6 @@ describe.each(databaseKinds)('GET …/messages body (%s)', (database) => {
       headers: { 'x-api-key': t.bootstrap.apiKey },
     });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Inbox not found' });
+    expect(missing.json()).toEqual({ message: 'Inbox not found', code: 'INBOX_NOT_FOUND' });
   });
 });

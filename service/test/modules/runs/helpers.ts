@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { consoleCall, createTest as createTestThroughApi, multipart, type TestApp } from '../../helper.ts';
+import {
+  consoleCall,
+  createTest as createTestThroughApi,
+  login,
+  multipart,
+  type TestApp,
+} from '../../helper.ts';
 
 export { multipart };
 
@@ -153,4 +159,23 @@ export async function startSite(): Promise<Site> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The attacker of the security tests: a second organization's CI key, scoped as the action's. */
+export async function attackerCiKey(t: TestApp): Promise<{ 'x-api-key': string; 'x-project-id': string }> {
+  const admin = await t.consoleCookie();
+  const org = await consoleCall(t.app, admin, {
+    method: 'POST',
+    url: '/console/v1/organizations',
+    payload: { name: 'Attackers', ownerEmail: 'owner@attack.example', ownerPassword: 'attack-password' },
+  });
+  if (org.statusCode !== 201) throw new Error(`creating the attackers' organization: ${org.body}`);
+  const owner = await login(t.app, 'owner@attack.example', 'attack-password');
+  const key = await consoleCall(t.app, owner, {
+    method: 'POST',
+    url: '/console/v1/api-keys',
+    payload: { name: 'ci', scopes: ['tests:read', 'tests:create', 'tests:run', 'testRuns:read'] },
+  });
+  if (key.statusCode !== 201) throw new Error(`creating the attackers' CI key: ${key.body}`);
+  return { 'x-api-key': key.json().data.key, 'x-project-id': org.json().data.projectId };
 }

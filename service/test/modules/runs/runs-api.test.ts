@@ -262,7 +262,7 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     for (const path of ['/v1/test-runs', '/v1/test-runs/latest', '/v1/test-runs/stats']) {
       const unknown = await t.api({ method: 'GET', url: `${path}?branchId=${crypto.randomUUID()}` });
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ message: 'Branch not found' });
+      expect(unknown.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
     }
   });
 

@@ -1,19 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  consoleCall,
-  createTestApp,
-  type DatabaseKind,
-  databaseKinds,
-  freePort,
-  login,
-  type TestApp,
-} from '../../helper.ts';
-import { multipart, waitForStatus } from './helpers.ts';
+import { createTestApp, type DatabaseKind, databaseKinds, freePort, type TestApp } from '../../helper.ts';
+import { attackerCiKey, multipart, waitForStatus } from './helpers.ts';
 
 /**
- * Issue 39, reproduced as the attacker did it: a CI key of a second organization writes tests
+ * Reproduced as an attacker would do it: a CI key of a second organization writes tests
  * that read the service's own `/metrics` on loopback (and post it to the test's site), knock on
  * its SMTP port and on the cloud-metadata address, through every door a run has: `goto`, a
  * `request` step, a redirect from an allowed site, the page's own script (fetch and
@@ -111,20 +103,7 @@ async function startAttack(database: DatabaseKind, rules: Record<string, string>
   });
   const site = await startAttackSite(httpPort);
   const internal = await startAttackSite(httpPort, '127.0.0.2');
-  const admin = await t.consoleCookie();
-  const org = await consoleCall(t.app, admin, {
-    method: 'POST',
-    url: '/console/v1/organizations',
-    payload: { name: 'Attackers', ownerEmail: 'owner@attack.example', ownerPassword: 'attack-password' },
-  });
-  expect(org.statusCode).toBe(201);
-  const owner = await login(t.app, 'owner@attack.example', 'attack-password');
-  const key = await consoleCall(t.app, owner, {
-    method: 'POST',
-    url: '/console/v1/api-keys',
-    payload: { name: 'ci', scopes: ['tests:read', 'tests:create', 'tests:run', 'testRuns:read'] },
-  });
-  expect(key.statusCode).toBe(201);
+  const attacker = await attackerCiKey(t);
   return {
     t,
     site,
@@ -132,7 +111,7 @@ async function startAttack(database: DatabaseKind, rules: Record<string, string>
     httpPort,
     smtpPort,
     hits,
-    attacker: { 'x-api-key': key.json().data.key, 'x-project-id': org.json().data.projectId },
+    attacker,
     async close() {
       await site.close();
       await internal.close();

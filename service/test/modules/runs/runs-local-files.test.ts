@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
+import { createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { allArtifactFiles } from './artifacts.ts';
-import { multipart, waitForStatus } from './helpers.ts';
+import { attackerCiKey, multipart, waitForStatus } from './helpers.ts';
 
 /**
- * Issue 26.1, reproduced as the attacker did it: a CI key of a second organization with only
+ * Reproduced as an attacker would do it: a CI key of a second organization with only
  * `tests:create`, `tests:run` and `testRuns:read` writes a test that opens a file of the
  * server (`goto file://<DATA_DIR>/…` then `assertText body`), hoping the failed assertion
  * carries the file's content. Refused at save time; the forms that only become `file:` after
@@ -35,21 +35,7 @@ describe.each(databaseKinds)('a test cannot read the server’s files (%s)', (da
     t = await createTestApp({ database, background: true, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
     canaryFile = path.join(t.dataDir, 'canary.json');
     fs.writeFileSync(canaryFile, JSON.stringify({ adminPassword: canary }));
-    const admin = await t.consoleCookie();
-    const org = await consoleCall(t.app, admin, {
-      method: 'POST',
-      url: '/console/v1/organizations',
-      payload: { name: 'Attackers', ownerEmail: 'owner@attack.example', ownerPassword: 'attack-password' },
-    });
-    expect(org.statusCode).toBe(201);
-    const owner = await login(t.app, 'owner@attack.example', 'attack-password');
-    const key = await consoleCall(t.app, owner, {
-      method: 'POST',
-      url: '/console/v1/api-keys',
-      payload: { name: 'ci', scopes: ['tests:read', 'tests:create', 'tests:run', 'testRuns:read'] },
-    });
-    expect(key.statusCode).toBe(201);
-    attacker = { 'x-api-key': key.json().data.key, 'x-project-id': org.json().data.projectId };
+    attacker = await attackerCiKey(t);
   });
   afterAll(async () => {
     await t?.close();

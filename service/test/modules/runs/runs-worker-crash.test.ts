@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import { staleHeartbeatMs } from '../../../src/modules/runs/dispatcher.ts';
+import { staleHeartbeatMs } from '../../../src/modules/runs/queue/heartbeat-repository.ts';
 import { createTestApp, type TestApp } from '../../helper.ts';
 import {
   apiTest,

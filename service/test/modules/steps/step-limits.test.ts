@@ -91,16 +91,16 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
 
     const flat = await post({ name: 'six flat', steps: steps(6) });
     expect(flat.statusCode).toBe(400);
-    expect(flat.json()).toEqual({ message: tooMany(6) });
+    expect(flat.json()).toEqual({ message: tooMany(6), code: 'TOO_MANY_STEPS' });
     const nested = await post({ name: 'six grouped', steps: [group('g', [group('h', steps(4))])] });
-    expect(nested.json()).toEqual({ message: tooMany(6) });
+    expect(nested.json()).toEqual({ message: tooMany(6), code: 'TOO_MANY_STEPS' });
     const json = await t.api({
       method: 'POST',
       url: '/v1/tests',
       payload: { testData: { name: 'six json', steps: steps(6) } },
     });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toEqual({ message: tooMany(6) });
+    expect(json.json()).toEqual({ message: tooMany(6), code: 'TOO_MANY_STEPS' });
     for (const name of ['six flat', 'six grouped', 'six json']) expect(await testsNamed(name)).toEqual([]);
   });
 
@@ -110,7 +110,7 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     expect(created.statusCode).toBe(200);
     const over = await post({ name: 'bytes over', steps: [step(1), padded(maxBytes - 26)] });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ message: tooLarge(maxBytes + 1) });
+    expect(over.json()).toEqual({ message: tooLarge(maxBytes + 1), code: 'STEPS_TOO_LARGE' });
     expect(await testsNamed('bytes over')).toEqual([]);
     // The tree read back stays within the bytes plus a bounded overhead per step (ids, flags).
     const read = await t.api({ method: 'GET', url: `/v1/tests/${created.json().data.id}/steps` });
@@ -123,9 +123,9 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     const [before] = await testsNamed('replaced');
     const refused = await updateTest(t, id, { name: 'renamed', steps: [group('g', steps(5))] });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: tooMany(6) });
+    expect(refused.json()).toEqual({ message: tooMany(6), code: 'TOO_MANY_STEPS' });
     const bytes = await updateTest(t, id, { steps: [padded(maxBytes + 1)] });
-    expect(bytes.json()).toEqual({ message: tooLarge(maxBytes + 1) });
+    expect(bytes.json()).toEqual({ message: tooLarge(maxBytes + 1), code: 'STEPS_TOO_LARGE' });
     expect((await stepsOf(id)).map((item) => item.name)).toEqual(['s0', 's1', 's2', 's3', 's4']);
     expect(await testsNamed('replaced')).toEqual([before]);
   });
@@ -140,7 +140,7 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     const ref = { shared: true, stepId: shared.stepId };
     expect((await post({ name: 'uses four plus one', steps: [ref, step(9)] })).statusCode).toBe(200);
     const refused = await post({ name: 'uses four plus two', steps: [ref, step(8), step(9)] });
-    expect(refused.json()).toEqual({ message: tooMany(6) });
+    expect(refused.json()).toEqual({ message: tooMany(6), code: 'TOO_MANY_STEPS' });
     expect(await testsNamed('uses four plus two')).toEqual([]);
   });
 
@@ -152,7 +152,7 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     expect((await putChildren(plain.id, [...kept, step(3)])).statusCode).toBe(200);
     const refused = await putChildren(plain.id, [...kept, step(3), step(4)]);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: tooMany(6, 'test "plain group"') });
+    expect(refused.json()).toEqual({ message: tooMany(6, 'test "plain group"'), code: 'TOO_MANY_STEPS' });
     const bytes = await putChildren(plain.id, [padded(maxBytes)]);
     expect(bytes.json().message).toMatch(
       /^A test's steps take at most 2048 bytes \(MAX_STEP_TREE_BYTES\); test "plain group" would take \d+$/,
@@ -175,7 +175,7 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     const kept = shared.children.map((child) => ({ ...child, revisionStepId: child.id }));
     const refused = await putChildren(shared.id, [...kept, step(3)]);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: tooMany(6, 'test "group user B"') });
+    expect(refused.json()).toEqual({ message: tooMany(6, 'test "group user B"'), code: 'TOO_MANY_STEPS' });
     expect(count(await stepsOf(a.id))).toBe(3);
     expect(count(await stepsOf(b.id))).toBe(5);
     // Same size, other children: allowed.
@@ -194,7 +194,10 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     // Shown 21 levels deep (step-trees.ts), twice per level: 2^22 - 2 children below the group.
     const refused = await putChildren(loop.id, [self, self]);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: tooMany(2 ** 22 - 1, 'test "self linking"') });
+    expect(refused.json()).toEqual({
+      message: tooMany(2 ** 22 - 1, 'test "self linking"'),
+      code: 'TOO_MANY_STEPS',
+    });
     expect(count(await stepsOf(id))).toBe(2);
   });
 
@@ -207,7 +210,10 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     expect((await updateStep(first.stepId, { metadata: pad(maxBytes - 54) })).statusCode).toBe(200);
     const refused = await updateStep(first.stepId, { metadata: pad(maxBytes - 53) });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: tooLarge(maxBytes + 1, 'test "edited step"') });
+    expect(refused.json()).toEqual({
+      message: tooLarge(maxBytes + 1, 'test "edited step"'),
+      code: 'STEPS_TOO_LARGE',
+    });
     expect(JSON.stringify((await stepsOf(id))[0]?.metadata).length).toBe(maxBytes - 54);
 
     const owner = await createTest(t, {
@@ -225,7 +231,10 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     });
     const grown = await updateStep(child.stepId, { name: 'x'.repeat(102) });
     expect(grown.statusCode).toBe(400);
-    expect(grown.json()).toEqual({ message: tooLarge(maxBytes + 1, 'test "group child user"') });
+    expect(grown.json()).toEqual({
+      message: tooLarge(maxBytes + 1, 'test "group child user"'),
+      code: 'STEPS_TOO_LARGE',
+    });
     expect((await stepsOf(user.id))[0]?.children[0]?.name).toBe('s0');
   });
 
@@ -380,11 +389,13 @@ describe.each(databaseKinds)('step tree limits on %s', (database) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
       message: 'Export is limited to 4 steps; the 2 selected tests have 5: export fewer at a time',
+      code: 'EXPORT_TOO_MANY_STEPS',
     });
     exportLimits.maxSteps = 250_000;
     exportLimits.maxStepBytes = 5 * 27 - 1;
     expect((await exportOf()).json()).toEqual({
       message: `Export is limited to ${5 * 27 - 1} bytes of steps; the 2 selected tests' steps take ${5 * 27}: export fewer at a time`,
+      code: 'EXPORT_TOO_MANY_BYTES',
     });
   });
 });

@@ -84,7 +84,7 @@ describe.each(databaseKinds)('/v1/steps on %s', (database) => {
     ]);
     const missing = await get(`/v1/steps/${crypto.randomUUID()}/children`);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Step not found' });
+    expect(missing.json()).toEqual({ message: 'Step not found', code: 'STEP_NOT_FOUND' });
     expect((await get(`/v1/steps/${crypto.randomUUID()}`)).statusCode).toBe(404);
     expect((await get('/v1/steps/not-a-uuid/children')).statusCode).toBe(400);
   });
@@ -362,7 +362,7 @@ describe.each(databaseKinds)('/v1/steps on %s', (database) => {
 
     const missing = await t.api({ method: 'DELETE', url: `/v1/steps/${crypto.randomUUID()}` });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Step not found' });
+    expect(missing.json()).toEqual({ message: 'Step not found', code: 'STEP_NOT_FOUND' });
 
     // Once no test uses it, the shared step can be deleted.
     const emptied = await multipart({ testData: JSON.stringify({ steps: [gotoStep('/')] }) });

@@ -169,6 +169,7 @@ describe.each(databaseKinds)('step trees stored before the limits on %s', (datab
     expect(grown.statusCode).toBe(400);
     expect(grown.json()).toEqual({
       message: 'A test has at most 5 steps (MAX_STEPS_PER_TEST); this one would have 8',
+      code: 'TOO_MANY_STEPS',
     });
     const shrunk = await updateTest(t, ids.small, {
       steps: [step(1), step(2), step(3), step(4), step(5), step(6)],
@@ -186,6 +187,7 @@ describe.each(databaseKinds)('step trees stored before the limits on %s', (datab
     expect(copy.statusCode).toBe(400);
     expect(copy.json()).toEqual({
       message: 'A test has at most 5 steps (MAX_STEPS_PER_TEST); the copy of "legacy small" would have 6',
+      code: 'TOO_MANY_STEPS',
     });
     const list = await t.api({ method: 'GET', url: '/v1/tests?name=legacy%20small' });
     expect(list.json().children).toHaveLength(1);

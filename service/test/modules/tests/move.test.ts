@@ -59,7 +59,7 @@ describe.each(databaseKinds)('moving tests between directories on %s', (database
       // The rename in the same request must not be half-applied when the move is refused.
       const response = await updateTest(t, testId, { name: 'Renamed', parentTestId: target });
       expect(response.statusCode, message).toBe(status);
-      expect(response.json()).toEqual({ message });
+      expect(response.json()).toEqual({ message, code: expect.stringMatching(/^[A-Z_]+$/) });
     }
     expect((await detail(outer.id)).test).toMatchObject({
       name: 'Outer',
@@ -90,7 +90,7 @@ describe.each(databaseKinds)('moving tests between directories on %s', (database
     const leaf = await createTest(t, { name: 'Stays', steps: [gotoStep('/')] });
     const response = await updateTest(t, leaf.id, { parentTestId: foreign.id });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'Parent test not found' });
+    expect(response.json()).toEqual({ message: 'Parent test not found', code: 'PARENT_TEST_NOT_FOUND' });
     expect((await detail(leaf.id)).test.parentTestId).toBeNull();
   });
 

@@ -42,9 +42,9 @@ describe.each(databaseKinds)('tests and steps error statuses on %s', (database) 
   it('GET /v1/tests/:testId answers 404 Branch not found for a branch of another project or unknown', async () => {
     const foreign = await call('GET', `/v1/tests/${first.id}?branch=${otherBranchId}`);
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ message: 'Branch not found' });
+    expect(foreign.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
     const unknown = await call('GET', `/v1/tests/${first.id}?branch=${crypto.randomUUID()}`);
-    expect(unknown.json()).toEqual({ message: 'Branch not found' });
+    expect(unknown.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
     const feature = await call('GET', `/v1/tests/${first.id}?branch=${featureBranchId}`);
     expect(feature.statusCode).toBe(200);
     expect(feature.json().test.name).toBe('First');
@@ -59,7 +59,7 @@ describe.each(databaseKinds)('tests and steps error statuses on %s', (database) 
     expect((await call('GET', `/v1/tests/${branchOnly.id}?branch=${featureBranchId}`)).statusCode).toBe(200);
     const onMain = await call('GET', `/v1/tests/${branchOnly.id}`);
     expect(onMain.statusCode).toBe(404);
-    expect(onMain.json()).toEqual({ message: 'Test not found' });
+    expect(onMain.json()).toEqual({ message: 'Test not found', code: 'TEST_NOT_FOUND' });
     expect((await updateTest(t, branchOnly.id, { name: 'x' })).statusCode).toBe(404);
   });
 
@@ -163,7 +163,7 @@ describe.each(databaseKinds)('tests and steps error statuses on %s', (database) 
     ).toBe(200);
     const onMain = await call('GET', `/v1/steps/${stepId}`);
     expect(onMain.statusCode).toBe(404);
-    expect(onMain.json()).toEqual({ message: 'Step not found' });
+    expect(onMain.json()).toEqual({ message: 'Step not found', code: 'STEP_NOT_FOUND' });
     expect((await call('GET', `/v1/steps/${stepId}/usage`)).statusCode).toBe(404);
   });
 });

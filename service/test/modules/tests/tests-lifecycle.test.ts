@@ -43,7 +43,7 @@ describe.each(databaseKinds)('test lifecycle on %s', (database) => {
     expect((await get(`/v1/tests/${leaf.id}/steps/${crypto.randomUUID()}`)).statusCode).toBe(404);
     const missing = await get(`/v1/tests/${crypto.randomUUID()}`);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Test not found' });
+    expect(missing.json()).toEqual({ message: 'Test not found', code: 'TEST_NOT_FOUND' });
   });
 
   it('updates with editVersion and answers 409 on a stale one', async () => {

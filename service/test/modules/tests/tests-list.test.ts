@@ -159,10 +159,13 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
     ]) {
       const response = await t.api({ method: 'GET', url: `/v1/tests?${query}` });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ message });
+      expect(response.json()).toEqual({ message, code: 'INVALID_REQUEST' });
     }
     const runs = await t.api({ method: 'GET', url: '/v1/test-runs?limit=501' });
-    expect(runs.json()).toEqual({ message: 'querystring.limit: limit must be a whole number from 1 to 500' });
+    expect(runs.json()).toEqual({
+      message: 'querystring.limit: limit must be a whole number from 1 to 500',
+      code: 'INVALID_REQUEST',
+    });
     expect((await t.api({ method: 'GET', url: '/v1/tests?status=bogus' })).statusCode).toBe(400);
     expect((await t.api({ method: 'GET', url: '/v1/tests?sortBy=size' })).statusCode).toBe(400);
   });
@@ -170,7 +173,7 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
   it('answers 404 for an unknown branch override', async () => {
     const response = await t.api({ method: 'GET', url: `/v1/tests?branch=${crypto.randomUUID()}` });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'Branch not found' });
+    expect(response.json()).toEqual({ message: 'Branch not found', code: 'BRANCH_NOT_FOUND' });
   });
 
   it('creates with multipart and returns the bare row', async () => {
@@ -328,7 +331,7 @@ describe.each(databaseKinds)('GET/POST /v1/tests on %s', (database) => {
         payload: { testIds: [ids.beta], status: 'draft' },
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ message: 'LICENSE_REQUIRED' });
+      expect(response.json()).toEqual({ message: 'LICENSE_REQUIRED', code: 'LICENSE_REQUIRED' });
       expect((await t.api({ method: 'GET', url: '/v1/tests' })).statusCode).toBe(200);
     } finally {
       await consoleCall(t.app, cookie, {

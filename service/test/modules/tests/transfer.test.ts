@@ -195,7 +195,10 @@ describe.each(databaseKinds)('export and import on %s', (database) => {
       payload: { testIds: [a.id, b.id, c.id] },
     });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ message: 'Export is limited to 2 tests; 3 selected' });
+    expect(over.json()).toEqual({
+      message: 'Export is limited to 2 tests; 3 selected',
+      code: 'EXPORT_TOO_MANY_TESTS',
+    });
     const at = await t.api({ method: 'POST', url: '/v1/tests/export', payload: { testIds: [a.id, b.id] } });
     expect(at.statusCode).toBe(200);
   });

@@ -1,21 +1,39 @@
 import { runReport, runStats } from '@stepdeck/contract';
-import { readJson, toJson } from '../../adapters/db/index.ts';
-import type { AppContext, RunFinished } from '../../context.ts';
-import { type ExecutionResult, projects } from './deps.ts';
-import {
-  endRunIn,
-  endRunningRun,
-  findRun,
-  type RunRow,
-  recordRunTestResult,
-  runTests,
-} from './repository.ts';
+import type { Db, Tx } from '../../../adapters/db/index.ts';
+import { readJson, toJson } from '../../../adapters/db/index.ts';
+import type { AppContext, RunFinished } from '../../../context.ts';
+import type { BatchResult } from '../batches-repository.ts';
+import { type ExecutionResult, projects } from '../deps.ts';
+import { findRun, type RunRow, runTests } from '../repository.ts';
+import { runLifecycle, unitLifecycle } from './lifecycle.ts';
 
 /**
- * How a run ends: its report (the spec's `report` and the step-level fields of issue 11) and
- * per-test rows written in one transaction, then `run.finished` emitted once.
+ * End: a run's outcome is written (`running` → `completed`/`failed`: its report, stats and
+ * per-test rows, the next runs' duration history), or its runner fails it (`queued`/`running`
+ * → `failed`, every test skipped); then `run.finished` is emitted, once. A unit of a split run
+ * ends `done` (its result kept for the merge) or `cancelled`.
+ *
+ * Locking. Each end is one conditional UPDATE guarded by the states the transition starts
+ * from (and, for a unit, by its holder), outside the dispatch lock. What competes for the same
+ * row (the run's holder ending it, a cancel, recovery failing it for a dead holder, a shutdown
+ * past its grace) is each such an UPDATE: on PostgreSQL the row lock orders them and the later
+ * one re-checks the status under READ COMMITTED; on SQLite they run one after another on the
+ * one connection. The first wins; the others count no row and do nothing, so a run ends once,
+ * `run.finished` is emitted once (only by the winner), and a cancelled run is never reported
+ * as completed. An outcome and its per-test rows commit together.
  */
 
+/** What a run's end writes on its row (stats and report as JSON text). */
+interface RunEnd {
+  status: 'completed' | 'failed';
+  stats: string;
+  report: string;
+  runnerError: string | null;
+  duration: number;
+  completedAt: string;
+}
+
+/** The run's `report` as the spec shapes it, with each test's steps, failed step and expectation. */
 function buildReport(
   run: RunRow,
   status: 'completed' | 'failed',
@@ -56,6 +74,7 @@ function buildReport(
   };
 }
 
+/** A run's outcome: its report and per-test rows in one transaction, then `run.finished` once. */
 export async function finishRun(ctx: AppContext, run: RunRow, result: ExecutionResult): Promise<void> {
   const status = result.status === 'passed' ? 'completed' : 'failed';
   const completedAt = ctx.clock.now().toISOString();
@@ -83,13 +102,11 @@ export async function finishRun(ctx: AppContext, run: RunRow, result: ExecutionR
   if (finished) await emitFinished(ctx, run.id);
 }
 
-/** Marks a run failed by its runner (crash, restart, missing browser); emits the event once. */
-export async function failRun(
-  ctx: AppContext,
-  runId: string,
-  message: string,
-  from: string[],
-): Promise<boolean> {
+/**
+ * Fails a run its runner could not finish (crash, restart, missing browser, shutdown), every
+ * test skipped; emits the event once. False when it was no longer held (ended meanwhile).
+ */
+export async function failRun(ctx: AppContext, runId: string, message: string): Promise<boolean> {
   const run = await findRun(ctx.db, runId);
   if (!run) return false;
   const completedAt = ctx.clock.now().toISOString();
@@ -122,7 +139,7 @@ export async function failRun(
     htmlReportDir: '',
     log: '',
   };
-  const ended = await endRunIn(ctx.db, runId, from, {
+  const ended = await failHeldRun(ctx.db, runId, {
     status: 'failed',
     stats: toJson(stats),
     report: toJson(buildReport(run, 'failed', result, completedAt)),
@@ -180,4 +197,60 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
   } catch (error) {
     ctx.log.error({ err: error, runId }, 'could not emit run.finished');
   }
+}
+
+/** Ends a run still `running`; false when something else ended it first. */
+async function endRunningRun(db: Db | Tx, runId: string, end: RunEnd): Promise<boolean> {
+  const updated = await db
+    .updateTable('runs')
+    .set({ ...end, status: runLifecycle.to('end', end.status) })
+    .where('id', '=', runId)
+    .where('status', 'in', runLifecycle.from('end'))
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Fails a run still held by a runner; false when it had ended. */
+async function failHeldRun(db: Db | Tx, runId: string, end: RunEnd & { status: 'failed' }): Promise<boolean> {
+  const updated = await db
+    .updateTable('runs')
+    .set({ ...end, status: runLifecycle.to('fail', end.status) })
+    .where('id', '=', runId)
+    .where('status', 'in', runLifecycle.from('fail'))
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** One test's outcome in a run. */
+async function recordRunTestResult(
+  db: Db | Tx,
+  runId: string,
+  testId: string,
+  outcome: { status: string; duration: number; errorMessage: string | null; errorLocation: string | null },
+) {
+  await db
+    .updateTable('runTests')
+    .set(outcome)
+    .where('runId', '=', runId)
+    .where('testId', '=', testId)
+    .execute();
+}
+
+/** Ends a unit held by this runner (`done` with its result, or `cancelled`); whether it still held it. */
+export async function endUnit(
+  db: Db,
+  unit: { runId: string; position: number; runnerId: string },
+  status: 'done' | 'cancelled',
+  completedAt: string,
+  result?: BatchResult,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('runBatches')
+    .set({ status: unitLifecycle.to('end', status), completedAt, result: result ? toJson(result) : null })
+    .where('runId', '=', unit.runId)
+    .where('position', '=', unit.position)
+    .where('runnerId', '=', unit.runnerId)
+    .where('status', 'in', unitLifecycle.from('end'))
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
 }

@@ -1,5 +1,5 @@
 import { hashKey } from '@tanstack/react-query';
-import type { ProjectScope } from '../../api/client.ts';
+import type { ProjectScope } from '../api/client.ts';
 
 /** Filters narrow the list (shown flat, with each test's directory); no filter shows the tree. */
 export const filterNames = ['name', 'status', 'tagIds', 'type'] as const;
