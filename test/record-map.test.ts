@@ -55,6 +55,9 @@ describe('recorded actions → steps', () => {
       }),
       JSON.stringify({ name: 'closePage', pageGuid: 'page@2', signals: [] }),
       line({ name: 'assertValue', selector: '#q', value: '' }),
+      line({ name: 'assertChecked', selector: '#terms', checked: true }),
+      line({ name: 'assertChecked', selector: '#news', checked: false }),
+      line({ name: 'assertChecked', checked: true }),
       line({ name: 'scrollIntoView', selector: '#footer' }),
       line({ name: 'closePage' }),
       '',
@@ -70,6 +73,11 @@ describe('recorded actions → steps', () => {
         action: { name: 'click', selector: 'internal:role=link[name="Help"i]' },
       },
       { name: 'Expect value of #q', action: { name: 'assertValue', selector: '#q', value: '' } },
+      { name: 'Expect checked #terms', action: { name: 'assertChecked', selector: '#terms' } },
+      {
+        name: 'Expect unchecked #news',
+        action: { name: 'assertChecked', selector: '#news', checked: false },
+      },
     ]);
     expect(mapped.unmapped).toEqual([
       { action: 'select', reason: '2 options selected (a step selects one)' },
@@ -79,6 +87,7 @@ describe('recorded actions → steps', () => {
       { action: 'assertSnapshot', reason: 'no step asserts an ARIA snapshot' },
       { action: 'click → popup', reason: 'the popup it opened is not followed' },
       { action: 'click', reason: 'on a second tab or popup (steps drive one page)' },
+      { action: 'assertChecked', reason: 'the recorder gave no selector' },
       { action: 'scrollIntoView', reason: 'no step does this' },
     ]);
     // Every step is a valid action of the contract.

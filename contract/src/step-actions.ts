@@ -43,12 +43,58 @@ const webUrl = (kind: 'navigation' | 'request') =>
 const action = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
   z.object({ name: z.literal(name), ...base, ...shape }).loose();
 
+/** Options every assertion on the page takes: `not` inverts it, `timeout` (ms) replaces the default wait. */
+const assertion = {
+  not: z.boolean({ error: 'not must be true or false' }).optional(),
+  timeout: z
+    .number({ error: 'timeout must be a number of milliseconds' })
+    .int('timeout must be a whole number of milliseconds')
+    .min(0, 'timeout must not be negative')
+    .max(600_000, 'timeout must be at most 600000 ms')
+    .optional(),
+};
+
+/**
+ * Why `pattern` is not a regular expression JavaScript accepts, or null. A pattern holding a
+ * `{{…}}` template is checked when the step runs, once the template is resolved.
+ */
+export function invalidPatternReason(pattern: string): string | null {
+  if (pattern.includes('{{')) return null;
+  try {
+    new RegExp(pattern);
+    return null;
+  } catch (error) {
+    return `is not a valid regular expression: ${(error as Error).message}`;
+  }
+}
+
+/** With `regex: true`, `value` must compile as a regular expression. */
+const regexValue = <T extends z.ZodObject>(schema: T) =>
+  schema.superRefine((step, ctx) => {
+    const { value, regex } = step as { value?: unknown; regex?: boolean };
+    if (!regex || typeof value !== 'string') return;
+    const reason = invalidPatternReason(value);
+    if (reason) ctx.addIssue({ code: 'custom', path: ['value'], message: `value ${reason}` });
+  });
+
+const script = text('script').min(1, 'script must not be empty');
+const regex = z.boolean({ error: 'regex must be true or false' }).optional();
+
 export const stepActionSchemas = [
   action('goto', { url: webUrl('navigation') }),
+  action('reload', {}),
+  action('goBack', {}),
+  action('goForward', {}),
   action('click', { selector }),
   action('dblclick', { selector }),
   action('hover', { selector }),
   action('fill', { selector, value: text('value') }),
+  // Key by key, as a user types (each key fires its keyboard events): `pressSequentially`.
+  action('type', {
+    selector,
+    value: text('value'),
+    delay: z.number({ error: 'delay must be a number of milliseconds' }).int().min(0).max(10_000).optional(),
+  }),
   action('press', { selector: z.string().optional(), key: text('key') }),
   action('check', { selector }),
   action('uncheck', { selector }),
@@ -57,16 +103,83 @@ export const stepActionSchemas = [
     selector,
     files: z.array(z.string(), { error: 'files must be an array of filenames' }),
   }),
+  action('focus', { selector }),
+  action('blur', { selector }),
+  action('scrollIntoView', { selector }),
+  action('dragTo', { selector, target: text('target').min(1, 'target must not be empty') }),
+  action('dispatchEvent', {
+    selector,
+    event: text('event').min(1, 'event must not be empty'),
+    eventInit: z.record(z.string(), z.unknown(), { error: 'eventInit must be a JSON object' }).optional(),
+  }),
   action('wait', { ms: z.number({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
   action('waitFor', { selector, state: z.enum(['attached', 'detached', 'visible', 'hidden']).optional() }),
-  action('assertVisible', { selector }),
-  action('assertHidden', { selector }),
-  action('assertText', { selector, value: text('value'), exact: z.boolean().optional() }),
-  action('assertValue', { selector, value: text('value') }),
-  action('assertUrl', { value: text('value') }),
-  action('assertTitle', { value: text('value') }),
-  action('assertCount', { selector, value: z.number({ error: 'value must be a number' }).int().min(0) }),
+  action('assertVisible', { selector, ...assertion }),
+  action('assertHidden', { selector, ...assertion }),
+  action('assertText', { selector, value: text('value'), exact: z.boolean().optional(), ...assertion }),
+  // The ordered texts of every element the selector matches: Playwright's `toHaveText([...])`.
+  action('assertTexts', {
+    selector,
+    values: z.array(z.string({ error: 'values must be a list of texts' }), {
+      error: 'values must be a list of texts',
+    }),
+    exact: z.boolean().optional(),
+    ...assertion,
+  }),
+  action('assertValue', { selector, value: text('value'), ...assertion }),
+  action('assertChecked', {
+    selector,
+    checked: z.boolean({ error: 'checked must be true or false' }).optional(),
+    ...assertion,
+  }),
+  action('assertEnabled', { selector, ...assertion }),
+  action('assertDisabled', { selector, ...assertion }),
+  action('assertClass', {
+    selector,
+    value: text('value').min(1, 'value must name at least one class'),
+    exact: z.boolean().optional(),
+    ...assertion,
+  }),
+  regexValue(
+    action('assertAttribute', {
+      selector,
+      attribute: text('attribute').min(1, 'attribute must not be empty'),
+      value: z.string({ error: 'value must be a string' }).optional(),
+      regex,
+      ...assertion,
+    }),
+  ),
+  regexValue(
+    action('assertCss', {
+      selector,
+      property: text('property').min(1, 'property must not be empty'),
+      value: text('value'),
+      regex,
+      ...assertion,
+    }),
+  ),
+  action('assertUrl', { value: text('value'), ...assertion }),
+  action('assertTitle', { value: text('value'), ...assertion }),
+  action('assertCount', {
+    selector,
+    value: z.number({ error: 'value must be a number' }).int().min(0),
+    ...assertion,
+  }),
   action('extract', { selector, variable: text('variable'), attribute: z.string().optional() }),
+  // A script runs in the page (never in the runner): an expression, or a function body with `return`.
+  action('evaluate', { script, variable: z.string().optional() }),
+  // Polls the script until its value is truthy, equals `equals` or matches `matches`.
+  action('assertScript', {
+    script,
+    equals: z.unknown().optional(),
+    matches: z.string({ error: 'matches must be a regular expression as a string' }).optional(),
+    ...assertion,
+  }).superRefine((step, ctx) => {
+    if (step.equals !== undefined && step.matches !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['matches'], message: 'give either equals or matches, not both' });
+    const reason = step.matches === undefined ? null : invalidPatternReason(step.matches);
+    if (reason) ctx.addIssue({ code: 'custom', path: ['matches'], message: `matches ${reason}` });
+  }),
   // The action's own `name` is its type, so the screenshot's file name is `label`.
   action('screenshot', { label: z.string().optional() }),
   action('request', {

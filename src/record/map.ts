@@ -45,7 +45,7 @@ export interface RecordedStep {
   action: StepAction;
 }
 
-/** A recorded action that has no step: its name and why (`assertChecked: no step asserts …`). */
+/** A recorded action that has no step: its name and why (`assertSnapshot: no step asserts …`). */
 export interface UnmappedAction {
   action: string;
   reason: string;
@@ -242,7 +242,15 @@ function mapOne(action: RecordedAction): Mapping {
         }),
       );
     case 'assertChecked':
-      return { reason: 'no step asserts a checked state' };
+      // `checked` is the state the user asserted (the recorder reads it before the click flips it).
+      return needsSelector(() =>
+        step(
+          stepName(action.checked === false ? 'Expect unchecked' : 'Expect checked', action),
+          action.checked === false
+            ? { name: 'assertChecked', selector, checked: false }
+            : { name: 'assertChecked', selector },
+        ),
+      );
     case 'assertSnapshot':
       return { reason: 'no step asserts an ARIA snapshot' };
     default:

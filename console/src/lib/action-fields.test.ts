@@ -39,7 +39,8 @@ describe('action fields from the contract', () => {
     expect(actionErrors({ name: 'goto', url: 'file:///etc/passwd' }).url).toMatch(/not allowed/);
     expect(actionErrors({ name: 'goto', url: '/page' })).toEqual({});
     expect(
-      actionErrors({ name: 'assertAttribute', selector: '#a', attribute: 'href', value: '(', regex: true }).value,
+      actionErrors({ name: 'assertAttribute', selector: '#a', attribute: 'href', value: '(', regex: true })
+        .value,
     ).toMatch(/^value is not a valid regular expression/);
   });
   it('locates the step and field of a save error', () => {

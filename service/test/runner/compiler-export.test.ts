@@ -6,16 +6,25 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject, linkPlaywright, writeProject } from '../../src/runner/index.ts';
 import { group, removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
+import {
+  passingVocabularySteps,
+  startVocabularySite,
+  TODO_TOKEN,
+  type VocabularySite,
+} from './vocabulary-site.ts';
 
 const run = promisify(execFile);
 
 describe('compiled project runs unmodified with npx playwright test', () => {
   let site: Site;
+  let todoApp: VocabularySite;
   beforeAll(async () => {
     site = await startSite();
+    todoApp = await startVocabularySite();
   });
   afterAll(async () => {
     await site.close();
+    await todoApp.close();
     await removeTempDirs();
   });
 
@@ -67,9 +76,14 @@ describe('compiled project runs unmodified with npx playwright test', () => {
             step('First', { name: 'assertJson', path: '$.data[0].name', value: 'seven' }),
           ],
         },
+        // History, element states, events and page scripts, a secret inside a script included.
+        uiTest('11111111-aaaa-4bbb-8ccc-000000000003', 'Todo app', passingVocabularySteps(), {
+          vars: { item: 'Buy milk' },
+          config: { use: { baseURL: todoApp.url } },
+        }),
       ],
       config: null,
-      secretNames: ['API_TOKEN'],
+      secretNames: ['API_TOKEN', 'TODO_TOKEN'],
     });
     const dir = await tempDir('export');
     // What the `pw` export zips: exactly the compiled files.
@@ -77,18 +91,23 @@ describe('compiled project runs unmodified with npx playwright test', () => {
     const packageJson = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(packageJson.type).toBe('module');
     expect(packageJson.devDependencies['@playwright/test']).toBe('1.65.1');
-    expect(await fs.readdir(path.join(dir, 'tests'))).toHaveLength(2);
+    expect(await fs.readdir(path.join(dir, 'tests'))).toHaveLength(3);
     // The one thing `npm install` would add.
     await linkPlaywright(dir);
 
     const { stdout } = await run('npx', ['playwright', 'test', '--reporter=line'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PLAYWRIGHT_HTML_OPEN: 'never' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PLAYWRIGHT_HTML_OPEN: 'never',
+        STEPDECK_SECRET_TODO_TOKEN: TODO_TOKEN,
+      },
       timeout: 120_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);
     });
-    expect(stdout).toMatch(/2 passed/);
+    expect(stdout).toMatch(/3 passed/);
     expect(stdout).not.toMatch(/failed/);
-  });
+  }, 240_000);
 });

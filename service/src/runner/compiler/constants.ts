@@ -3,6 +3,8 @@
 export const RUNTIME_FILE = 'stepdeck-runtime.ts';
 /** The runtime's inbox polling, copied beside it (it imports `./stepdeck-email.ts`). */
 export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
+/** Page scripts, history and patterns, copied beside the runtime (it imports `./stepdeck-page.ts`). */
+export const PAGE_RUNTIME_FILE = 'stepdeck-page.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
 /** Written by the runtime when an assertion fails (see `recordExpectation`). */
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';

@@ -1,9 +1,16 @@
 import { type ResolvedRunConfig, type RunConfig, resolveRunConfig, type StepNode } from '@stepdeck/contract';
 import { actionCode } from './actions/index.ts';
 import { lit, slug, type TestContext } from './code.ts';
-import { EMAIL_RUNTIME_FILE, RUNTIME_FILE, TEST_ID_ANNOTATION } from './constants.ts';
+import { EMAIL_RUNTIME_FILE, PAGE_RUNTIME_FILE, RUNTIME_FILE, TEST_ID_ANNOTATION } from './constants.ts';
 import { outlineSteps, stepTitle } from './outline.ts';
-import { configSource, emailRuntime, playwrightVersion, readme, runtime } from './project-files.ts';
+import {
+  configSource,
+  emailRuntime,
+  pageRuntime,
+  playwrightVersion,
+  readme,
+  runtime,
+} from './project-files.ts';
 import type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 export { slug } from './code.ts';
@@ -12,9 +19,9 @@ export type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 /**
  * The single place where steps become code: turns tests into a Playwright Test project
- * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts` and `stepdeck-email.ts`, one
- * `tests/*.spec.ts` per test, `files/...` for uploads). The output runs unmodified with
- * `npx playwright test`.
+ * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts` with `stepdeck-email.ts` and
+ * `stepdeck-page.ts`, one `tests/*.spec.ts` per test, `files/...` for uploads). The output runs
+ * unmodified with `npx playwright test`.
  * Every user string enters the code through `JSON.stringify`; secrets are never written.
  */
 
@@ -30,6 +37,9 @@ export {
 // Actions that need the browser page.
 const PAGE_ACTIONS = new Set([
   'goto',
+  'reload',
+  'goBack',
+  'goForward',
   'click',
   'dblclick',
   'hover',
@@ -39,15 +49,30 @@ const PAGE_ACTIONS = new Set([
   'uncheck',
   'selectOption',
   'setInputFiles',
+  'type',
+  'focus',
+  'blur',
+  'scrollIntoView',
+  'dragTo',
+  'dispatchEvent',
   'waitFor',
   'assertVisible',
   'assertHidden',
   'assertText',
+  'assertTexts',
   'assertValue',
+  'assertChecked',
+  'assertEnabled',
+  'assertDisabled',
+  'assertClass',
+  'assertAttribute',
+  'assertCss',
   'assertUrl',
   'assertTitle',
   'assertCount',
   'extract',
+  'evaluate',
+  'assertScript',
   'screenshot',
   'gotoEmailLink',
 ]);
@@ -196,6 +221,7 @@ export function compileProject(input: CompileInput): CompiledProject {
   files.set('playwright.config.ts', configSource(groupList, groupList.length === 1));
   files.set(RUNTIME_FILE, runtime());
   files.set(EMAIL_RUNTIME_FILE, emailRuntime());
+  files.set(PAGE_RUNTIME_FILE, pageRuntime());
   files.set('README.md', readme(input));
   files.set('.gitignore', 'node_modules/\ntest-results/\nplaywright-report/\n');
 

@@ -51,9 +51,23 @@ export function actionLabel(action: StepAction): string {
         return action.path;
       case 'waitForEmail':
         return action.inbox;
+      case 'evaluate':
+      case 'assertScript':
+        return action.script.replace(/\s+/g, ' ').trim();
+      case 'dragTo':
+        return `${action.selector} → ${action.target}`;
+      case 'dispatchEvent':
+        return `${action.selector} ${action.event}`;
+      case 'assertAttribute':
+        return `${action.selector} ${action.attribute}`;
+      case 'assertCss':
+        return `${action.selector} ${action.property}`;
       case 'screenshot':
       case 'gotoEmailLink':
       case 'group':
+      case 'reload':
+      case 'goBack':
+      case 'goForward':
         return undefined;
       default: {
         const selector = (action as { selector?: unknown }).selector;
@@ -61,7 +75,9 @@ export function actionLabel(action: StepAction): string {
       }
     }
   })();
-  const label = argument ? `${action.name} ${argument}` : action.name;
+  // A negated assertion says so: `assertClass not #item`.
+  const negated = (action as { not?: unknown }).not === true ? ' not' : '';
+  const label = argument ? `${action.name}${negated} ${argument}` : `${action.name}${negated}`;
   return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
 }
 

@@ -42,6 +42,12 @@ export function emailRuntime(): string {
   return emailRuntimeSource;
 }
 
+let pageRuntimeSource: string | undefined;
+export function pageRuntime(): string {
+  pageRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-page.ts', import.meta.url), 'utf8');
+  return pageRuntimeSource;
+}
+
 function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
   return {
     browserName: config.use.browserName,

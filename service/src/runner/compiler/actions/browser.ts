@@ -2,12 +2,17 @@ import type { StepNode } from '@stepdeck/contract';
 import { fileFor, lit, locator, safeSegment, type TestContext, templated as t } from '../code.ts';
 import { stepTitle } from '../outline.ts';
 
-/** Code of the actions that drive the page (navigation, input, assertions on it); null for others. */
+/** Code of the actions that drive the page (navigation, input, reading it); null for others. */
 export function browserActionCode(ctx: TestContext, step: StepNode): string[] | null {
   const action = step.action;
   switch (action.name) {
     case 'goto':
       return [`await sd.goto(page, ${t(action.url)});`];
+    case 'reload':
+      return ['await page.reload();'];
+    case 'goBack':
+    case 'goForward':
+      return [`await sd.${action.name}(page);`];
     case 'click':
     case 'dblclick':
     case 'hover':
@@ -16,6 +21,21 @@ export function browserActionCode(ctx: TestContext, step: StepNode): string[] | 
       return [`await ${locator(action.selector)}.${action.name}();`];
     case 'fill':
       return [`await ${locator(action.selector)}.fill(${t(action.value)});`];
+    case 'type': {
+      const delay = action.delay ? `, { delay: ${lit(action.delay)} }` : '';
+      return [`await ${locator(action.selector)}.pressSequentially(${t(action.value)}${delay});`];
+    }
+    case 'focus':
+    case 'blur':
+      return [`await ${locator(action.selector)}.${action.name}();`];
+    case 'scrollIntoView':
+      return [`await ${locator(action.selector)}.scrollIntoViewIfNeeded();`];
+    case 'dragTo':
+      return [`await ${locator(action.selector)}.dragTo(${locator(action.target)});`];
+    case 'dispatchEvent': {
+      const init = action.eventInit ? `, sd.tv(${lit(action.eventInit)})` : '';
+      return [`await ${locator(action.selector)}.dispatchEvent(${t(action.event)}${init});`];
+    }
     case 'press':
       return action.selector
         ? [`await ${locator(action.selector)}.press(${t(action.key)});`]
@@ -37,25 +57,6 @@ export function browserActionCode(ctx: TestContext, step: StepNode): string[] | 
     }
     case 'waitFor':
       return [`await ${locator(action.selector)}.waitFor({ state: ${lit(action.state ?? 'visible')} });`];
-    case 'assertVisible':
-      return [`await expect(${locator(action.selector)}).toBeVisible();`];
-    case 'assertHidden':
-      return [`await expect(${locator(action.selector)}).toBeHidden();`];
-    case 'assertText':
-      return [
-        `await expect(${locator(action.selector)}).${action.exact ? 'toHaveText' : 'toContainText'}(${t(action.value)});`,
-      ];
-    case 'assertValue':
-      return [`await expect(${locator(action.selector)}).toHaveValue(${t(action.value)});`];
-    case 'assertUrl':
-      // An absolute URL or a path is matched exactly (paths against baseURL); anything else is a substring.
-      return /^([a-z][a-z0-9+.-]*:|\/)/i.test(action.value)
-        ? [`await expect(page).toHaveURL(${t(action.value)});`]
-        : [`await expect(page).toHaveURL((url) => url.href.includes(${t(action.value)}));`];
-    case 'assertTitle':
-      return [`await expect(page).toHaveTitle(${t(action.value)});`];
-    case 'assertCount':
-      return [`await expect(${locator(action.selector)}).toHaveCount(${lit(action.value)});`];
     case 'extract': {
       const read =
         action.attribute === 'value'

@@ -1,12 +1,15 @@
 import type { StepNode } from '@stepdeck/contract';
 import { lit, type TestContext } from '../code.ts';
 import { apiActionCode } from './api.ts';
+import { assertionCode } from './assertions.ts';
 import { browserActionCode } from './browser.ts';
 import { emailActionCode } from './email.ts';
+import { scriptActionCode } from './scripts.ts';
 
 /**
- * The code of one action, by family (browser, API, email); `wait` and `group` are control
- * flow. A group's children come from `children`, which compiles each child as a step.
+ * The code of one action, by family (browser, assertions on the page, page scripts, API,
+ * email); `wait` and `group` are control flow. A group's children come from `children`, which
+ * compiles each child as a step.
  */
 export function actionCode(
   ctx: TestContext,
@@ -16,6 +19,11 @@ export function actionCode(
   const action = step.action;
   if (action.name === 'wait') return [`await sd.wait(${lit(action.ms)});`];
   if (action.name === 'group') return (step.children ?? []).flatMap(children);
-  const code = browserActionCode(ctx, step) ?? apiActionCode(step) ?? emailActionCode(step);
+  const code =
+    browserActionCode(ctx, step) ??
+    assertionCode(step) ??
+    scriptActionCode(step) ??
+    apiActionCode(step) ??
+    emailActionCode(step);
   return code ?? [`throw new Error(${lit(`unknown step action "${(action as { name: string }).name}"`)});`];
 }

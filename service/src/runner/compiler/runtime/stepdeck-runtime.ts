@@ -1,8 +1,8 @@
 /**
  * Run-time support copied verbatim into every compiled Playwright project as
- * `stepdeck-runtime.ts`. It must only import `@playwright/test`, `node:` modules and its sibling
- * `stepdeck-email.ts` (the inbox polling, copied beside it), so the
- * exported project runs unmodified with `npx playwright test`.
+ * `stepdeck-runtime.ts`. It must only import `@playwright/test`, `node:` modules and its siblings
+ * `stepdeck-email.ts` (the inbox polling) and `stepdeck-page.ts` (page scripts, history,
+ * patterns), copied beside it, so the exported project runs unmodified with `npx playwright test`.
  *
  * It owns what is the same for every step: step conditions (skip, alwaysRun, if), failure
  * bookkeeping, `{{vars.X}}` / `{{parameters.X}}` / `{{secrets.X}}` templating, API responses,
@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type BrowserContext, type Page, type Request, type TestInfo, test } from '@playwright/test';
 import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdeck-email.ts';
+import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -290,7 +291,8 @@ export class Stepdeck {
       if (value === undefined || typeof value === 'function') return null;
       let text: string | undefined;
       try {
-        text = JSON.stringify(value);
+        // Patterns (regex values, `assertTexts` without `exact`) read as written: `/Buy milk/`.
+        text = JSON.stringify(value, (_key, item) => (item instanceof RegExp ? String(item) : item));
       } catch {
         text = String(value);
       }
@@ -420,6 +422,29 @@ export class Stepdeck {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.tv(item)])) as T;
     }
     return value;
+  }
+
+  /** Runs a page script (`evaluate`, `assertScript`) in the page and returns its value. */
+  evaluate(page: Page, script: string): Promise<unknown> {
+    return evaluateInPage(page, script);
+  }
+
+  goBack(page: Page): Promise<void> {
+    return traverseHistory(page, 'back');
+  }
+
+  goForward(page: Page): Promise<void> {
+    return traverseHistory(page, 'forward');
+  }
+
+  /** A step's regular expression (`regex: true` values, `assertScript`'s `matches`). */
+  pattern(source: string): RegExp {
+    return userPattern(source);
+  }
+
+  /** `assertTexts` without `exact`: each element contains its text (templates resolved). */
+  containing(texts: string[]): RegExp[] {
+    return containingPatterns(this.tv(texts));
   }
 
   /** A file shipped with the project (for `setInputFiles`), relative to the config file. */
