@@ -14,18 +14,22 @@ import * as tar from 'tar';
  * Finds the Chromium and the ffmpeg that runs use, so that `npm ci && npm start` is enough.
  *
  * Chromium, first found wins:
- *  1. `CHROMIUM_PATH`;
- *  2. Playwright's own browser of the pinned revision (`npx playwright install chromium`);
- *  3. the system's Chromium (`/usr/bin/chromium-headless-shell`, else `/usr/bin/chromium`: the
- *     Debian packages chromium-headless-shell and chromium);
- *  4. the Chromium shipped inside the npm package `@sparticuz/chromium` (an optional dependency
- *     of the service), unpacked once into the cache directory, never into the repository.
+ *  1. `CHROMIUM_PATH`, whatever it names;
+ *  2. a headless shell: Playwright's own `chromium-headless-shell` of the pinned revision (`npx
+ *     playwright install chromium`), else the system's (`/usr/bin/chromium-headless-shell`, the
+ *     Debian package chromium-headless-shell), else the one inside the npm package
+ *     `@sparticuz/chromium` (an optional dependency of the service), unpacked once into the cache
+ *     directory, never into the repository;
+ *  3. a full Chromium: Playwright's own `chromium` of the pinned revision, else the system's
+ *     (`/usr/bin/chromium`, `/usr/bin/chromium-browser`).
  * ffmpeg (video): `FFMPEG_PATH`; Playwright's own; `/usr/bin/ffmpeg`; `@ffmpeg-installer/linux-x64`.
  *
- * Runs are always headless, so a headless shell comes first where there is a choice (Playwright's
- * own download has both, Debian packages both): it is what Playwright itself launches for
- * headless runs, and it costs a third less CPU per test than the full browser in its headless
- * mode (docs/orchestrated-runs.md, "Per-batch overhead"). The npm Chromium is a headless shell.
+ * Runs are always headless, so any headless shell comes before any full Chromium: it is what
+ * Playwright itself launches for headless runs, and the full browser in its (new) headless mode
+ * costs much more CPU per test (a third more in docs/orchestrated-runs.md, "Per-batch overhead";
+ * with Debian's full Chromium, 4 batches of 6 s of waits took 18–19 s each on 2 cores). A pinned
+ * full Chromium is closer to Playwright's revision than the npm shell, but that is worth less
+ * than the CPU: `CHROMIUM_PATH` chooses it when wanted. The start-up line says which was passed over.
  *
  * `STEPDECK_SKIP_SYSTEM_BINARIES=1` skips the system steps (3 and `/usr/bin/ffmpeg`): it lets a
  * machine that has the Debian packages prove the npm path that a fresh machine takes.
@@ -42,6 +46,10 @@ export interface ResolvedBrowser {
   pinnedVersion: string;
   /** Whether this is Playwright's own build of the pinned revision. */
   pinned: boolean;
+  /** Whether it is a headless shell (unknown for `CHROMIUM_PATH`: false). */
+  headlessShell: boolean;
+  /** Why this one, for the start-up line: e.g. the full Chromium it was preferred over. */
+  reason: string;
 }
 
 export type BrowserResolution = { ok: true; browser: ResolvedBrowser } | { ok: false; problem: string };
@@ -50,11 +58,10 @@ type Env = Record<string, string | undefined>;
 
 const require = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
-const SYSTEM_CHROMIUMS = [
-  '/usr/bin/chromium-headless-shell',
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-];
+/** Where the system's Chromium packages put their binaries. */
+const SYSTEM_BIN = '/usr/bin';
+const SYSTEM_HEADLESS_SHELLS = ['chromium-headless-shell'];
+const SYSTEM_FULL_CHROMIUMS = ['chromium', 'chromium-browser'];
 const SYSTEM_FFMPEG = '/usr/bin/ffmpeg';
 
 interface PinnedBrowser {
@@ -153,28 +160,30 @@ export async function prepareBrowsersPath(
   return target;
 }
 
-/** Playwright's own Chromium of the pinned revision under `browsersPath`, if installed. */
-function playwrightChromium(browsersPath: string): string | null {
-  // The headless shell first (see the top of this file).
-  const candidates = [
-    path.join(
-      `chromium_headless_shell-${pinned('chromium-headless-shell').revision}`,
-      'chrome-headless-shell-linux64',
-      'chrome-headless-shell',
-    ),
-    path.join(
-      `chromium_headless_shell-${pinned('chromium-headless-shell').revision}`,
-      'chrome-linux',
-      'headless_shell',
-    ),
-    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux64', 'chrome'),
-    path.join(`chromium-${pinned('chromium').revision}`, 'chrome-linux', 'chrome'),
-  ];
+/** Playwright's own headless shell (or, `full`, its full Chromium) of the pinned revision, if installed. */
+function playwrightChromium(browsersPath: string, kind: 'shell' | 'full'): string | null {
+  const shellDir = `chromium_headless_shell-${pinned('chromium-headless-shell').revision}`;
+  const fullDir = `chromium-${pinned('chromium').revision}`;
+  const candidates =
+    kind === 'shell'
+      ? [
+          path.join(shellDir, 'chrome-headless-shell-linux64', 'chrome-headless-shell'),
+          path.join(shellDir, 'chrome-linux', 'headless_shell'),
+        ]
+      : [path.join(fullDir, 'chrome-linux64', 'chrome'), path.join(fullDir, 'chrome-linux', 'chrome')];
   for (const registry of [browsersPath, path.join(cacheHome(), 'ms-playwright')]) {
     for (const candidate of candidates) {
       const full = path.join(registry, candidate);
       if (existsSync(full)) return full;
     }
+  }
+  return null;
+}
+
+function systemChromium(systemBin: string, names: string[]): string | null {
+  for (const name of names) {
+    const candidate = path.join(systemBin, name);
+    if (existsSync(candidate)) return candidate;
   }
   return null;
 }
@@ -281,46 +290,66 @@ export interface ResolveOptions {
   env?: Env;
   browsersPath?: string;
   cacheDir?: string;
+  /** Where the system's packages put their binaries (`/usr/bin`); tests point it elsewhere. */
+  systemBin?: string;
 }
+
+const LESS_CPU = 'less CPU per test';
 
 /** The Chromium a run will launch, in the order documented at the top of this file. */
 export async function resolveChromium(options: ResolveOptions = {}): Promise<BrowserResolution> {
   const env = options.env ?? process.env;
+  const browsersPath = options.browsersPath ?? defaultBrowsersPath(env);
+  const systemBin = skipSystem(env) ? null : (options.systemBin ?? SYSTEM_BIN);
   const pinnedVersion = pinned('chromium').browserVersion ?? 'unknown';
-  const found = async (executablePath: string, source: BrowserSource): Promise<BrowserResolution> => {
+  const found = async (
+    executablePath: string,
+    source: BrowserSource,
+    headlessShell: boolean,
+    reason: string,
+  ): Promise<BrowserResolution> => {
     const version = source === 'playwright' ? pinnedVersion : await versionOf(executablePath);
-    return {
-      ok: true,
-      browser: { executablePath, source, version, pinnedVersion, pinned: source === 'playwright' },
-    };
+    const browser = { executablePath, source, version, pinnedVersion, pinned: source === 'playwright' };
+    return { ok: true, browser: { ...browser, headlessShell, reason } };
   };
   if (env.CHROMIUM_PATH) {
     return existsSync(env.CHROMIUM_PATH)
-      ? found(env.CHROMIUM_PATH, 'CHROMIUM_PATH')
+      ? found(env.CHROMIUM_PATH, 'CHROMIUM_PATH', false, 'CHROMIUM_PATH names it')
       : {
           ok: false,
           problem: `Chromium is not installed: CHROMIUM_PATH points to ${env.CHROMIUM_PATH}, which does not exist`,
         };
   }
-  const own = playwrightChromium(options.browsersPath ?? defaultBrowsersPath(env));
-  if (own) return found(own, 'playwright');
-  if (!skipSystem(env)) {
-    const system = SYSTEM_CHROMIUMS.find((candidate) => existsSync(candidate));
-    if (system) return found(system, 'system');
-  }
+  const fullChromium = () =>
+    playwrightChromium(browsersPath, 'full') ??
+    (systemBin ? systemChromium(systemBin, SYSTEM_FULL_CHROMIUMS) : null);
+  const shellReason = () => {
+    const full = fullChromium();
+    return full
+      ? `headless shell preferred over the full Chromium at ${full}: ${LESS_CPU}`
+      : 'headless shell';
+  };
+  const ownShell = playwrightChromium(browsersPath, 'shell');
+  if (ownShell) return found(ownShell, 'playwright', true, shellReason());
+  const systemShell = systemBin ? systemChromium(systemBin, SYSTEM_HEADLESS_SHELLS) : null;
+  if (systemShell) return found(systemShell, 'system', true, shellReason());
+  let unpackProblem: string | null = null;
   try {
     const shipped = await npmChromium(options.cacheDir ?? stepdeckCacheDir(env));
-    if (shipped) return found(shipped, 'npm');
+    if (shipped) return found(shipped, 'npm', true, shellReason());
   } catch (error) {
-    return {
-      ok: false,
-      problem: `Chromium could not be unpacked from @sparticuz/chromium: ${(error as Error).message}`,
-    };
+    unpackProblem = `Chromium could not be unpacked from @sparticuz/chromium: ${(error as Error).message}`;
   }
+  const ownFull = playwrightChromium(browsersPath, 'full');
+  const noShell = unpackProblem ?? 'no headless shell is installed';
+  if (ownFull) return found(ownFull, 'playwright', false, `full Chromium: ${noShell}`);
+  const systemFull = systemBin ? systemChromium(systemBin, SYSTEM_FULL_CHROMIUMS) : null;
+  if (systemFull) return found(systemFull, 'system', false, `full Chromium: ${noShell}`);
+  if (unpackProblem) return { ok: false, problem: unpackProblem };
   return {
     ok: false,
     problem:
-      'Chromium is not installed: set CHROMIUM_PATH, run `npx playwright install chromium`, install the Debian package chromium, or reinstall with optional dependencies (`npm ci` installs @sparticuz/chromium)',
+      'Chromium is not installed: set CHROMIUM_PATH, run `npx playwright install chromium`, install the Debian package chromium-headless-shell, or reinstall with optional dependencies (`npm ci` installs @sparticuz/chromium)',
   };
 }
 
@@ -346,7 +375,7 @@ export async function describeBrowser(options: ResolveOptions = {}): Promise<Bro
   if (!resolution.ok)
     return { line: resolution.problem, warn: true, browser: null, problem: resolution.problem };
   const { browser } = resolution;
-  const what = `Chromium ${browser.version ?? '(version unknown)'} from ${SOURCE_NAMES[browser.source]} (${browser.executablePath})`;
+  const what = `Chromium ${browser.version ?? '(version unknown)'} from ${SOURCE_NAMES[browser.source]} (${browser.executablePath}; ${browser.reason})`;
   return browser.pinned
     ? { line: `runs use ${what}`, warn: false, browser, problem: null }
     : {

@@ -21,6 +21,26 @@ const require = createRequire(import.meta.url);
 const NPM_ONLY = { STEPDECK_SKIP_SYSTEM_BINARIES: '1' };
 const HIDDEN = ['CHROMIUM_PATH', 'FFMPEG_PATH', 'PLAYWRIGHT_BROWSERS_PATH', 'STEPDECK_SKIP_SYSTEM_BINARIES'];
 
+/** The revision of `name` Playwright is pinned to (`browsers.json`). */
+function revision(name: string): string | undefined {
+  const core = path.dirname(
+    require.resolve('playwright-core/package.json', {
+      paths: [path.dirname(require.resolve('@playwright/test/package.json'))],
+    }),
+  );
+  const json = JSON.parse(readFileSync(path.join(core, 'browsers.json'), 'utf8')) as {
+    browsers: Array<{ name: string; revision: string }>;
+  };
+  return json.browsers.find((browser) => browser.name === name)?.revision;
+}
+
+/** A folder standing for `/usr/bin` with fake Chromium executables of these names. */
+async function fakeSystem(name: string, binaries: string[]): Promise<string> {
+  const dir = await tempDir(name);
+  for (const binary of binaries) writeFileSync(path.join(dir, binary), '#!/bin/sh\n', { mode: 0o755 });
+  return dir;
+}
+
 describe('browser and ffmpeg from npm packages when the system has none', () => {
   const saved = new Map<string, string | undefined>();
   let cacheDir: string;
@@ -44,7 +64,7 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
     await removeTempDirs();
   });
 
-  it('resolves CHROMIUM_PATH first, then the system Chromium, and names a missing CHROMIUM_PATH', async () => {
+  it('resolves CHROMIUM_PATH first, then the system headless shell, and names a missing CHROMIUM_PATH', async () => {
     const configured = await resolveChromium({ env: { CHROMIUM_PATH: '/bin/sh' }, cacheDir });
     expect(configured).toMatchObject({
       ok: true,
@@ -56,35 +76,30 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
       problem:
         'Chromium is not installed: CHROMIUM_PATH points to /nonexistent/chromium, which does not exist',
     });
-    // The Debian headless shell when installed, else the Debian browser.
-    const debian = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file));
-    if (debian) {
-      const system = await resolveChromium({ env: {}, cacheDir, browsersPath: path.join(cacheDir, 'none') });
-      expect(system).toMatchObject({
-        ok: true,
-        browser: { source: 'system', executablePath: debian },
-      });
-    }
+    const systemBin = await fakeSystem('system-shell', ['chromium-headless-shell', 'chromium']);
+    const system = await resolveChromium({
+      env: {},
+      cacheDir,
+      browsersPath: path.join(cacheDir, 'none'),
+      systemBin,
+    });
+    expect(system).toMatchObject({
+      ok: true,
+      browser: {
+        source: 'system',
+        executablePath: path.join(systemBin, 'chromium-headless-shell'),
+        headlessShell: true,
+        reason: `headless shell preferred over the full Chromium at ${path.join(systemBin, 'chromium')}: less CPU per test`,
+      },
+    });
   });
 
-  it("prefers Playwright's headless shell to its full Chromium (runs are headless)", async () => {
-    const core = path.dirname(
-      require.resolve('playwright-core/package.json', {
-        paths: [path.dirname(require.resolve('@playwright/test/package.json'))],
-      }),
-    );
-    const revisions = new Map(
-      (
-        JSON.parse(readFileSync(path.join(core, 'browsers.json'), 'utf8')) as {
-          browsers: Array<{ name: string; revision: string }>;
-        }
-      ).browsers.map((browser) => [browser.name, browser.revision]),
-    );
+  it("prefers Playwright's headless shell to its full Chromium, which stands when no shell is found", async () => {
     const browsersPath = path.join(cacheDir, 'playwright-both');
-    const full = path.join(browsersPath, `chromium-${revisions.get('chromium')}`, 'chrome-linux64', 'chrome');
+    const full = path.join(browsersPath, `chromium-${revision('chromium')}`, 'chrome-linux64', 'chrome');
     const shell = path.join(
       browsersPath,
-      `chromium_headless_shell-${revisions.get('chromium-headless-shell')}`,
+      `chromium_headless_shell-${revision('chromium-headless-shell')}`,
       'chrome-headless-shell-linux64',
       'chrome-headless-shell',
     );
@@ -95,8 +110,20 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
     const both = await resolveChromium({ env: {}, cacheDir, browsersPath });
     expect(both).toMatchObject({ ok: true, browser: { source: 'playwright', executablePath: shell } });
     rmSync(shell);
-    const fullOnly = await resolveChromium({ env: {}, cacheDir, browsersPath });
-    expect(fullOnly).toMatchObject({ ok: true, browser: { source: 'playwright', executablePath: full } });
+    // No headless shell at all (the npm one cannot be unpacked: its cache is a file): the full one.
+    const blocked = path.join(cacheDir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const fullOnly = await resolveChromium({
+      env: { STEPDECK_SKIP_SYSTEM_BINARIES: '1' },
+      cacheDir: blocked,
+      browsersPath,
+    });
+    expect(fullOnly).toMatchObject({
+      ok: true,
+      browser: { source: 'playwright', executablePath: full, headlessShell: false },
+    });
+    if (fullOnly.ok)
+      expect(fullOnly.browser.reason).toMatch(/^full Chromium: Chromium could not be unpacked/);
   });
 
   it('unpacks @sparticuz/chromium once into the cache and describes it as not the pinned revision', async () => {
@@ -130,6 +157,53 @@ describe('browser and ffmpeg from npm packages when the system has none', () => 
       `Chromium ${first.browser.version} from the npm package @sparticuz/chromium`,
     );
     expect(description.line).toContain("not Playwright's pinned Chromium");
+  });
+
+  it('prefers every headless shell to a full Chromium, unless CHROMIUM_PATH names one', async () => {
+    // The default install on a machine with Debian's full Chromium: the npm shell, not /usr/bin/chromium.
+    const systemBin = await fakeSystem('system-full', ['chromium']);
+    const browsersPath = path.join(cacheDir, 'playwright-full-only');
+    const playwrightFull = path.join(
+      browsersPath,
+      `chromium-${revision('chromium')}`,
+      'chrome-linux64',
+      'chrome',
+    );
+    mkdirSync(path.dirname(playwrightFull), { recursive: true });
+    writeFileSync(playwrightFull, '#!/bin/sh\n', { mode: 0o755 });
+
+    const overSystem = await resolveChromium({
+      env: {},
+      cacheDir,
+      browsersPath: path.join(cacheDir, 'none'),
+      systemBin,
+    });
+    if (!overSystem.ok) throw new Error(overSystem.problem);
+    expect(overSystem.browser).toMatchObject({ source: 'npm', headlessShell: true });
+    expect(overSystem.browser.reason).toBe(
+      `headless shell preferred over the full Chromium at ${path.join(systemBin, 'chromium')}: less CPU per test`,
+    );
+    // ...and over Playwright's own full Chromium of the pinned revision.
+    const overPinned = await resolveChromium({ env: {}, cacheDir, browsersPath, systemBin });
+    if (!overPinned.ok) throw new Error(overPinned.problem);
+    expect(overPinned.browser.source).toBe('npm');
+    expect(overPinned.browser.reason).toContain(`the full Chromium at ${playwrightFull}`);
+    const line = (await describeBrowser({ env: {}, cacheDir, browsersPath, systemBin })).line;
+    expect(line).toContain(
+      `headless shell preferred over the full Chromium at ${playwrightFull}: less CPU per test`,
+    );
+
+    // CHROMIUM_PATH still wins, even naming a full Chromium.
+    const named = await resolveChromium({
+      env: { CHROMIUM_PATH: path.join(systemBin, 'chromium') },
+      cacheDir,
+      browsersPath,
+      systemBin,
+    });
+    expect(named).toMatchObject({
+      ok: true,
+      browser: { source: 'CHROMIUM_PATH', executablePath: path.join(systemBin, 'chromium') },
+    });
   });
 
   it('finds ffmpeg in FFMPEG_PATH, then the system, then @ffmpeg-installer/linux-x64', () => {

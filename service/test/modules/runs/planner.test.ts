@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   estimateFromSteps,
   loadStartupCost,
-  minWorkPerStartup,
   planBatches,
+  planRun,
   storeStartupCost,
 } from '../../../src/modules/runs/planner.ts';
 import { StartupCost } from '../../../src/modules/runs/startup-cost.ts';
@@ -19,14 +19,34 @@ describe('planBatches', () => {
     expect(planned[1]?.testIds.slice(0, 1)).toEqual(['t1']);
   });
 
-  it('uses no more batches than the work carries start-ups, slots or tests', () => {
-    const sixteen = units(...Array.from({ length: 16 }, () => 1850));
-    // 29.6 s of work: with 2.5 s start-ups, 2 batches carry 4 start-ups' worth each...
-    expect(planBatches(sixteen, 4, 2500)).toHaveLength(Math.floor(29600 / (minWorkPerStartup * 2500)));
-    // ...with the 1.4 s this process measured, the 4 slots are worth their start-ups.
-    expect(planBatches(sixteen, 4, 1400)).toHaveLength(4);
-    expect(planBatches(units(60_000, 60_000), 8, 1000)).toHaveLength(2);
-    expect(planBatches(units(3000, 3000), 4, 2500)).toHaveLength(1);
+  it('uses every free slot when the start-up is small against the tests (a second run is never slower)', () => {
+    // 16 × 1.5 s known, 4 free slots, start-up ~1 s: 4 batches of 4, not 2 of 8.
+    const sixteen = units(...Array.from({ length: 16 }, () => 1500));
+    const plan = planRun(sixteen, 4, 1000);
+    expect(plan.batches.map((batch) => batch.testIds.length)).toEqual([4, 4, 4, 4]);
+    expect(plan.batches.map((batch) => batch.expectedMs)).toEqual([6000, 6000, 6000, 6000]);
+    expect(plan.reason).toBe('4 batches on 4 free slots: expected 10.0 s, every free slot');
+    // Even with the 2.5 s fallback: 6 + 4 × 2.5 = 16 s, against 16.5 s in 3 and 17 s in 2.
+    expect(planBatches(sixteen, 4, 2500)).toHaveLength(4);
+    // No more batches than tests.
+    expect(planRun(units(60_000, 60_000), 8, 1000)).toMatchObject({
+      reason: '2 batches on 8 free slots: expected 62.0 s: the run has 2 tests',
+    });
+  });
+
+  it('takes fewer batches when a start-up costs more than the extra batch saves', () => {
+    // 8 tiny tests, 5 s start-up: 1 batch ends at 5.8 s, 2 at 10.4 s, 4 at 20.2 s.
+    const tiny = units(...Array.from({ length: 8 }, () => 100));
+    const plan = planRun(tiny, 4, 5000);
+    expect(plan.batches).toHaveLength(1);
+    expect(plan.batches[0]?.testIds).toHaveLength(8);
+    expect(plan.reason).toBe(
+      "1 batch on 4 free slots: expected 5.8 s, against 20.2 s in 4: a batch's start-up (5.0 s) costs more than it saves",
+    );
+    // Between: 8 × 2 s with 5 s start-ups: 2 batches (18 s) beat 1 (21 s), 3 (21 s) and 4 (24 s).
+    expect(planBatches(units(...Array.from({ length: 8 }, () => 2000)), 4, 5000)).toHaveLength(2);
+    // A tie goes to more batches: 2 × 3 s with 3 s start-ups is 9 s in 1 batch or in 2.
+    expect(planBatches(units(3000, 3000), 4, 3000)).toHaveLength(2);
   });
 
   it('estimates a test without history from its steps and waits', () => {
@@ -109,10 +129,11 @@ describe.each(databaseKinds)('the start-up cost a restarted runner plans with, o
     const restarted = await started();
     expect(restarted.measured).toBe(0);
     expect(restarted.estimate()).toBe(800);
-    // So its first run of 16 × 1.5 s on 4 slots is split as before the restart.
-    const sixteen = units(...Array.from({ length: 16 }, () => 1500));
-    expect(planBatches(sixteen, 4, restarted.estimate())).toHaveLength(4);
-    expect(planBatches(sixteen, 4, 2500)).toHaveLength(2);
+    // So its first run of 8 × 0.5 s on 4 slots is split as before the restart (2 batches, 3.6 s
+    // expected), where the 2.5 s fallback would run it unsplit.
+    const eight = units(...Array.from({ length: 8 }, () => 500));
+    expect(planBatches(eight, 4, restarted.estimate())).toHaveLength(2);
+    expect(planBatches(eight, 4, 2500)).toHaveLength(1);
 
     // Its own measurement replaces the seed, upwards too (another machine, another load).
     restarted.record(execution(1200));
