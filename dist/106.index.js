@@ -739,7 +739,7 @@ const runReport = schemas/* object */.Ikc({
     }),
 });
 /**
- * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * One runner slot that took part in an orchestrated (split) run: which worker, the tests it
  * ran (batches it took, summed) and its busy time. Additive: the console shows it.
  */
 const runShard = schemas/* object */.Ikc({

@@ -268,16 +268,16 @@ const inputNames = [
     'commit-status',
 ];
 
-// EXTERNAL MODULE: ./src/runner.ts
-var runner = __webpack_require__(74813);
+// EXTERNAL MODULE: ./src/workflow-commands.ts
+var workflow_commands = __webpack_require__(16137);
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
 async function readInputs(env = process.env) {
-    const raw = Object.fromEntries(inputNames.map((name) => [name, (0,runner/* getInput */.V4)(name, env)]));
+    const raw = Object.fromEntries(inputNames.map((name) => [name, (0,workflow_commands/* getInput */.V4)(name, env)]));
     // Masked before validation, so even a rejected key never reaches the log.
     if (raw['api-key'])
-        (0,runner/* setSecret */.Pq)(raw['api-key']);
+        (0,workflow_commands/* setSecret */.Pq)(raw['api-key']);
     return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB });
 }
 /**
@@ -291,9 +291,9 @@ async function run(env = process.env) {
         inputs = await readInputs(env);
     }
     catch (error) {
-        const apiKey = (0,runner/* getInput */.V4)('api-key', env);
+        const apiKey = (0,workflow_commands/* getInput */.V4)('api-key', env);
         const message = error instanceof Error ? error.message : String(error);
-        (0,runner/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
+        (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
     const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(820), __webpack_require__.e(106)]).then(__webpack_require__.bind(__webpack_require__, 98106));

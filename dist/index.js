@@ -5,18 +5,18 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(74813);
+/* harmony import */ var _workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(16137);
 
 // The thin entrypoint of the one bundle (actions/typescript-action layout: the logic is
 // src/main.ts's and src/post.ts's run(), which @github/local-action calls directly). The main
 // step marks the saved state, so the post step, running the same file, finds it.
 // Only the light modules load up front; the rest is imported once the inputs are valid.
-if ((0,_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu)('is-post') === 'true') {
+if ((0,_workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu)('is-post') === 'true') {
     const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(857), __nccwpck_require__.e(820), __nccwpck_require__.e(106), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
     await run();
 }
 else {
-    (0,_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ)('is-post', 'true');
+    (0,_workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ)('is-post', 'true');
     const { run } = await __nccwpck_require__.e(/* import() */ 854).then(__nccwpck_require__.bind(__nccwpck_require__, 24473));
     await run();
 }
@@ -26,7 +26,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 74813:
+/***/ 16137:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 
 /**
- * The few runner commands the action needs before it knows its inputs are valid, without
+ * The few workflow commands the action needs before it knows its inputs are valid, without
  * loading @actions/core (the cold start stays small). Same protocol as @actions/core.
  */
 const escapeData = (value) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -1,4 +1,4 @@
-import { getState, saveState } from './runner.ts';
+import { getState, saveState } from './workflow-commands.ts';
 
 // The thin entrypoint of the one bundle (actions/typescript-action layout: the logic is
 // src/main.ts's and src/post.ts's run(), which @github/local-action calls directly). The main

@@ -1,5 +1,5 @@
 import { type Inputs, inputNames, parseInputs } from './inputs.ts';
-import { getInput, setFailed, setSecret } from './runner.ts';
+import { getInput, setFailed, setSecret } from './workflow-commands.ts';
 
 export async function readInputs(env: NodeJS.ProcessEnv = process.env): Promise<Inputs> {
   const raw = Object.fromEntries(inputNames.map((name) => [name, getInput(name, env)]));

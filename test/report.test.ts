@@ -15,7 +15,7 @@ const step = (stepId: string, name: string, action: string | null, pathNames: st
   failedStep: { stepId, name, action, path: pathNames },
 });
 
-/** The failure cases of issue 11, as the service reports them with its step-level fields. */
+/** The failure cases a run reports (step, action, expectation), as the service reports them with its step-level fields. */
 const cases: Case[] = [
   {
     name: 'Greeting',

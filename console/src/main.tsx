@@ -1,3 +1,4 @@
+import './base.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -5,7 +6,6 @@ import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client.ts';
 import { prefetchForLocation } from './lib/prefetch.ts';
 import { router } from './router.tsx';
-import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

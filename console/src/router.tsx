@@ -22,12 +22,12 @@ function page(load: () => Promise<ComponentType>): Pick<RouteObject, 'lazy'> {
 
 // The dashboard brings the chart library: loaded only when opened.
 const dashboardPage = page(() => import('./pages/Dashboard.tsx').then((module) => module.default));
-// Authoring (issue 14): the tests tree and the test editor, loaded when opened.
+// Authoring: the tests tree and the test editor, loaded when opened.
 const testsPage = page(() => import('./pages/tests/TestsPage.tsx').then((module) => module.TestsPage));
 const testEditorPage = page(() =>
   import('./pages/editor/TestEditorPage.tsx').then((module) => module.TestEditorPage),
 );
-// Administration (console part 3 and its second pass): each page loaded when opened, off the
+// Administration: each page loaded when opened, off the
 // run page's first paint.
 // The account menu's own page (every role changes their own password).
 const accountPasswordPage = page(() =>
@@ -73,7 +73,7 @@ export const router = createBrowserRouter(
                 { path: 'dashboard', ...dashboardPage },
                 ...Object.entries(adminPages).map(([path, route]) => ({ path, ...route })),
                 { path: 'account/password', ...accountPasswordPage },
-                // Authoring (issue 14)
+                // Authoring
                 { path: 'tests', ...testsPage },
                 { path: 'tests/:testId', ...testEditorPage },
                 { path: '*', element: <NotFoundPage /> },

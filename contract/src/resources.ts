@@ -65,7 +65,7 @@ export const schedule = z.object({
   timezone: z.string(),
   /** Run configuration overrides (the `config` object of remote runs). */
   config: jsonObject.nullable(),
-  /** The config preset the schedule names (console part 3); null for none. */
+  /** The config preset the schedule names; null for none. */
   presetId: z.string().nullable().optional(),
   enabled: z.boolean(),
   scheduleType: z.string(),

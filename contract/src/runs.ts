@@ -145,7 +145,7 @@ export const runReport = z.object({
 export type RunReport = z.infer<typeof runReport>;
 
 /**
- * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * One runner slot that took part in an orchestrated (split) run: which worker, the tests it
  * ran (batches it took, summed) and its busy time. Additive: the console shows it.
  */
 export const runShard = z.object({

@@ -638,7 +638,10 @@ function mapOne(action) {
                 value: action.value ?? '',
             }));
         case 'assertChecked':
-            return { reason: 'no step asserts a checked state' };
+            // `checked` is the state the user asserted (the recorder reads it before the click flips it).
+            return needsSelector(() => step(stepName(action.checked === false ? 'Expect unchecked' : 'Expect checked', action), action.checked === false
+                ? { name: 'assertChecked', selector, checked: false }
+                : { name: 'assertChecked', selector }));
         case 'assertSnapshot':
             return { reason: 'no step asserts an ARIA snapshot' };
         default:
@@ -1436,7 +1439,7 @@ const runReport = schemas/* object */.Ikc({
     }),
 });
 /**
- * One runner slot that took part in an orchestrated run (issue 21): which worker, the tests it
+ * One runner slot that took part in an orchestrated (split) run: which worker, the tests it
  * ran (batches it took, summed) and its busy time. Additive: the console shows it.
  */
 const runShard = schemas/* object */.Ikc({

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { normalizeSteps, StepWriter } from '../src/modules/steps/steps-store.ts';
+import { normalizeSteps, StepWriter } from '../src/modules/step-trees/public.ts';
 import { insertWorkingRevision, setTags } from '../src/modules/tests/repository.ts';
 
 const { values } = parseArgs({

@@ -13,6 +13,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
 import { Metrics } from './metrics.ts';
+import { consoleCredentials } from './modules/console/public.ts';
 import { type ModuleOptions, modulePlugins } from './modules/index.ts';
 import { RunsRuntime } from './modules/runs/public.ts';
 import { authPlugin } from './plugins/auth/index.ts';
@@ -143,6 +144,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     runs: new RunsRuntime({ queue, log: app.log, remoteRunners: Boolean(config.databaseUrl) }),
     metrics: new Metrics(),
     branchCopiers: [],
+    deleteGuards: { tests: [], presets: [] },
     log: app.log,
   };
 
@@ -174,10 +176,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   await registerRateLimit(app, { database, max: config.rateLimitPerMinute });
   await app.register(authPlugin, {
-    db: database.db,
     clock,
-    sqlite: database.sqlite,
-    writes: database.writes,
+    credentials: consoleCredentials({
+      db: database.db,
+      clock,
+      sqlite: database.sqlite,
+      writes: database.writes,
+      logError: (error, apiKeyId) =>
+        app.log.warn({ err: error, apiKeyId }, 'could not record when the API key was last used'),
+    }),
   });
   // After auth, before the modules: changing requests wait for a place after authentication.
   await app.register(writeAdmissionPlugin, { database });

@@ -195,7 +195,7 @@ export type Config = {
   auditRetentionDays?: number;
   /**
    * Steps one test's tree may hold, every node with shared steps expanded (`MAX_STEPS_PER_TEST`,
-   * default 2000); writes past it are refused (modules/steps/step-limits.ts).
+   * default 2000); writes past it are refused (modules/step-trees/step-limits.ts).
    */
   maxStepsPerTest?: number;
   /** UTF-8 bytes one test's stored steps may take (`MAX_STEP_TREE_BYTES`, default 1 MiB). */

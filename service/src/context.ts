@@ -6,7 +6,9 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
 import type { BranchCopier } from './modules/console/public.ts';
+import type { PresetDeleteGuard } from './modules/presets/public.ts';
 import type { RunsRuntime } from './modules/runs/public.ts';
+import type { TestDeleteGuard } from './modules/tests/public.ts';
 
 /**
  * A run that reached `completed` or `failed`, with everything a webhook body needs, so the
@@ -58,6 +60,11 @@ export interface AppContext {
   metrics: Metrics;
   /** Per-branch state copiers run when the console creates a branch (tests add theirs). */
   branchCopiers: BranchCopier[];
+  /**
+   * Refusals a module adds to another's delete, run in its transaction before anything goes:
+   * the schedules module refuses to lose a test or a preset it uses. Registered on start.
+   */
+  deleteGuards: { tests: TestDeleteGuard[]; presets: PresetDeleteGuard[] };
   /** The app's pino logger (the worker's too), seen through the calls modules make. */
   log: {
     info(obj: object | string, msg?: string): void;

@@ -71,7 +71,7 @@ describe('backup and restore of the embedded default while it runs', () => {
     expect(backup.stdout).toContain(`backed up ${live.dataDir} to ${backupDir}: database and`);
     expect(during).toBeGreaterThan(0);
     expect(fs.statSync(backupDir).mode & 0o777).toBe(0o700);
-    // The admin has signed in (consoleCookie above), so bootstrap.json is gone (issue 26.1).
+    // The admin has signed in (consoleCookie above), so bootstrap.json (the first credentials) is gone.
     expect(fs.existsSync(path.join(backupDir, 'bootstrap.json'))).toBe(false);
 
     // Restore refuses a DATA_DIR that already holds data.

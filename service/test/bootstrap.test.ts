@@ -77,7 +77,7 @@ describe.each(databaseKinds)('bootstrap on %s', (database: DatabaseKind) => {
     // The written values are real: the owner signs in with the chosen password and sees the
     // Default project on branch main and one `bootstrap` key holding every scope.
     const cookie = await login(first.app, 'admin@localhost', 'chosen-password');
-    // Issue 26.1: once the admin signed in, the credentials no longer lie around on disk.
+    // Once the admin signed in, the credentials no longer lie around on disk.
     expect(fs.existsSync(file)).toBe(false);
     const keys = await first.app.inject({ method: 'GET', url: '/console/v1/api-keys', headers: { cookie } });
     expect(keys.json().data).toEqual([
@@ -184,7 +184,7 @@ describe('bootstrap on a shared PostgreSQL database', () => {
   });
 });
 
-describe('files of the embedded install (issue 26.1)', () => {
+describe('files of the embedded install', () => {
   it('creates the SQLite database 0600 and the blob folder 0700, and tightens ones made before', async () => {
     const dataDir = newDataDir();
     const first = await start({ DATA_DIR: dataDir });

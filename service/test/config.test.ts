@@ -97,7 +97,7 @@ describe('configuration', () => {
     );
   });
 
-  it('reads the artifact caps in bytes (issue 39), refusing bad values by name', () => {
+  it('reads the artifact caps in bytes, refusing bad values by name', () => {
     expect(loadConfig({}).artifactLimits).toEqual({
       entryMaxBytes: 64 * 1024 * 1024,
       runMaxBytes: 512 * 1024 * 1024,

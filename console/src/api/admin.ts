@@ -1,4 +1,4 @@
-// Administration, second pass: inbox viewer, webhook samples/editing, schedule runs, projects.
+// Administration beyond the resources' lists: inbox viewer, webhook samples/editing, schedule runs, projects.
 import {
   type AuditLogQuery,
   auditLogResponse,
@@ -39,7 +39,7 @@ import { buildUrl, request } from './client.ts';
 
 const none = z.object({ data: z.null() });
 
-/** The administration calls (console part 3), typed by the contract's schemas. */
+/** The administration calls, typed by the contract's schemas. */
 export const adminApi = {
   apiKeys: () => request('/console/v1/api-keys', consoleApiKeysResponse),
   createApiKey: (body: { name: string; scopes: string[] }) =>
@@ -128,7 +128,7 @@ export const adminApi = {
     }),
   deleteSchedule: (id: string) => request(`/console/v1/schedules/${id}`, none, { method: 'DELETE' }),
 
-  // Administration, second pass.
+  // E-mail inboxes and their messages; projects.
   inboxes: () => request('/console/v1/email-inboxes', emailInboxListResponse),
   inboxLimits: () => request('/console/v1/email-inboxes/limits', emailInboxLimitsResponse),
   createInbox: (name: string) =>
@@ -140,7 +140,7 @@ export const adminApi = {
     request(`/console/v1/email-inboxes/${inboxId}`, none, { method: 'DELETE' }),
   messages: (inboxId: string) =>
     request(`/console/v1/email-inboxes/${inboxId}/messages`, emailMessageListResponse),
-  // Inbox viewer, raw headers (issue 15): one message with its raw header block.
+  // Inbox viewer: one message with its raw header block.
   message: (inboxId: string, messageId: string) =>
     request(`/console/v1/email-inboxes/${inboxId}/messages/${messageId}`, consoleEmailMessageResponse),
   deleteMessage: (inboxId: string, messageId: string) =>

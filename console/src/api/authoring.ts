@@ -69,7 +69,7 @@ export const authoringApi = {
     request(`/v1/steps/${stepId}/children`, stepChildrenResponse, { scope }),
   stepUsage: (scope: ProjectScope, stepId: string) =>
     request(`/v1/steps/${stepId}/usage`, stepUsageResponse, { scope }),
-  // Move, export and import (issue 14's tree, part 2).
+  // Move, export and import of tests in the tree.
   move: (scope: ProjectScope, testId: string, parentTestId: string | null) =>
     request(`/v1/tests/${testId}`, noPayloadResponse, {
       scope,

@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { useDisclosure } from './disclosure.ts';
+import './AccountMenu.css';
 
 /**
  * The signed-in user behind one button (their email), with their role, organization and

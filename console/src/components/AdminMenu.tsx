@@ -1,5 +1,6 @@
 import { NavLink, useLocation } from 'react-router';
 import { useDisclosure } from './disclosure.ts';
+import './AdminMenu.css';
 
 /** One administration page: the link's name is also its accessible name. */
 export interface AdminLink {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { timeAxisRange } from '../lib/chart-range.ts';
+import './Chart.css';
 
 /**
  * A uPlot chart (time on x, in seconds since the epoch, one point per bucket) with a text

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import './Dialog.css';
 
 /**
  * A modal dialog (the browser's own: focus trap, Escape closes) titled by its heading. When it

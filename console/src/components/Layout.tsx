@@ -1,3 +1,5 @@
+// The header's rules come before its menus' own (AccountMenu.css overrides `.topbar > *`).
+import './Layout.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router';
 import { api, sessionKey } from '../api/endpoints.ts';
@@ -8,7 +10,6 @@ import { NotFoundPage } from './NotFound.tsx';
 
 /** The administration pages, grouped under one menu (add a page: one line here). */
 const adminLinks: readonly AdminLink[] = [
-  // Administration (console part 3)
   { path: 'api-keys', label: 'API keys' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'schedules', label: 'Schedules' },
@@ -18,7 +19,6 @@ const adminLinks: readonly AdminLink[] = [
   { path: 'secrets', label: 'Secrets' },
   { path: 'tags', label: 'Tags' },
   { path: 'organization', label: 'Organization' },
-  // Administration, second pass
   { path: 'email-inboxes', label: 'Email inboxes' },
   { path: 'projects', label: 'Projects' },
 ];

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import './NotFound.css';
 
 /** Unknown pages and runs that do not exist (or belong to another project). */
 export function NotFoundPage({ what = 'Page' }: { what?: string }) {

@@ -2,9 +2,10 @@ import type { RunBatch, RunTestResult } from '@stepdeck/contract';
 import { formatDuration } from '../lib/format.ts';
 import { testsOfBatch } from '../lib/run-batches.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import './RunBatches.css';
 
 /**
- * An orchestrated (split) run's batches (issue 21): which runner slot took each, the tests it
+ * An orchestrated (split) run's batches: which runner slot took each, the tests it
  * ran and how they ended, its time and how many times it was claimed (2: its first runner died).
  */
 export function RunBatches(props: { batches: readonly RunBatch[]; results: readonly RunTestResult[] }) {

@@ -3,6 +3,7 @@ import { artifactUrl } from '../api/endpoints.ts';
 import { formatDuration } from '../lib/format.ts';
 import { artifactsOfTest, isFailure, retriesOf } from '../lib/run-state.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import './TestResultCard.css';
 
 /** One test of a run: outcome, the failure in the user's words, screenshots, video and trace. */
 export function TestResultCard(props: {

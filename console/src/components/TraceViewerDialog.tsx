@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { traceViewerUrl } from '../api/endpoints.ts';
+import './TraceViewerDialog.css';
 
 /**
  * Playwright's own trace viewer in a modal dialog, on one test's trace. The viewer is loaded

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import './AccountPassword.css';
 
 const minLength = passwordChangeBody.shape.newPassword.minLength ?? 8;
 

@@ -9,6 +9,7 @@ import { Ago } from '../components/Timestamp.tsx';
 import { dayOf, formatDuration, percent } from '../lib/format.ts';
 import { runsPerDay, testLeaders } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import './Dashboard.css';
 
 /**
  * A day's point sits at its noon (uPlot's time scale counts seconds), so the chart's range of

@@ -14,6 +14,7 @@ import { formatDuration } from '../lib/format.ts';
 import { runQuery } from '../lib/prefetch.ts';
 import { failedFirst, isActive, parseMetadata, triggerLabel } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import './RunPage.css';
 
 /** `/console/projects/:projectId/runs/:runId`: the page every link to a run points to. */
 export function RunPage() {

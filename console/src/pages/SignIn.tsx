@@ -5,6 +5,7 @@ import { ApiError } from '../api/client.ts';
 import { api, sessionKey } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { safeNext } from './safe-next.ts';
+import './SignIn.css';
 
 export function SignInPage() {
   const navigate = useNavigate();

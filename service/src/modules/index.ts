@@ -26,13 +26,13 @@ export interface ModuleOptions {
 
 /** In dependency order (the order of registration). */
 export const modulePlugins = [
-  // Administration (console part 3): the audit log's hooks come first, so they see every route.
+  // The audit log's hooks come first, so they see every route.
   auditPlugin,
   consolePlugin,
   inboxesPlugin,
   presetsPlugin,
-  stepsPlugin,
   testsPlugin,
+  stepsPlugin,
   runsPlugin,
   webhooksPlugin,
   schedulesPlugin,

@@ -9,7 +9,7 @@ import { consoleCall, createTest, createTestApp, databaseKinds, type TestApp } f
 import { createSchedule } from '../modules/schedules/fixtures.ts';
 
 /**
- * JSON columns are read back through their contract schemas (issue 19): a row the service
+ * JSON columns are read back through their contract schemas: a row the service
  * cannot have written stops the request with a 500 naming the table, row and column, never a
  * wrong type flowing on, and never the stored value in the message.
  */

@@ -1,10 +1,22 @@
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
+import { consoleCredentials } from '../../src/modules/console/public.ts';
 import { apiKeyOnly, projectChange, projectRead } from '../../src/plugins/auth/access.ts';
 import { authPlugin, requireApiKey, requireScope } from '../../src/plugins/auth/index.ts';
 import { registerErrorHandling } from '../../src/plugins/errors.ts';
 import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
+
+/** The plugin's options as app.ts builds them: the console module's lookups over the test's database. */
+const authOptions = (t: TestApp) => ({
+  clock: systemClock,
+  credentials: consoleCredentials({
+    db: t.ctx.db,
+    clock: systemClock,
+    // What app.ts logs as a warning; these apps run with the logger off.
+    logError: () => {},
+  }),
+});
 
 /**
  * The auth hook on its own, over the real database of a bootstrapped install: routes with
@@ -14,7 +26,7 @@ import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp }
 async function echoApp(t: TestApp): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   registerErrorHandling(app);
-  await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
+  await app.register(authPlugin, authOptions(t));
   app.get('/v1/tests', { config: { access: projectRead('tests:read') } }, async (request) => {
     const { principal, project, branch } = requireScope(request);
     return { organizationId: principal.organizationId, keyName: principal.apiKeyName, project, branch };
@@ -189,7 +201,7 @@ describe('access rules on routes', () => {
     try {
       for (const url of ['/v1/unlisted', '/console/v1/unlisted']) {
         const app = Fastify({ logger: false });
-        await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
+        await app.register(authPlugin, authOptions(t));
         expect(() => app.get(url, async () => ({ open: true }))).toThrow(
           `Route GET ${url} declares no access rule (config.access)`,
         );
@@ -204,7 +216,7 @@ describe('access rules on routes', () => {
     const t = await createTestApp();
     const app = Fastify({ logger: false });
     try {
-      await app.register(authPlugin, { db: t.ctx.db, clock: systemClock });
+      await app.register(authPlugin, authOptions(t));
       app.get('/v1/listed', { config: { access: apiKeyOnly(['tests:read']) } }, async () => ({}));
       app.get('/elsewhere', async () => ({}));
       await app.ready();

@@ -27,7 +27,7 @@ function rawStatus(port: number, target: string, headers: Record<string, string>
   });
 }
 
-/** Issue 26.5, each reproduced with the attacker's request. */
+/** Size, count and routing limits, each driven by the request that would exceed it. */
 describe.each(databaseKinds)('limits and routing (%s)', (database) => {
   const apps: TestApp[] = [];
   afterAll(async () => {

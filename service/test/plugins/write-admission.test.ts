@@ -4,7 +4,7 @@ import { admitWrites, writeAdmissionOf, writeAdmissionRules } from '../../src/pl
 import { createTestApp, multipart, type TestApp } from '../helper.ts';
 
 /**
- * Issue 25, reads under writes on the embedded SQLite: changing requests wait in a FIFO after
+ * Reads under writes on the embedded SQLite: changing requests wait in a FIFO after
  * authentication and before their body is read, a few admitted at once (`writeAdmissionRules`,
  * docs/concurrency.md). Asserted by counts and order of events, not by timing.
  */

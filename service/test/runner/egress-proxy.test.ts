@@ -13,7 +13,7 @@ import {
 } from '../../src/runner/egress-proxy.ts';
 
 /**
- * The runner's egress proxy (issue 39) on loopback: plain-HTTP forwarding, CONNECT tunnels and
+ * The runner's egress proxy on loopback: plain-HTTP forwarding, CONNECT tunnels and
  * upgrades, each resolved once, checked, and connected to the address checked; streamed with
  * backpressure; refusals and unreachable targets answered so that the runtime can say why.
  */

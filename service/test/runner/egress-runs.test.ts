@@ -18,7 +18,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * Issue 39: with the runner's egress proxy running in this process, every run's Chromium goes
+ * With the runner's egress proxy running in this process, every run's Chromium goes
  * through it — the one a standby launched while waiting too, which a run only takes when it
  * was launched with exactly the compiled config's options (prelaunch.ts): the proxy among them.
  */

@@ -7,7 +7,7 @@ import {
 } from '../../src/runner/egress.ts';
 
 /**
- * The runner's egress rules (issue 39): how `RUNNER_EGRESS_DENY` / `RUNNER_EGRESS_ALLOW` entries
+ * The runner's egress rules: how `RUNNER_EGRESS_DENY` / `RUNNER_EGRESS_ALLOW` entries
  * parse, and which targets a run may reach (the defaults, then the install's rules).
  */
 describe('egress rules', () => {

@@ -214,7 +214,7 @@ describe('executeProject with real Chromium', () => {
       expect(failing.attempts).toBe(2);
       expect(failing.errorMessage).toContain('Timeout 3000ms exceeded');
       expect(failing.errorMessage).toContain('#missing-button');
-      // Issue 11: the location is the step the user wrote, not the generated spec file.
+      // The error location is the step the user wrote, not the generated spec file.
       expect(failing.errorLocation).toBe('Click missing');
       expect(failing.failedStep?.action).toBe('click #missing-button');
       // Playwright's own text (with the generated file's line) stays available, paths relative.

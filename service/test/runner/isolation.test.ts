@@ -23,7 +23,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * Issue 39: a run reaches nothing but its own run. The file probes are written as code in the
+ * Isolation: a run reaches nothing but its own run. The file probes are written as code in the
  * run's spec, as a page that escaped Chromium (or a compiler bug) would run them: the step
  * vocabulary itself cannot read a file (runs-local-files.test.ts), so only the operating
  * system's boundary is tested here, and the same probes with isolation off show that they

@@ -16,7 +16,7 @@ import { peakGrowth } from '../peak-rss.ts';
 import { removeTempDirs, step, tempDir } from './fixtures.ts';
 
 /**
- * Issue 39: the run's outputs are redacted by a streaming pass in a child process, bounded by
+ * The run's outputs are redacted by a streaming pass in a child process, bounded by
  * caps on each file or zip entry and on the total; the service's memory stays flat.
  */
 
@@ -105,7 +105,7 @@ function bigBody(bytes: number, marker = ''): () => Readable {
 
 afterAll(removeTempDirs);
 
-describe('streaming redaction (issue 39)', () => {
+describe('streaming redaction', () => {
   it('catches a value in every encoding wherever chunks split it, as the in-memory redactor does', () => {
     const other = 'tokenXYZ';
     const needles = needlesOf([SECRET, other, 'abc']);

@@ -104,7 +104,7 @@ describe('secret redaction of run outputs', () => {
     expect(await redactZipBuffer(await zipOf([['a.txt', 'clean']]), redactor)).toBeUndefined();
   });
 
-  it('redacts every encoding a browser or HTTP client produces (issue 26.2)', () => {
+  it('redacts every encoding a browser or HTTP client produces', () => {
     const secret = 'Summer2024!(x)Ü';
     const markup = 'a<b&c"d>e1';
     const redact = createRedactor([secret, markup]);

@@ -21,7 +21,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * Issue 26.1, defence in depth: the runner's processes live in a directory, HOME and TMPDIR of
+ * Defence in depth: the runner's processes live in a directory, HOME and TMPDIR of
  * their own with none of the service's environment, and the browser context loads nothing but
  * http(s) even when a navigation slips past the step-level checks.
  */

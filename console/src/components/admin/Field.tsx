@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { maxResourceNameLength } from '../../lib/limits.ts';
 import { ErrorMessage } from '../ErrorMessage.tsx';
+import './Field.css';
 
 /**
  * A labelled form control of the administration forms: the label wraps the control (so it

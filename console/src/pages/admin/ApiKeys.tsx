@@ -8,6 +8,7 @@ import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Ago, Timestamp } from '../../components/Timestamp.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
+import './admin.css';
 
 /** The spec's scope table, grouped by resource. */
 const scopeGroups = Object.entries(

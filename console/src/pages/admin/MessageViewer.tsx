@@ -6,6 +6,7 @@ import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
 import { hasRemoteContent } from './mail-content.ts';
+import './admin.css';
 
 type Inbox = Awaited<ReturnType<typeof adminApi.inboxes>>['data'][number];
 type Message = Awaited<ReturnType<typeof adminApi.messages>>['data'][number];

@@ -4,6 +4,7 @@ import { adminApi } from '../../api/admin.ts';
 import { api, sessionKey } from '../../api/endpoints.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
+import './admin.css';
 
 /**
  * Billing and limits: the install's subscription switch, the organization's concurrency cap and

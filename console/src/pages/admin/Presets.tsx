@@ -10,6 +10,7 @@ import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { maxPresetNameLength } from '../../lib/limits.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
+import './admin.css';
 
 /** Config presets of the project: named run configurations a schedule or a run can pick. */
 export function PresetsPage() {

@@ -7,6 +7,7 @@ import { Field, NameField } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
 import { useProjectScope } from '../../lib/scope.ts';
+import './admin.css';
 
 /**
  * The cron expression in words; undefined when it cannot be read, since the service's preview

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Field } from '../../components/admin/Field.tsx';
 import { parseCustomData } from './webhook-custom-data.ts';
+import './admin.css';
 
 export const webhookEvents = ['run.completed', 'run.failed'] as const;
 

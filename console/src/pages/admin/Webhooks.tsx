@@ -7,6 +7,7 @@ import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
 import { type WebhookFields, WebhookForm, webhookEvents } from './WebhookForm.tsx';
+import './admin.css';
 
 /** A secret shown once, right after it was made. */
 function OnceSecret({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {

@@ -41,6 +41,7 @@ import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 import { StepToolbar } from './StepToolbar.tsx';
 import { TestDataPanel } from './TestDataPanel.tsx';
+import './editor.css';
 
 /** One editor per test and branch: switching branch opens that branch's working state afresh. */
 export function TestEditorPage() {

@@ -24,6 +24,7 @@ import { MoveDialog, moveAll } from './MoveDialog.tsx';
 import { CreateTestDialog, DeleteTestsDialog, RenameTestDialog } from './TestDialogs.tsx';
 import { TestsTable } from './TestsTable.tsx';
 import { ExportDialog, ImportDialog } from './TransferDialogs.tsx';
+import './tests.css';
 
 type OpenDialog =
   | { kind: 'create'; directory: boolean }

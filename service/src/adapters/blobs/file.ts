@@ -39,7 +39,7 @@ export class FileBlobStore implements BlobStore {
       else await pipeline(body, fs.createWriteStream(temporary));
       await fsp.rename(temporary, target);
     } catch (error) {
-      // A failed write leaves nothing behind, not even a part (issue 39).
+      // A failed write leaves nothing behind, not even a part file: no half blob counts against the caps.
       await fsp.rm(temporary, { force: true });
       throw error;
     }

@@ -9,7 +9,7 @@ import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import type { AuditRow } from './repository.ts';
 import { auditResource, isAudited } from './resource.ts';
-import { AuditLog, auditCsv } from './service.ts';
+import { type AuditLog, auditCsv } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,9 +28,8 @@ const exportQuery = auditLogQuery
 /** Default retention of audit entries, in days (AUDIT_RETENTION_DAYS). */
 export const defaultAuditRetentionDays = 365;
 
-export async function auditRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audit: AuditLog): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const audit = new AuditLog(ctx.db, ctx.clock, ctx.config.auditRetentionDays ?? defaultAuditRetentionDays);
 
   const actorOf = (request: FastifyRequest) => {
     const principal = request.principal;

@@ -59,10 +59,10 @@ export class AuditLog {
   private readonly clock: Clock;
   private readonly retentionDays: number;
 
-  constructor(db: Db, clock: Clock, retentionDays: number) {
-    this.db = db;
-    this.clock = clock;
-    this.retentionDays = retentionDays;
+  constructor(options: { db: Db; clock: Clock; retentionDays: number }) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.retentionDays = options.retentionDays;
   }
 
   /** Writes the entry at once (a request refused before its handler: its status is known). */

@@ -21,10 +21,10 @@ export class ApiKeyUsage {
   private readonly clock: Clock;
   private readonly logError: (error: unknown, apiKeyId: string) => void;
 
-  constructor(db: Db, clock: Clock, logError: (error: unknown, apiKeyId: string) => void) {
-    this.db = db;
-    this.clock = clock;
-    this.logError = logError;
+  constructor(options: { db: Db; clock: Clock; logError: (error: unknown, apiKeyId: string) => void }) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.logError = options.logError;
   }
 
   record(apiKeyId: string): void {

@@ -8,19 +8,12 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import { fromFlag, readJson } from '../../adapters/db/index.ts';
 import type {
-  ActiveBranch,
   ActiveProject,
+  ApiKeyLookup,
   ApiKeyPrincipal,
   UserPrincipal,
 } from '../../plugins/auth/credentials.ts';
 import { hashToken } from '../../plugins/auth/secrets.ts';
-
-/** What one API-key request resolves to; project and branch are null when not asked for or not found. */
-export interface ApiKeyLookup {
-  principal: ApiKeyPrincipal | undefined;
-  project: ActiveProject | null;
-  branch: ActiveBranch | null;
-}
 
 /** One schema object for every lookup: built once, and `readJson` remembers the texts it accepted. */
 const scopeList = scope.array();

@@ -1,17 +1,19 @@
 import fp from 'fastify-plugin';
 import type { ModuleOptions } from '../index.ts';
-import { artifactProxyRoutes } from './artifact-proxy.ts';
 import { consoleRoutes } from './routes.ts';
+import { ConsoleService } from './service.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
 
 /**
- * The console's API and its same-origin artifact route. The console's static files (and the
- * `/console/*` fallback to index.html) are served by plugins/console-static.ts; the router
- * prefers this route to that wildcard whatever the order of registration.
+ * The console's API. The console's static files (and the `/console/*` fallback to index.html)
+ * are served by plugins/console-static.ts; the router prefers API routes to that wildcard
+ * whatever the order of registration.
  */
 export const consolePlugin = fp<ModuleOptions>(
   async (app, { ctx }) => {
-    await consoleRoutes(app, ctx);
-    await artifactProxyRoutes(app, ctx);
+    const service = new ConsoleService({ db: ctx.db, clock: ctx.clock });
+    const throttle = new SignInThrottle({ clock: ctx.clock });
+    await consoleRoutes(app, ctx, { service, throttle });
   },
   { name: 'console' },
 );

@@ -9,7 +9,9 @@ export { insertInstall, installOrganizationId } from './accounts-repository.ts';
 export { ApiKeyUsage } from './api-key-usage.ts';
 // The first start (src/bootstrap.ts): the install row, its organization, owner, project and key.
 export { adminEmail, bootstrapFileName } from './bootstrap-file.ts';
-export { apiKeyLookup, findActiveProject, findSessionUser } from './credentials-repository.ts';
+export { consoleCredentials } from './credential-lookups.ts';
+// The key lookup alone, uncached (bench/auth.ts measures it).
+export { apiKeyLookup } from './credentials-repository.ts';
 // Projects, branches, tags, API keys and organization settings.
 export {
   branchNames,

@@ -37,8 +37,8 @@ import {
 import { adminEmail, removeBootstrapFile } from './bootstrap-file.ts';
 import { changeRole, removeUser } from './members.ts';
 import { changeOwnPassword } from './password.ts';
-import { ConsoleService } from './service.ts';
-import { SignInThrottle } from './sign-in-throttle.ts';
+import type { ConsoleService } from './service.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 
 const tags = ['console'];
 const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
@@ -46,10 +46,12 @@ const idParams = z.object({ id: uuid });
 const projectParams = z.object({ projectId: uuid });
 const role = z.enum(['owner', 'admin', 'member']);
 
-export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function consoleRoutes(
+  parent: FastifyInstance,
+  ctx: AppContext,
+  { service, throttle }: { service: ConsoleService; throttle: SignInThrottle },
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new ConsoleService(ctx.db, ctx.clock);
-  const throttle = new SignInThrottle(ctx.clock);
   const secureCookie = ctx.config.publicUrl.startsWith('https://');
 
   app.post(
@@ -373,7 +375,7 @@ export async function consoleRoutes(parent: FastifyInstance, ctx: AppContext): P
     }),
   );
 
-  // Administration (console part 3): roles are the owners' to change; the last owner stays.
+  // Roles are the owners' to change; the last owner stays.
   app.put(
     '/console/v1/users/:id',
     {

@@ -54,9 +54,9 @@ export class ConsoleService {
   private readonly db: Db;
   private readonly clock: Clock;
 
-  constructor(db: Db, clock: Clock) {
-    this.db = db;
-    this.clock = clock;
+  constructor(options: { db: Db; clock: Clock }) {
+    this.db = options.db;
+    this.clock = options.clock;
   }
 
   async signIn(email: string, password: string) {

@@ -24,8 +24,8 @@ export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();
   private readonly clock: Clock;
 
-  constructor(clock: Clock) {
-    this.clock = clock;
+  constructor(options: { clock: Clock }) {
+    this.clock = options.clock;
   }
 
   /** Keys whose failures lead to 429: the address, and the account from that address. */

@@ -54,9 +54,9 @@ export class InboxRepository {
   readonly db: Db;
   readonly kind: DbKind;
 
-  constructor(db: Db, kind: DbKind) {
-    this.db = db;
-    this.kind = kind;
+  constructor(options: { db: Db; kind: DbKind }) {
+    this.db = options.db;
+    this.kind = options.kind;
   }
 
   /**

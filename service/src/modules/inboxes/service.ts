@@ -93,7 +93,7 @@ export class InboxService {
   private lastSeq = 0;
 
   constructor(options: { db: Db; kind: DbKind; clock: Clock; inboxDomain: string }) {
-    this.repository = new InboxRepository(options.db, options.kind);
+    this.repository = new InboxRepository({ db: options.db, kind: options.kind });
     this.clock = options.clock;
     this.domain = options.inboxDomain.toLowerCase();
     this.writer = new BatchWriter((rows) => this.repository.insertMessages(rows, inboxLimits.maxMessages));

@@ -1,5 +1,4 @@
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { scheduleNames } from '../schedules/public.ts';
 
 /** A preset row as the service hands it out: config still JSON text. */
 export interface PresetRow {
@@ -48,19 +47,6 @@ export const updatePreset = (
     .where('projectId', '=', projectId)
     .where('id', '=', presetId)
     .executeTakeFirst();
-
-/** The schedules that name this preset, by name (the schedules module's table gives the names). */
-export async function schedulesUsingPreset(db: Db | Tx, presetId: string) {
-  const links = await db
-    .selectFrom('schedulePresets')
-    .select('scheduleId')
-    .where('presetId', '=', presetId)
-    .execute();
-  return scheduleNames(
-    db,
-    links.map((link) => link.scheduleId),
-  );
-}
 
 export const deletePreset = (db: Db | Tx, projectId: string, presetId: string) =>
   db.deleteFrom('presets').where('projectId', '=', projectId).where('id', '=', presetId).executeTakeFirst();

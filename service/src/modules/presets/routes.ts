@@ -9,18 +9,16 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
 import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
-import { PresetsService } from './service.ts';
+import type { PresetsService } from './service.ts';
 
 const tags = ['console'];
 const projectParams = z.object({ projectId: uuid });
 const presetParams = z.object({ projectId: uuid, presetId: uuid });
 
-export async function presetsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function presetsRoutes(parent: FastifyInstance, service: PresetsService): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new PresetsService(ctx.db, ctx.clock);
 
   app.get(
     '/console/v1/projects/:projectId/presets',

@@ -25,6 +25,16 @@ export async function linkSchedulePreset(
   if (presetId) await db.insertInto('schedulePresets').values({ scheduleId, presetId }).execute();
 }
 
+/** The schedules that name this preset. */
+export async function scheduleIdsOfPreset(db: Db | Tx, presetId: string): Promise<string[]> {
+  const links = await db
+    .selectFrom('schedulePresets')
+    .select('scheduleId')
+    .where('presetId', '=', presetId)
+    .execute();
+  return links.map((link) => link.scheduleId);
+}
+
 export async function presetIdsOfSchedules(db: Db, scheduleIds: string[]): Promise<Map<string, string>> {
   if (scheduleIds.length === 0) return new Map();
   const rows = await db

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type RunConfig, runConfig } from '@stepdeck/contract';
-import { type Db, readJson, toJson } from '../../adapters/db/index.ts';
+import { type Db, readJson, type Tx, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { findProject } from '../console/public.ts';
@@ -10,7 +10,6 @@ import {
   insertPreset,
   listPresets,
   type PresetRow,
-  schedulesUsingPreset,
   updatePreset,
 } from './repository.ts';
 
@@ -27,14 +26,24 @@ const toPreset = (row: PresetRow) => ({
 });
 export type Preset = ReturnType<typeof toPreset>;
 
+/**
+ * A refusal another module adds to deleting a preset (schedules refuse to lose the preset they
+ * name), run inside the delete's transaction once the preset is found; it throws to refuse.
+ */
+export type PresetDeleteGuard = (trx: Tx, projectId: string, presetId: string) => Promise<void>;
+
 /** Config presets: named run configurations of a project, validated by the routes' contract schema. */
 export class PresetsService {
   private readonly db: Db;
   private readonly clock: Clock;
 
-  constructor(db: Db, clock: Clock) {
-    this.db = db;
-    this.clock = clock;
+  /** Refusals of other modules, registered when they start (`AppContext.deleteGuards`). */
+  private readonly deleteGuards: readonly PresetDeleteGuard[];
+
+  constructor(options: { db: Db; clock: Clock; deleteGuards?: readonly PresetDeleteGuard[] }) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.deleteGuards = options.deleteGuards ?? [];
   }
 
   private async project(organizationId: string, projectId: string) {
@@ -94,18 +103,12 @@ export class PresetsService {
     return this.get(organizationId, projectId, presetId);
   }
 
-  /** Refused while a schedule names the preset: the message names those schedules. */
+  /** Refused while another module's guard objects (a schedule names the preset). */
   async delete(organizationId: string, projectId: string, presetId: string) {
     await this.project(organizationId, projectId);
     await this.db.transaction().execute(async (trx) => {
       if (!(await findPreset(trx, projectId, presetId))) throw appError('PRESET_NOT_FOUND');
-      const schedules = await schedulesUsingPreset(trx, presetId);
-      if (schedules.length > 0) {
-        const names = schedules.map((schedule) => `"${schedule.name}"`).join(', ');
-        throw appError('PRESET_IN_USE', schedules.length, names).with({
-          body: { schedules: schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })) },
-        });
-      }
+      for (const guard of this.deleteGuards) await guard(trx, projectId, presetId);
       await deletePreset(trx, projectId, presetId);
     });
   }

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import * as tar from 'tar';
 import type { AppContext } from '../../context.ts';
+import type { ExecutionResult } from '../../runner/executor.ts';
 import { createRedactor } from '../../runner/redact.ts';
 import { type ArtifactLimits, artifactCapError, defaultArtifactLimits } from '../../runner/redact-run.ts';
 import { ByteLimit, formatBytes, needlesOf, RedactingTransform } from '../../runner/redact-transforms.ts';
 import { addArtifactBytes, storedArtifactBytes } from './artifacts-repository.ts';
-import type { ExecutionResult } from './deps.ts';
 import type { RunRow } from './repository.ts';
 
 /** Blob key of a run artifact. */

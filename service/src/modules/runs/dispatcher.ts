@@ -3,8 +3,9 @@ import os from 'node:os';
 import type { AppContext } from '../../context.ts';
 import { Poller } from '../../poller.ts';
 import type { OwnPort } from '../../runner/egress.ts';
+import { startEgressProxy } from '../../runner/egress-proxy.ts';
+import { configureIsolation, configureStandbyRunners, stopStandbyRunners } from '../../runner/executor.ts';
 import { concurrencyCapOf } from '../console/public.ts';
-import { egress, executor } from './deps.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
@@ -47,12 +48,12 @@ export async function startRunDispatcher(
   const runnerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const slots = options.slots ?? ctx.config.runnerSlots ?? defaultRunnerSlots;
   // Before any run: how runs are isolated, proved to work here (runner/isolation.ts).
-  const isolation = await (await executor()).configureIsolation(ctx.config.runnerIsolation);
+  const isolation = await configureIsolation(ctx.config.runnerIsolation);
   if (isolation.warning) ctx.log.warn({ isolation: isolation.mode }, isolation.warning);
   if (ctx.config.runnerStandbyIdleMs !== undefined)
-    (await executor()).configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
+    configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
   // Every run's way out, checked against the egress rules (runner/egress.ts), until stop().
-  const egressProxy = await egress.startEgressProxy({
+  const egressProxy = await startEgressProxy({
     deny: ctx.config.runnerEgress?.deny ?? [],
     allow: ctx.config.runnerEgress?.allow ?? [],
     ownPorts: () => ownPorts(ctx, options.listeners),
@@ -168,7 +169,7 @@ export async function startRunDispatcher(
       // An aborted run stops without an outcome: it ends as failed, saying why.
       for (const runId of ended) await failRun(ctx, runId, shutdownRunnerError);
       // The standby runners waiting for this runner's next run (runner/standby.ts).
-      (await executor()).stopStandbyRunners();
+      stopStandbyRunners();
       await egressProxy.close();
     },
   };

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { uploadArtifacts, withCapError } from './artifacts.ts';
 import { RunCancelledError } from './errors.ts';
 import { executeUnit } from './execute-batch.ts';
-import { estimateFromSteps, planBatches, recordedDurations } from './planner.ts';
+import { estimateFromSteps, planRun, recordedDurations } from './planner.ts';
 import { executeLoaded, type LoadedProject, loadRunProject, storeBundle } from './prepare.ts';
 import { recordRunProcess, releaseRunProcess } from './processes-repository.ts';
 import { splitIntoBatches } from './queue/claim-batch-repository.ts';
@@ -23,7 +23,7 @@ export interface SlotInfo {
 }
 
 /**
- * Executes one claimed (`queued`) run: plans it (issue 21), then either executes it unsplit
+ * Executes one claimed (`queued`) run: plans it (planner.ts), then either executes it unsplit
  * as one `playwright test` (a small run, or one that can use a single slot) or writes its
  * batches, takes the first and lets free slots anywhere take the others. A cancel at any
  * point stops it.
@@ -90,7 +90,7 @@ export async function executeRun(ctx: AppContext, runId: string, holder: SlotInf
     await executeUnit(ctx, { runId, position: 0, kind: 'tests' }, runnerId);
 }
 
-/** A run executed as one `playwright test`, as before issue 21. */
+/** A run executed as one `playwright test`, in this slot alone (no batches). */
 async function executeUnsplit(
   ctx: AppContext,
   run: RunRow,
@@ -130,8 +130,12 @@ async function splitRun(
     expectedMs:
       (recorded.get(test.id) ?? estimateFromSteps(test.steps)) * (loaded.repeatEach.get(test.id) ?? 1),
   }));
-  const planned = planBatches(units, holder.parallels);
-  if (planned.length < 2) return false;
+  const plan = planRun(units, holder.parallels);
+  const planned = plan.batches;
+  if (planned.length < 2) {
+    ctx.log.info({ runId: run.id, reason: plan.reason }, 'run kept in one batch');
+    return false;
+  }
   await storeBundle(ctx, run, loaded, workDir);
   const now = ctx.clock.now().toISOString();
   const written = await splitIntoBatches(ctx.db, run.id, planned, {
@@ -141,7 +145,11 @@ async function splitRun(
   });
   if (!written) return true;
   ctx.log.info(
-    { runId: run.id, batches: planned.map((batch) => [batch.testIds.length, batch.expectedMs]) },
+    {
+      runId: run.id,
+      batches: planned.map((batch) => [batch.testIds.length, batch.expectedMs]),
+      reason: plan.reason,
+    },
     'run split into batches',
   );
   await runtimeOf(ctx).wake();

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { RunFinished } from '../../context.ts';
 import type { ModuleOptions } from '../index.ts';
+import { artifactProxyRoutes } from './artifact-proxy.ts';
 import { startRunDispatcher } from './dispatcher.ts';
 import { countPending } from './repository.ts';
 import { runsRoutes } from './routes.ts';
@@ -26,6 +27,7 @@ export const runsPlugin = fp<ModuleOptions>(
     const runs = ctx.runs;
     app.decorate('runs', runs);
     await runsRoutes(app, ctx);
+    await artifactProxyRoutes(app, ctx);
     ctx.metrics.observePending(() => countPending(ctx.db));
     ctx.metrics.observeRunner(() => runs.dispatcher);
     const onFinished = (run: RunFinished) => ctx.metrics.runEnded(run.status, run.durationMs);

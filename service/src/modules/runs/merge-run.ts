@@ -5,10 +5,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.ts';
 import { slug } from '../../runner/compiler/index.ts';
+import type { ExecutionResult } from '../../runner/executor.ts';
 import { mergeBlobReports } from '../../runner/merge.ts';
+import { loadProjectSecrets } from '../tests/public.ts';
 import { uploadArtifacts, withCapError } from './artifacts.ts';
 import { batchTestIds, doneBatches, batchWorkKey as workKey } from './batches-repository.ts';
-import { type ExecutionResult, tests as testsModule } from './deps.ts';
 import type { ClaimedUnit } from './queue/claim-batch-repository.ts';
 import { endUnit, finishRun } from './queue/end-repository.ts';
 import { findRun, runTests } from './repository.ts';
@@ -91,7 +92,7 @@ export async function mergeRun(ctx: AppContext, unit: ClaimedUnit, runnerId: str
       htmlReportDir: merged?.htmlReportDir ?? '',
       log: logs.join('\n'),
     };
-    const secrets = await (await testsModule()).loadProjectSecrets(ctx.db, run.projectId);
+    const secrets = await loadProjectSecrets(ctx.db, run.projectId);
     const capError = await uploadArtifacts(ctx, run, result, secrets);
     // Gone before the run reads as ended: a client never sees the scratch blobs behind it.
     await ctx.blobs

@@ -5,7 +5,7 @@ import { recentTestDurations } from './repository.ts';
 import { StartupCost } from './startup-cost.ts';
 
 /**
- * How an orchestrated run is split (issue 21). Each test (with all its `repeatEach` copies:
+ * How an orchestrated run is split over runner slots. Each test (with all its `repeatEach` copies:
  * Playwright cannot select one copy of a spec from the command line) is a unit of expected
  * duration: the mean of its last three recorded durations on the run's branch, else an
  * estimate from its steps. Units are packed longest first into batches that free slots claim,

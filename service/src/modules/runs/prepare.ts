@@ -5,12 +5,13 @@ import { type RunConfig, resolveRunConfig, runConfig } from '@stepdeck/contract'
 import * as tar from 'tar';
 import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
-import { secretEnvVar } from '../../runner/compiler/index.ts';
+import { compileProject, secretEnvVar } from '../../runner/compiler/index.ts';
+import { executeProject } from '../../runner/executor.ts';
 import { concurrencyCapOf } from '../console/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
+import { loadCompilableTests, loadProjectSecrets } from '../tests/public.ts';
 import { artifactKey, artifactLimitsOf } from './artifacts.ts';
 import { addArtifactBytes } from './artifacts-repository.ts';
-import { compiler, executor, tests as testsModule } from './deps.ts';
 import { startupCost, storeStartupCost } from './planner.ts';
 import { recordProcessGroup } from './processes-repository.ts';
 import { type RunRow, runTests } from './repository.ts';
@@ -25,13 +26,12 @@ export type LoadedProject = Awaited<ReturnType<typeof loadRunProject>>;
 /** The run's tests (or one batch's: `testIds`) compiled with the run's overrides, and its secrets. */
 export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: string[]) {
   const ids = testIds ?? (await runTests(ctx.db, run.id)).map((member) => member.testId);
-  const executable = await testsModule();
-  const compilable = await executable.loadCompilableTests(ctx.db, ctx.blobs, {
+  const compilable = await loadCompilableTests(ctx.db, ctx.blobs, {
     projectId: run.projectId,
     branchId: run.branchId,
     testIds: ids,
   });
-  const secrets = await executable.loadProjectSecrets(ctx.db, run.projectId);
+  const secrets = await loadProjectSecrets(ctx.db, run.projectId);
   const overrides = readJson(runConfig, run.config, {}, `runs ${run.id}/config`);
   const cap = await concurrencyCapOf(ctx.db, run.organizationId);
   // Overrides layer over each test's own config; the compiler groups tests by the result.
@@ -40,7 +40,6 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
     config: effectiveConfig(test.config as RunConfig, overrides, cap) as Record<string, unknown>,
   }));
   const resolvedAll = merged.map((test) => resolveRunConfig(test.config as RunConfig));
-  const { compileProject } = await compiler();
   const project = await compileProject({
     tests: merged,
     config: null,
@@ -91,7 +90,6 @@ export async function executeLoaded(
   // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
   const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
   for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
-  const { executeProject } = await executor();
   // Email steps poll the inbox API with a per-run emailInbox:read key, deleted when the run ends.
   const inbox = await issueRunInboxAccess(ctx.db, ctx.clock, {
     organizationId: run.organizationId,

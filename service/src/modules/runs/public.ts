@@ -4,7 +4,7 @@
  * runs/ is imported from outside (test/architecture.test.ts).
  */
 export { activeStatuses } from './queue/lifecycle.ts';
-export { findRunOwner, hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';
+export { hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';
 // The process's run slots and wake-ups, created with the app and kept on its context.
 export { RunsRuntime } from './runtime.ts';
 export { startRun } from './trigger.ts';

@@ -75,6 +75,3 @@ export class RunsRuntime {
 
 /** Kept for callers that take the context: the runs runtime of the app. */
 export const runtimeOf = (ctx: { runs: RunsRuntime }): RunsRuntime => ctx.runs;
-
-/** Tells a runner that there is work (see {@link RunsRuntime.wake}). */
-export const wakeRunners = (ctx: { runs: RunsRuntime }): Promise<void> => ctx.runs.wake();

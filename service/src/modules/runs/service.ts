@@ -12,7 +12,7 @@ import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { findBranch } from '../console/public.ts';
-import { tests as testsModule } from './deps.ts';
+import { expandRunTargets } from '../tests/public.ts';
 import { RunCancelledError } from './errors.ts';
 import { cancelActiveRun } from './queue/cancel-repository.ts';
 import { activeStatuses } from './queue/lifecycle.ts';
@@ -26,7 +26,7 @@ import {
   type RunRow,
   runTests,
 } from './repository.ts';
-import { runtimeOf, wakeRunners } from './runtime.ts';
+import { runtimeOf } from './runtime.ts';
 
 export const artifactUrlSeconds = 3600;
 
@@ -83,7 +83,7 @@ function parseDate(value: string, name: string, end: boolean): string {
 async function testFilterIds(ctx: AppContext, scope: Scope, testId: string): Promise<string[]> {
   const ids = new Set([testId]);
   try {
-    const expanded = await (await testsModule()).expandRunTargets(ctx.db, {
+    const expanded = await expandRunTargets(ctx.db, {
       projectId: scope.projectId,
       branchId: scope.branchId,
       testIds: [testId],
@@ -255,7 +255,7 @@ export async function cancelRun(ctx: AppContext, scope: Scope, runId: string) {
   }
   // This process's runner stops at once; a worker elsewhere sees the flag within 500 ms.
   runtimeOf(ctx).abort(runId, new RunCancelledError());
-  await wakeRunners(ctx);
+  await ctx.runs.wake();
   const message =
     run.status === 'running'
       ? 'Run cancelled; the browser is being stopped'

@@ -4,7 +4,7 @@ import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { concurrencyCapOf, findBranch } from '../console/public.ts';
-import { tests as testsModule } from './deps.ts';
+import { expandRunTargets, findWorkingMany } from '../tests/public.ts';
 import {
   backlogLimit,
   countRuns,
@@ -13,7 +13,6 @@ import {
   latestCooldownRun,
   lockDispatch,
 } from './repository.ts';
-import { wakeRunners } from './runtime.ts';
 
 export const maxTestsPerRun = 100;
 export const cooldownMs = 10_000;
@@ -72,8 +71,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     assertCooldown(last?.createdAt, now, 'bulk runs');
   }
 
-  const executable = await testsModule();
-  const { tests, target } = await executable.expandRunTargets(ctx.db, {
+  const { tests, target } = await expandRunTargets(ctx.db, {
     projectId: request.projectId,
     branchId: request.branchId,
     testIds: request.testIds,
@@ -88,6 +86,8 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
   const branch = await findBranch(ctx.db, request.branchId);
 
   const runId = randomUUID();
+  // Under an HTTP request this is the request's first transaction, so its audit entry is
+  // written right after BEGIN and commits (or rolls back) with the run (db/companion-writes.ts).
   await ctx.db.transaction().execute(async (tx) => {
     await lockDispatch(tx, ctx.database.kind, `runs:${request.organizationId}`);
     const active = await findActiveRunForTests(
@@ -116,7 +116,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     // A single-test run records what it was started with: the test's working revision on the
     // branch and that revision's vars/parameters (runs of several tests leave them null).
     const working = single
-      ? (await executable.findWorkingMany(tx, request.projectId, request.branchId, [target.id]))[0]
+      ? (await findWorkingMany(tx, request.projectId, request.branchId, [target.id]))[0]
       : undefined;
     await insertRun(
       tx,
@@ -165,7 +165,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
       tests,
     );
   });
-  await wakeRunners(ctx);
+  await ctx.runs.wake();
   return {
     runId,
     status: 'pending',

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import type { ModuleOptions } from '../index.ts';
 import { Firer, fireJob, queueDispatch, workFirings } from './firing.ts';
+import { refuseDeletingNamedPreset, refuseDeletingScheduledTests } from './references.ts';
 import { schedulesRoutes } from './routes.ts';
 import { runStarter } from './runs-port.ts';
 import { Scheduler } from './scheduler.ts';
+import { SchedulesService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +28,16 @@ export const schedulesPlugin = fp<ModuleOptions>(
       wake: () => schedules.scheduler?.wake(),
     };
     app.decorate('schedules', schedules);
-    await schedulesRoutes(app, ctx, () => schedules.wake());
+    const guards = ctx.deleteGuards;
+    if (!guards.tests.includes(refuseDeletingScheduledTests)) guards.tests.push(refuseDeletingScheduledTests);
+    if (!guards.presets.includes(refuseDeletingNamedPreset)) guards.presets.push(refuseDeletingNamedPreset);
+    const service = new SchedulesService({
+      db: ctx.db,
+      clock: ctx.clock,
+      startRun: runStarter(ctx),
+      changed: () => schedules.wake(),
+    });
+    await schedulesRoutes(app, ctx, service);
     if (!background) return;
     let stopWorker: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {

@@ -1,12 +1,13 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { readJson } from '../../adapters/db/index.ts';
-import { tagIdsOfTests, withAncestors } from '../tests/public.ts';
-import { enabledSchedulesOfProject, storedTestIds } from './repository.ts';
+import { appError } from '../../errors.ts';
+import { type PresetDeleteGuard, scheduleIdsOfPreset } from '../presets/public.ts';
+import { type TestDeleteGuard, tagIdsOfTests, withAncestors } from '../tests/public.ts';
+import { enabledSchedulesOfProject, scheduleNames, storedTestIds } from './repository.ts';
 
 /**
  * Active (enabled) schedules that target any of these tests: directly, through a directory
- * above them, or through a tag they carry. The tests module refuses to delete a referenced
- * test; callers deleting a directory pass it and all its descendants.
+ * above them, or through a tag they carry. Deleting a directory passes it and all its descendants.
  */
 export async function activeSchedulesReferencing(
   db: Db,
@@ -31,3 +32,23 @@ export async function activeSchedulesReferencing(
     )
     .map((schedule) => ({ id: schedule.id, name: schedule.name }));
 }
+
+/** Deleting tests an active schedule targets is refused, naming those schedules. */
+export const refuseDeletingScheduledTests: TestDeleteGuard = async (trx, projectId, testIds) => {
+  const schedules = await activeSchedulesReferencing(trx, projectId, testIds);
+  if (schedules.length > 0)
+    throw appError('TEST_IN_ACTIVE_SCHEDULES', schedules.map((schedule) => schedule.name).join(', ')).with({
+      body: { schedules },
+    });
+};
+
+/** Deleting a preset a schedule names (enabled or not) is refused, naming those schedules. */
+export const refuseDeletingNamedPreset: PresetDeleteGuard = async (trx, _projectId, presetId) => {
+  const schedules = await scheduleNames(trx, await scheduleIdsOfPreset(trx, presetId));
+  if (schedules.length > 0) {
+    const names = schedules.map((schedule) => `"${schedule.name}"`).join(', ');
+    throw appError('PRESET_IN_USE', schedules.length, names).with({
+      body: { schedules: schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })) },
+    });
+  }
+};

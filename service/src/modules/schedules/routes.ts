@@ -16,8 +16,7 @@ import { appError } from '../../errors.ts';
 import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
 import { nextTicks, validateCron } from './cron.ts';
-import { runStarter } from './runs-port.ts';
-import { SchedulesService } from './service.ts';
+import type { SchedulesService } from './service.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
 const cron = z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
@@ -57,15 +56,9 @@ const updateBody = z.object({
 export async function schedulesRoutes(
   parent: FastifyInstance,
   ctx: AppContext,
-  changed: () => void,
+  service: SchedulesService,
 ): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new SchedulesService({
-    db: ctx.db,
-    clock: ctx.clock,
-    startRun: runStarter(ctx),
-    changed,
-  });
   const tags = ['schedules'];
 
   // API key: organization-scoped (no x-project-id); `projectId` narrows the list.
@@ -156,7 +149,7 @@ export async function schedulesRoutes(
 
   // Console session: creating, editing and deleting schedules.
   const consoleTags = ['console'];
-  // Administration (console part 3): the schedule form's preview of the next firings.
+  // The schedule form's preview of the next firings.
   app.get(
     '/console/v1/schedules/preview',
     {

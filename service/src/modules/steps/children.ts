@@ -7,6 +7,33 @@ import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import {
+  childActions,
+  childNodes,
+  deleteIfOrphan,
+  deleteLinks,
+  deleteNodes,
+  existingSharedIds,
+  insertLinks,
+  insertStepCopy,
+  isShared,
+  linksOf,
+  type NormalizedStep,
+  nodeExists,
+  normalizeSteps,
+  parseSteps,
+  referencedIds,
+  refuseOverLimits,
+  repointNodes,
+  requireStep,
+  revisionSizes,
+  type StepLimits,
+  StepWriter,
+  setLink,
+  setNodePosition,
+  updateOwnStep,
+  updateStep,
+} from '../step-trees/public.ts';
+import {
   lockRevisions,
   markEdited,
   requireWorking,
@@ -14,38 +41,7 @@ import {
   storeAttachments,
   type UploadedFile,
 } from '../tests/public.ts';
-import {
-  childActions,
-  deleteIfOrphan,
-  deleteLinks,
-  existingSharedIds,
-  insertLinks,
-  insertStepCopy,
-  isShared,
-  linksOf,
-  setLink,
-  updateOwnStep,
-  updateStep,
-} from './repository.ts';
-import {
-  childNodes,
-  deleteNodes,
-  findWorkingNode,
-  markEditedAndRecount,
-  nodeExists,
-  repointNodes,
-  setNodePosition,
-  usages,
-} from './revision-nodes-repository.ts';
-import { guardTestsShowing, refuseOverLimits, revisionSizes, type StepLimits } from './step-limits.ts';
-import {
-  type NormalizedStep,
-  normalizeSteps,
-  parseSteps,
-  referencedIds,
-  requireStep,
-  StepWriter,
-} from './steps-store.ts';
+import { findWorkingNode, guardTestsShowing, markEditedAndRecount, usages } from './step-usage.ts';
 
 /**
  * Replacing the children of a group: inline in one test's working revision, or canonical for a

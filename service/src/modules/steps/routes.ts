@@ -16,21 +16,17 @@ import type { AppContext } from '../../context.ts';
 import { projectChange, projectRead } from '../../plugins/auth/access.ts';
 import { filePart, multipartBody } from '../../plugins/openapi.ts';
 import { parseJsonField, readForm, scopeOf } from '../tests/public.ts';
-import { StepsService } from './service.ts';
-import { stepLimitsOf } from './step-limits.ts';
+import type { StepsService } from './service.ts';
 
 const tags = ['steps'];
 const params = z.object({ stepId: uuid });
 
-export async function stepsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function stepsRoutes(
+  parent: FastifyInstance,
+  ctx: AppContext,
+  service: StepsService,
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new StepsService(
-    ctx.db,
-    ctx.blobs,
-    ctx.clock,
-    ctx.database.reads,
-    stepLimitsOf(ctx.config),
-  );
 
   app.get(
     '/v1/steps/shared',

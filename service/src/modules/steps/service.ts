@@ -14,15 +14,7 @@ import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import {
-  deleteStepAttachments,
-  lockRevisions,
-  markEdited,
-  type Scope,
-  storeAttachments,
-  type UploadedFile,
-} from '../tests/public.ts';
-import { replaceChildren } from './children.ts';
-import {
+  defaultStepLimits,
   deleteStep,
   findVisibleStep,
   groupChildren,
@@ -30,12 +22,25 @@ import {
   insertStepCopy,
   linksOf,
   parentsOf,
+  repointNodes,
+  requireStep,
+  type StepLimits,
+  type StepRow,
   sharedStepsPage,
+  stripScreenshotData,
   updateStep,
-} from './repository.ts';
-import { repointNodes, usages } from './revision-nodes-repository.ts';
-import { defaultStepLimits, guardTestsShowing, type StepLimits } from './step-limits.ts';
-import { requireStep, type StepRow, stripScreenshotData } from './steps-store.ts';
+} from '../step-trees/public.ts';
+import {
+  deleteStepAttachments,
+  isWorkingRevision,
+  lockRevisions,
+  markEdited,
+  type Scope,
+  storeAttachments,
+  type UploadedFile,
+} from '../tests/public.ts';
+import { replaceChildren } from './children.ts';
+import { guardTestsShowing, usages } from './step-usage.ts';
 
 const present = (row: StepRow) => ({
   id: row.id,
@@ -54,22 +59,16 @@ export class StepsService {
   /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`, checked on every test an edit changes. */
   private readonly limits: StepLimits;
 
-  constructor(
-    db: Db,
-    blobs: BlobStore,
-    clock: Clock,
-    reads: Db = db,
-    limits: StepLimits = defaultStepLimits,
-  ) {
-    this.db = db;
-    this.blobs = blobs;
-    this.clock = clock;
-    this.reads = reads;
-    this.limits = limits;
+  constructor(options: { db: Db; blobs: BlobStore; clock: Clock; reads?: Db; limits?: StepLimits }) {
+    this.db = options.db;
+    this.blobs = options.blobs;
+    this.clock = options.clock;
+    this.reads = options.reads ?? options.db;
+    this.limits = options.limits ?? defaultStepLimits;
   }
 
   private async requireVisible(scope: Scope, stepId: string) {
-    const row = await findVisibleStep(this.reads, scope, stepId);
+    const row = await findVisibleStep(this.reads, scope, isWorkingRevision, stepId);
     if (!row) throw appError('STEP_NOT_FOUND');
     return row;
   }
@@ -78,7 +77,7 @@ export class StepsService {
     scope: Scope,
     query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
   ) {
-    const { rows, total } = await sharedStepsPage(this.reads, scope, query);
+    const { rows, total } = await sharedStepsPage(this.reads, scope, isWorkingRevision, query);
     const totalPages = Math.ceil(total / query.limit);
     return {
       data: rows.map(present),

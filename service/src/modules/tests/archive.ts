@@ -12,7 +12,7 @@ import yazl from 'yazl';
 import type { z } from 'zod';
 import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { normalizeSteps } from '../steps/public.ts';
+import { normalizeSteps } from '../step-trees/public.ts';
 
 /**
  * The export archive: writing the zip, and reading one back within caps on entries and

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../adapters/db/index.ts';
-import { copyRevisionSteps } from '../steps/public.ts';
+import { copyRevisionSteps } from '../step-trees/public.ts';
 import { insertRevisionRows, workingRevisionRowsOfBranch } from './repository.ts';
 
 /**

@@ -4,7 +4,7 @@ import { chunk } from '../../adapters/db/index.ts';
 import { appError } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
 import { findTag } from '../console/public.ts';
-import { loadStepTrees, type StepView, toStepNodes } from '../steps/public.ts';
+import { loadStepTrees, type StepView, toStepNodes } from '../step-trees/public.ts';
 import { attachmentRowsOfTestsInProject, stepAttachmentRowsInProject } from './attachments-repository.ts';
 import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';
 

@@ -1,5 +1,5 @@
 import { appError } from '../../errors.ts';
-import { type NormalizedStep, type StepView, yieldToLoop } from '../steps/public.ts';
+import { type NormalizedStep, type StepView, yieldToLoop } from '../step-trees/public.ts';
 import type { WorkingTest } from './repository.ts';
 
 /** How tests and steps are shown on the wire, and the small parsers shared by the routes. */

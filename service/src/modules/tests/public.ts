@@ -24,3 +24,4 @@ export {
 } from './revision-trees-repository.ts';
 export { scopeOf } from './scope.ts';
 export { loadProjectSecrets } from './secrets-repository.ts';
+export type { TestDeleteGuard } from './writes.ts';

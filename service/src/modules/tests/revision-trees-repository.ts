@@ -3,8 +3,9 @@ import { chunk, type Db, type Tx } from '../../adapters/db/index.ts';
 
 /**
  * The tests module's SQL over revisions (`testRevisions`, `attachments`) as the steps module
- * needs it when it edits revision trees (`steps/revision-nodes-repository.ts`): it reaches the revisions
- * only through these functions (exported by `public.ts`), never by naming the tables itself.
+ * needs it when it edits steps (`steps/step-usage.ts`, and `isWorkingRevision` passed into the
+ * step-tree store's queries): it reaches the revisions only through these functions (exported
+ * by `public.ts`), never by naming the tables itself.
  */
 
 type Executor = Db | Tx;

@@ -28,11 +28,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { projectChange, projectRead } from '../../plugins/auth/access.ts';
 import { binaryResponse, filePart, multipartBody } from '../../plugins/openapi.ts';
-import { stepLimitsOf } from '../steps/public.ts';
 import { readForm } from './multipart.ts';
 import { scopeOf } from './scope.ts';
-import { parseJsonField, TestsService } from './service.ts';
-import { TransferService } from './transfer.ts';
+import { parseJsonField, type TestsService } from './service.ts';
+import type { TransferService } from './transfer.ts';
 
 const tags = ['tests'];
 
@@ -57,11 +56,12 @@ const testForm = multipartBody(
   }),
 );
 
-export async function testsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function testsRoutes(
+  parent: FastifyInstance,
+  ctx: AppContext,
+  { service, transfer }: { service: TestsService; transfer: TransferService },
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const limits = stepLimitsOf(ctx.config);
-  const service = new TestsService(ctx.db, ctx.blobs, ctx.clock, ctx.database.reads, limits);
-  const transfer = new TransferService(ctx.db, ctx.blobs, ctx.clock, service, limits);
 
   app.get(
     '/v1/tests',

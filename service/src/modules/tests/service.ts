@@ -1,16 +1,15 @@
 import type { ListTestsQuery } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
-import type { Clock } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { defaultStepLimits, loadStepTree, type StepLimits, type StepView } from '../steps/public.ts';
+import { loadStepTree, type StepView } from '../step-trees/public.ts';
 import { loadAttachmentsFor, type UploadedFile } from './attachments.ts';
 import { attachmentsOfTest } from './attachments-repository.ts';
 import { findRevisionOfTest, manualRevisions } from './history-repository.ts';
 import { listWorking } from './list-repository.ts';
 import { jsonWith, onlyItem, presentTest, type Scope, stepsJson } from './present.ts';
 import { requireWorking, tagsOf } from './repository.ts';
-import { TestWrites } from './writes.ts';
+import { type TestsServiceOptions, TestWrites } from './writes.ts';
 
 // Kept importable from here for transfer.ts, which already does.
 export { storeAttachments, type UploadedFile } from './attachments.ts';
@@ -34,17 +33,11 @@ export class TestsService {
   private readonly reads: Db;
   private readonly writes: TestWrites;
 
-  constructor(
-    db: Db,
-    blobs: BlobStore,
-    clock: Clock,
-    reads: Db = db,
-    limits: StepLimits = defaultStepLimits,
-  ) {
-    this.db = db;
-    this.blobs = blobs;
-    this.reads = reads;
-    this.writes = new TestWrites(db, blobs, clock, limits);
+  constructor(options: TestsServiceOptions) {
+    this.db = options.db;
+    this.blobs = options.blobs;
+    this.reads = options.reads ?? options.db;
+    this.writes = new TestWrites(options);
   }
 
   readonly create: TestWrites['create'] = (...args) => this.writes.create(...args);

@@ -21,7 +21,7 @@ import {
   sizeOfSteps,
   stepBytes,
   type TreeSize,
-} from '../steps/public.ts';
+} from '../step-trees/public.ts';
 import { type ArchiveContents, importLimits, readExportArchive, zipFiles } from './archive.ts';
 import { loadCompilableTests } from './executable.ts';
 import { branchTree, findWorkingMany, revisionRow, subtreeIds, tagsOf } from './repository.ts';
@@ -102,18 +102,12 @@ export class TransferService {
   /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`: an imported test past them is left out. */
   private readonly limits: StepLimits;
 
-  constructor(
-    db: Db,
-    blobs: BlobStore,
-    clock: Clock,
-    tests: TestsService,
-    limits: StepLimits = defaultStepLimits,
-  ) {
-    this.db = db;
-    this.blobs = blobs;
-    this.clock = clock;
-    this.tests = tests;
-    this.limits = limits;
+  constructor(options: { db: Db; blobs: BlobStore; clock: Clock; tests: TestsService; limits?: StepLimits }) {
+    this.db = options.db;
+    this.blobs = options.blobs;
+    this.clock = options.clock;
+    this.tests = options.tests;
+    this.limits = options.limits ?? defaultStepLimits;
   }
 
   private async select(

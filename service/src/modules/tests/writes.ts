@@ -7,7 +7,6 @@ import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
-import { activeSchedulesReferencing } from '../schedules/public.ts';
 import {
   copyRevisionSteps,
   defaultStepLimits,
@@ -20,7 +19,7 @@ import {
   revisionSizes,
   type StepLimits,
   StepWriter,
-} from '../steps/public.ts';
+} from '../step-trees/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
 import { attachmentBlobKeysOfTests } from './attachments-repository.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
@@ -50,6 +49,24 @@ import {
 type Executor = Db | Tx;
 
 /**
+ * A refusal another module adds to deleting tests (schedules refuse to lose a test they target),
+ * run inside the delete's transaction with the tests and every descendant; it throws to refuse.
+ */
+export type TestDeleteGuard = (trx: Tx, projectId: string, testIds: readonly string[]) => Promise<void>;
+
+export interface TestsServiceOptions {
+  db: Db;
+  blobs: BlobStore;
+  clock: Clock;
+  /** Reads that need no transaction go here, never queued behind writes (DatabaseHandle.reads). */
+  reads?: Db;
+  /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`: every write that adds steps checks them. */
+  limits?: StepLimits;
+  /** Refusals of other modules, registered when they start (`AppContext.deleteGuards`). */
+  deleteGuards?: readonly TestDeleteGuard[];
+}
+
+/**
  * The changing operations on tests, directories and revisions. Each reads what it depends on
  * inside its transaction under the locks of docs/concurrency.md.
  */
@@ -59,12 +76,14 @@ export class TestWrites {
   private readonly clock: Clock;
   /** `MAX_STEPS_PER_TEST` and `MAX_STEP_TREE_BYTES`: every write that adds steps checks them. */
   private readonly limits: StepLimits;
+  private readonly deleteGuards: readonly TestDeleteGuard[];
 
-  constructor(db: Db, blobs: BlobStore, clock: Clock, limits: StepLimits = defaultStepLimits) {
-    this.db = db;
-    this.blobs = blobs;
-    this.clock = clock;
-    this.limits = limits;
+  constructor(options: TestsServiceOptions) {
+    this.db = options.db;
+    this.blobs = options.blobs;
+    this.clock = options.clock;
+    this.limits = options.limits ?? defaultStepLimits;
+    this.deleteGuards = options.deleteGuards ?? [];
   }
 
   async create(scope: Scope, rawTestData: unknown, files: UploadedFile[]) {
@@ -276,7 +295,10 @@ export class TestWrites {
     });
   }
 
-  /** Deletes tests (with their descendants) from the active branch; the row goes once no branch has it. */
+  /**
+   * Deletes tests (with their descendants) from the active branch; the row goes once no branch
+   * has it. Refused when another module's guard objects (an active schedule targets one).
+   */
   async delete(scope: Scope, testIds: string[]) {
     const removedBlobs: string[] = [];
     await transaction(this.db, async (trx) => {
@@ -287,12 +309,7 @@ export class TestWrites {
       await this.requireAll(scope, testIds, trx);
       const tree = await branchTree(trx, scope.projectId, scope.branchId);
       const ids = subtreeIds(tree, testIds);
-      const schedules = await activeSchedulesReferencing(trx, scope.projectId, ids);
-      if (schedules.length > 0)
-        throw appError(
-          'TEST_IN_ACTIVE_SCHEDULES',
-          schedules.map((schedule) => schedule.name).join(', '),
-        ).with({ body: { schedules } });
+      for (const guard of this.deleteGuards) await guard(trx, scope.projectId, ids);
       // Waits for updates in flight on these tests (their row locks), in id order.
       await findWorkingMany(trx, scope.projectId, scope.branchId, ids, 'update');
       for (const part of chunk(ids, 500)) {

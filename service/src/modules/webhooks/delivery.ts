@@ -29,9 +29,9 @@ export class WebhookDelivery {
   private queue: JobQueue | undefined;
   private readonly observe: AttemptObserver | undefined;
 
-  constructor(ctx: AppContext, options: { observe?: AttemptObserver } = {}) {
-    this.ctx = ctx;
-    this.current = defaultWebhookSettings(ctx.config);
+  constructor(options: { ctx: AppContext; observe?: AttemptObserver }) {
+    this.ctx = options.ctx;
+    this.current = defaultWebhookSettings(options.ctx.config);
     this.observe = options.observe;
   }
 
@@ -122,7 +122,11 @@ export class WebhookDelivery {
    */
   async start(): Promise<void> {
     if (this.dispatcher) return;
-    const dispatcher = new WebhookDispatcher(this.ctx, () => this.current, this.observe);
+    const dispatcher = new WebhookDispatcher({
+      ctx: this.ctx,
+      settings: () => this.current,
+      observe: this.observe,
+    });
     this.dispatcher = dispatcher;
     try {
       const queue = await this.ctx.queue.open('work');

@@ -32,14 +32,16 @@ export class WebhookDispatcher {
   /** Sweeps for due attempts: every poll interval, sooner for the earliest pending one, and when kicked. */
   private readonly sweeps: Poller;
 
-  constructor(
-    ctx: Pick<AppContext, 'db' | 'clock' | 'log'>,
-    settings: () => WebhookSettings,
-    observe?: AttemptObserver,
-  ) {
+  constructor(options: {
+    ctx: Pick<AppContext, 'db' | 'clock' | 'log'>;
+    /** Read at each sweep: the settings change while it runs. */
+    settings: () => WebhookSettings;
+    observe?: AttemptObserver | undefined;
+  }) {
+    const { ctx, settings } = options;
     this.ctx = ctx;
     this.settings = settings;
-    this.observe = observe;
+    this.observe = options.observe;
     this.sweeps = new Poller({
       intervalMs: settings().pollIntervalMs,
       pass: () => this.sweep(),

@@ -3,6 +3,7 @@ import type { RunFinished } from '../../context.ts';
 import type { ModuleOptions } from '../index.ts';
 import { WebhookDelivery } from './delivery.ts';
 import { webhooksRoutes } from './routes.ts';
+import { WebhooksService } from './service.ts';
 
 export { WebhookDelivery } from './delivery.ts';
 
@@ -20,11 +21,12 @@ declare module 'fastify' {
  */
 export const webhooksPlugin = fp<ModuleOptions>(
   async (app, { ctx, background }) => {
-    const delivery = new WebhookDelivery(ctx, {
+    const delivery = new WebhookDelivery({
+      ctx,
       observe: (outcome, seconds) => ctx.metrics.webhookAttempt(outcome, seconds),
     });
     app.decorate('webhooks', delivery);
-    await webhooksRoutes(app, ctx, delivery);
+    await webhooksRoutes(app, ctx, new WebhooksService({ ctx, delivery }));
     const onFinished = (run: RunFinished) => {
       delivery
         .enqueueRunDeliveries(run)

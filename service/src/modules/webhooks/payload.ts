@@ -82,7 +82,7 @@ export function sampleBody(event: WebhookEvent, publicUrl: string): WebhookBody 
             name: 'Pay with card',
             status: 'failed',
             durationMs: 42225,
-            // The shape a real failure has: the step, its action, the expectation (issue 11).
+            // The shape a real failure has: the step, its action, the expectation.
             errorMessage:
               'Step "Pay › Confirmation" (assertText #status) failed\nExpected substring: "Order confirmed"\nReceived string: "Payment declined"\nTimeout: 5000ms',
             errorLocation: 'Pay › Confirmation',

@@ -15,9 +15,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
-import type { WebhookDelivery } from './delivery.ts';
 import { sampleBody, webhookEvents } from './payload.ts';
-import { WebhooksService } from './service.ts';
+import type { WebhooksService } from './service.ts';
 
 const tags = ['webhooks'];
 const event = z.enum(webhookEvents, { error: 'must be run.completed or run.failed' });
@@ -30,10 +29,9 @@ const deliveryParams = z.object({ id: uuid, deliveryId: uuid });
 export async function webhooksRoutes(
   parent: FastifyInstance,
   ctx: AppContext,
-  delivery: WebhookDelivery,
+  service: WebhooksService,
 ): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const service = new WebhooksService(ctx, delivery);
 
   app.get(
     '/v1/webhooks/sample-payload',

@@ -37,9 +37,9 @@ export class WebhooksService {
   private readonly ctx: AppContext;
   private readonly delivery: WebhookDelivery;
 
-  constructor(ctx: AppContext, delivery: WebhookDelivery) {
-    this.ctx = ctx;
-    this.delivery = delivery;
+  constructor(options: { ctx: AppContext; delivery: WebhookDelivery }) {
+    this.ctx = options.ctx;
+    this.delivery = options.delivery;
   }
 
   private async checkUrl(url: string) {

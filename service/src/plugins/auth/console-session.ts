@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { findActiveProject, findBranch, findSessionUser } from '../../modules/console/public.ts';
 import type { ApiKeyRule } from './access.ts';
+import type { CredentialLookups } from './credentials.ts';
 import { readSessionToken } from './session-cookie.ts';
 
 /**
@@ -46,11 +45,11 @@ export function wantsConsoleSession(request: FastifyRequest, rule: ApiKeyRule) {
 export async function authenticateConsoleSession(
   request: FastifyRequest,
   rule: ApiKeyRule,
-  db: Db,
+  credentials: CredentialLookups,
   clock: Clock,
 ): Promise<void> {
   const token = readSessionToken(request);
-  const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
+  const user = token ? await credentials.sessionUser(token, clock.now()) : undefined;
   if (!user) throw appError('SESSION_REQUIRED');
   requireCsrfHeader(request);
   request.principal = user; // before the role check: a refused request is audited with its actor
@@ -62,11 +61,11 @@ export async function authenticateConsoleSession(
     // Any value that is not a project (or branch) of the organization, well-formed or not, is
     // the spec's 404, as on the API-key path.
     const project = uuidPattern.test(projectId)
-      ? await findActiveProject(db, user.organizationId, projectId.toLowerCase())
+      ? await credentials.activeProject(user.organizationId, projectId.toLowerCase())
       : undefined;
     if (!project) throw appError('PROJECT_NOT_FOUND');
     if (branchId !== undefined && !uuidPattern.test(branchId)) throw appError('BRANCH_NOT_FOUND');
-    const branch = await findBranch(db, branchId?.toLowerCase() ?? project.defaultBranchId, project.id);
+    const branch = await credentials.branch(branchId?.toLowerCase() ?? project.defaultBranchId, project.id);
     if (!branch) throw appError('BRANCH_NOT_FOUND');
     request.project = project;
     request.branch = branch;

@@ -1,10 +1,7 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db, WriteCounter } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { ApiKeyUsage, apiKeyLookup, findSessionUser } from '../../modules/console/public.ts';
 import {
   type AccessRule,
   type ApiKeyRule,
@@ -13,7 +10,13 @@ import {
   type SessionAccess,
 } from './access.ts';
 import { authenticateConsoleSession, requireCsrfHeader, wantsConsoleSession } from './console-session.ts';
-import type { ActiveBranch, ActiveProject, ApiKeyPrincipal, UserPrincipal } from './credentials.ts';
+import type {
+  ActiveBranch,
+  ActiveProject,
+  ApiKeyPrincipal,
+  CredentialLookups,
+  UserPrincipal,
+} from './credentials.ts';
 import { apiKeyPattern } from './secrets.ts';
 import { readSessionToken } from './session-cookie.ts';
 
@@ -22,7 +25,7 @@ export { sessionCookie } from './session-cookie.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Writes each API key's `lastUsedAt` (at most once a minute per key). */
-    apiKeyUsage: ApiKeyUsage;
+    apiKeyUsage: CredentialLookups['keyUsage'];
     /** Every guarded route's rule by `METHOD /url`, as the routes declared them (read by the API document and tests). */
     accessRules: ReadonlyMap<string, AccessRule>;
   }
@@ -40,17 +43,15 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** Checks that each guarded route declares its access rule, and enforces it before the body is even read. */
+/**
+ * Checks that each guarded route declares its access rule, and enforces it before the body is
+ * even read. `credentials` are the console module's lookups, passed in by app.ts.
+ */
 export const authPlugin = fp(
-  async (
-    app: FastifyInstance,
-    options: { db: Db; clock: Clock; sqlite?: SqliteDatabase.Database; writes?: WriteCounter },
-  ) => {
-    const { db, clock } = options;
-    const lookup = apiKeyLookup(db, options.sqlite, options.writes);
-    const usage = new ApiKeyUsage(db, clock, (error, apiKeyId) =>
-      app.log.warn({ err: error, apiKeyId }, 'could not record when the API key was last used'),
-    );
+  async (app: FastifyInstance, options: { credentials: CredentialLookups; clock: Clock }) => {
+    const { credentials, clock } = options;
+    const lookup = credentials.apiKey;
+    const usage = credentials.keyUsage;
     app.decorate('apiKeyUsage', usage);
     app.addHook('onClose', () => usage.settled());
     app.decorateRequest('principal', undefined);
@@ -68,7 +69,8 @@ export const authPlugin = fp(
       if (!rule || rule.kind === 'public') return;
       if (rule.kind === 'apiKey') {
         // Requests with a key, or without a console cookie, take the key path unchanged.
-        if (wantsConsoleSession(request, rule)) await authenticateConsoleSession(request, rule, db, clock);
+        if (wantsConsoleSession(request, rule))
+          await authenticateConsoleSession(request, rule, credentials, clock);
         else await authenticateApiKey(request, rule);
       } else await authenticateSession(request, rule.access);
     };
@@ -121,7 +123,7 @@ export const authPlugin = fp(
 
     async function authenticateSession(request: FastifyRequest, access: SessionAccess) {
       const token = readSessionToken(request);
-      const user = token ? await findSessionUser(db, token, clock.now()) : undefined;
+      const user = token ? await credentials.sessionUser(token, clock.now()) : undefined;
       if (!user) throw appError('SESSION_REQUIRED');
       // The /console/v1 routes are reached only with the session cookie: the same CSRF rule as /v1.
       requireCsrfHeader(request);

@@ -9,7 +9,7 @@ describe('file blob store', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-file-blobs-'));
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('leaves nothing behind when a stream fails mid-way: no blob, no part file (issue 39)', async () => {
+  it('leaves nothing behind when a stream fails mid-way: no blob, no part file', async () => {
     const store = new FileBlobStore({ root, signingKey: Buffer.alloc(32), publicUrl: 'http://127.0.0.1' });
     const failing = Readable.from(
       (async function* () {

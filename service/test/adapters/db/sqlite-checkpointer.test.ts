@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/adapters/db/index.ts';
 
 /**
- * Issue 25, reads under writes on the embedded default: WAL checkpoints run in their own thread,
+ * Reads under writes on the embedded default: WAL checkpoints run in their own thread,
  * never inside a request's commit on the event loop.
  */
 

@@ -8,7 +8,7 @@ import { transaction } from '../../../src/adapters/db/locks.ts';
 import { createPostgresDatabase } from '../../helper.ts';
 
 /**
- * Issue 25, reads under writes: the write transactions of `transaction()` take turns
+ * Reads under writes: the write transactions of `transaction()` take turns
  * (`writeTurnRules`, docs/concurrency.md), so a request's own statements are not queued behind
  * a crowd of writers. Asserted by order of events, not by timing.
  */

@@ -74,8 +74,8 @@ describe.each(databaseKinds)('API key "last used" on %s', (database) => {
     const { id } = await listed('shared key');
     const errors: unknown[] = [];
     // Two instances: each remembers nothing of the other's writes.
-    const instanceA = new ApiKeyUsage(t.ctx.db, clock, (error) => errors.push(error));
-    const instanceB = new ApiKeyUsage(t.ctx.db, clock, (error) => errors.push(error));
+    const instanceA = new ApiKeyUsage({ db: t.ctx.db, clock, logError: (error) => errors.push(error) });
+    const instanceB = new ApiKeyUsage({ db: t.ctx.db, clock, logError: (error) => errors.push(error) });
     const first = clock.now().toISOString();
     instanceA.record(id);
     await instanceA.settled();
@@ -107,7 +107,11 @@ describe.each(databaseKinds)('API key "last used" on %s', (database) => {
     });
     await createApiKey(t, ['emailInbox:read'], 'failing key');
     const { id } = await listed('failing key');
-    const usage = new ApiKeyUsage(db, clock, (error, apiKeyId) => errors.push({ error, id: apiKeyId }));
+    const usage = new ApiKeyUsage({
+      db,
+      clock,
+      logError: (error, apiKeyId) => errors.push({ error, id: apiKeyId }),
+    });
     expect(() => usage.record(id)).not.toThrow();
     await usage.settled();
     expect(errors).toHaveLength(1);

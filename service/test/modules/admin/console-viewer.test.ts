@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleCall, createTest, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
 
 /**
- * The console routes of the administration's second pass: the inbox message viewer, the
+ * The console's viewer and action routes: the inbox message viewer, the
  * webhook sample payloads, a schedule's "trigger now" and a run started with a preset.
  */
 describe.each(databaseKinds)('console viewer routes on %s', (database) => {

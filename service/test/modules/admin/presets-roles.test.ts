@@ -312,7 +312,7 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
     it("shows the organization's concurrency cap that applies: the default (2) until one is set", async () => {
       const before = await as(member, { method: 'GET', url: '/console/v1/organization' });
       expect(before.json().data.concurrencyCap).toBe(2);
-      // Billing limits are the owner's (issue 15): an admin reads them and is refused a change.
+      // Billing limits are the owner's alone: an admin reads them and is refused a change.
       // (A fresh admin: the one above was promoted to owner by an earlier case.)
       await as(owner, {
         method: 'POST',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 
 /**
- * Issue 26.3, reproduced with the attacker's requests: a run of wrong passwords against the
+ * Sign-in throttling, driven by the requests a password-guessing client sends: a run of wrong passwords against the
  * owner's account, and the timing of unknown against known emails.
  */
 describe.each(databaseKinds)('console sign-in against guessing (%s)', (database) => {

@@ -6,7 +6,7 @@ import { consoleCall, createTestApp, freePort, type TestApp } from '../../helper
 import { createTest, waitForStatus } from '../runs/helpers.ts';
 
 /**
- * The browser flow of issue 7, end to end on loopback: a sign-up page whose form POST makes
+ * The e-mail confirmation flow a stored test drives, end to end on loopback: a sign-up page whose form POST makes
  * its server mail a confirmation link through the service's own SMTP listener; a stored test
  * signs up, waits for the mail in a console-created inbox, follows the link and checks the
  * confirmation page. Real app, real runner (Playwright + Chromium), real SMTP, real HTTP.

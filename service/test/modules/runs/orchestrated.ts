@@ -2,7 +2,7 @@ import type { TestApp } from '../../helper.ts';
 import { createTest, type Site } from './helpers.ts';
 
 /**
- * Helpers of the orchestrated-run tests (issue 21): UI tests that open a page in Chromium and
+ * Helpers of the orchestrated (split) run tests: UI tests that open a page in Chromium and
  * wait on the loopback site (`/slow?ms=N`), so their durations are known and I/O-bound.
  */
 

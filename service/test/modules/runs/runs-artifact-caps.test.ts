@@ -14,7 +14,7 @@ import { unzip } from './artifacts.ts';
 import { createTest, waitForStatus } from './helpers.ts';
 
 /**
- * Issue 39: a run's outputs are redacted by a streaming child process (never the service) and
+ * A run's outputs are redacted by a streaming child process (never the service) and
  * stored within ARTIFACT_ENTRY_MAX_BYTES, RUN_ARTIFACTS_MAX_BYTES and ORG_ARTIFACTS_MAX_BYTES.
  * The process measured is this test process: it hosts the service (createTestApp, in process).
  */
@@ -162,7 +162,7 @@ async function traceViewerActions(trace: string): Promise<string[]> {
   }
 }
 
-describe('run artifacts within caps, redacted outside the service (issue 39)', () => {
+describe('run artifacts within caps, redacted outside the service', () => {
   let bodies: Bodies;
   beforeAll(async () => {
     bodies = await startBodies();

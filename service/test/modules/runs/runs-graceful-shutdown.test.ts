@@ -8,7 +8,7 @@ import { apiTest, type Site, startSite } from './helpers.ts';
 import { serverFile, startProcess, until } from './service-process.ts';
 
 /**
- * Issue 13: SIGTERM to a real service process while a run executes. HTTP stops accepting at
+ * Graceful shutdown: SIGTERM to a real service process while a run executes. HTTP stops accepting at
  * once; the run finishes if it can within SHUTDOWN_GRACE_MS, otherwise it is ended as failed
  * with a runner error naming the shutdown; the process exits 0 either way.
  */

@@ -40,7 +40,7 @@ const alive = (pid: number) => {
 };
 
 /**
- * Issue 21's second fault: a batch whose runner is judged dead is put back once; when the
+ * A batch's second runner fault: a batch whose runner is judged dead is put back once; when the
  * runner that took it dies too, the run fails with a runner error naming the batch's tests,
  * the other batches end, and the tests never ran twice at the same time.
  */

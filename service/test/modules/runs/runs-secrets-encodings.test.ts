@@ -6,7 +6,7 @@ import { allArtifactFiles } from './artifacts.ts';
 import { createTest, setCap, waitForStatus } from './helpers.ts';
 
 /**
- * Issue 26, part 2 end to end: a secret with `!(`, `&` and `Ü` is typed into a form on a page
+ * Redaction of every encoding, end to end: a secret with `!(`, `&` and `Ü` is typed into a form on a page
  * served without a charset (so Chromium posts it Latin-1 form-encoded, `Ü` as `%DC`) and submitted;
  * no artifact, unpacked to the traces' resources and the report's embedded zips, holds it in any
  * encoding a browser or HTTP client produces.

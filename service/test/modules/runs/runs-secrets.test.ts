@@ -4,7 +4,7 @@ import { expand, unzip } from './artifacts.ts';
 import { createTest, type Site, startSite, waitForStatus } from './helpers.ts';
 
 /**
- * Issue 4, secrets in artifacts: a test types a secret with `fill` and sends it in a request
+ * Secrets kept out of artifacts: a test types a secret with `fill` and sends it in a request
  * header and body with the trace on; no stored artifact may contain it in any form.
  */
 describe('run artifacts: secrets redacted, bundle equal to the pw export', () => {

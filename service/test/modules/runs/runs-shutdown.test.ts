@@ -21,7 +21,7 @@ async function sessionsOn(url: string): Promise<Array<{ query: string; state: st
 }
 
 /**
- * Issue 4: with PostgreSQL and background work, closing the app releases every connection the
+ * Clean shutdown: with PostgreSQL and background work, closing the app releases every connection the
  * runs module holds (runner loop, heartbeats, pg-boss, pollers), so dropping the database right
  * after is clean. Vitest fails the file on any unhandled error (57P01 from a leftover client).
  */

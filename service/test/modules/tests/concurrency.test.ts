@@ -4,7 +4,7 @@ import { createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep, updateTest } from './helpers.ts';
 
 /**
- * Issue 25: many clients writing at once, on both databases. Each case fires its requests
+ * Many clients writing at once, on both databases. Each case fires its requests
  * together, then checks the invariants the spec sets; no outcome of a race is a 5xx.
  */
 

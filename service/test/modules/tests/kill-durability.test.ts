@@ -7,7 +7,7 @@ import type { BootstrapInfo } from '../../../src/bootstrap.ts';
 import { createPostgresDatabase, databaseKinds } from '../../helper.ts';
 
 /**
- * Issue 25: `kill -9` of the service during concurrent creates. Every create answered 2xx
+ * Durability: `kill -9` of the service during concurrent creates. Every create answered 2xx
  * before the kill is there after a restart, on both databases.
  */
 

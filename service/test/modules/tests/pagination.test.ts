@@ -4,7 +4,7 @@ import { createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep } from './helpers.ts';
 
 /**
- * Issue 22: any `page`/`limit` the spec allows answers 200 with a correct pagination object
+ * Any `page`/`limit` the spec allows answers 200 with a correct pagination object
  * (an empty page past the last one), never a 500 — even when `page × limit` passes the
  * databases' 64-bit integers. `GET /v1/test-runs` caps `limit` at 500 (a 400 naming it).
  */

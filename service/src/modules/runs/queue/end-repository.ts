@@ -2,8 +2,9 @@ import { runReport, runStats } from '@stepdeck/contract';
 import type { Db, Tx } from '../../../adapters/db/index.ts';
 import { readJson, toJson } from '../../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../../context.ts';
+import type { ExecutionResult } from '../../../runner/executor.ts';
+import { findProject } from '../../console/public.ts';
 import type { BatchResult } from '../batches-repository.ts';
-import { type ExecutionResult, projects } from '../deps.ts';
 import { findRun, type RunRow, runTests } from '../repository.ts';
 import { runLifecycle, unitLifecycle } from './lifecycle.ts';
 
@@ -156,7 +157,7 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
   try {
     const run = await findRun(ctx.db, runId);
     if (!run || (run.status !== 'completed' && run.status !== 'failed')) return;
-    const project = await projects.findProject(ctx.db, run.organizationId, run.projectId);
+    const project = await findProject(ctx.db, run.organizationId, run.projectId);
     const report = readJson(runReport.nullable(), run.report, null, `runs ${run.id}/report`);
     const event: RunFinished = {
       organizationId: run.organizationId,

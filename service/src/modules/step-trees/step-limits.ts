@@ -4,16 +4,9 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, toJson } from '../../adapters/db/index.ts';
 import type { Config } from '../../config.ts';
 import { appError } from '../../errors.ts';
-import { workingRevisionsOf } from '../tests/public.ts';
 import type { NormalizedStep } from './step-input.ts';
 import { chunk } from './step-rows.ts';
-import {
-  parentGroupsOf,
-  revisionNodeTotals,
-  revisionsReferencing,
-  sharedLinksOf,
-  stepSizeRows,
-} from './step-trees-repository.ts';
+import { revisionNodeTotals, sharedLinksOf, stepSizeRows } from './step-trees-repository.ts';
 
 /**
  * Quotas on one test's step tree (`MAX_STEPS_PER_TEST`, `MAX_STEP_TREE_BYTES`). A tree is
@@ -205,50 +198,4 @@ export async function requireStepsWithinLimits(
     refuseOverLimits(limits, size, { before });
   }
   return size;
-}
-
-/**
- * The working revisions whose trees show any of these steps: directly, or inside shared groups
- * (any level) that link them; with their test names for the refusal.
- */
-async function workingRevisionsShowing(db: Executor, projectId: string, stepIds: string[]) {
-  const all = new Set(stepIds);
-  let frontier = [...all];
-  while (frontier.length > 0) {
-    const next: string[] = [];
-    for (const part of chunk(frontier, 500))
-      for (const link of await parentGroupsOf(db, part))
-        if (!all.has(link.parentStepId)) {
-          all.add(link.parentStepId);
-          next.push(link.parentStepId);
-        }
-    frontier = next;
-  }
-  const revisionIds: string[] = [];
-  for (const part of chunk([...all], 500)) revisionIds.push(...(await revisionsReferencing(db, part)));
-  return workingRevisionsOf(db, projectId, revisionIds);
-}
-
-/**
- * For an edit of canonical steps that every test showing them sees (a step's fields, a shared
- * group's children): measures those tests now, and returns the check to run once the edit is
- * written in the same transaction, which refuses it (rolled back) when it grows a test past a limit.
- */
-export async function guardTestsShowing(
-  db: Executor,
-  limits: StepLimits,
-  projectId: string,
-  stepIds: string[],
-): Promise<() => Promise<void>> {
-  const revisions = await workingRevisionsShowing(db, projectId, stepIds);
-  const ids = [...revisions.keys()];
-  const before = await revisionSizes(db, ids);
-  return async () => {
-    const after = await revisionSizes(db, ids);
-    for (const [id, revision] of revisions) {
-      const size = after.get(id) ?? none;
-      if (overLimits(limits, size))
-        refuseOverLimits(limits, size, { before: before.get(id), who: `test "${revision.name}"` });
-    }
-  };
 }

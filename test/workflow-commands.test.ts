@@ -8,11 +8,11 @@ vi.mock('node:crypto', async (importOriginal) => ({
   ...(await importOriginal<typeof import('node:crypto')>()),
   randomUUID: () => '00000000-0000-4000-8000-000000000000',
 }));
-const { saveState } = await import('../src/runner.ts');
+const { saveState } = await import('../src/workflow-commands.ts');
 const delimiter = 'ghadelimiter_00000000-0000-4000-8000-000000000000';
 
 describe('saveState ($GITHUB_STATE file command)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-commands-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workflow-commands-'));
   const file = path.join(dir, 'state');
   afterEach(() => fs.rmSync(file, { force: true }));
 

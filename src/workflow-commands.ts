@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 /**
- * The few runner commands the action needs before it knows its inputs are valid, without
+ * The few workflow commands the action needs before it knows its inputs are valid, without
  * loading @actions/core (the cold start stays small). Same protocol as @actions/core.
  */
 

@@ -8,7 +8,7 @@ import { appError } from '../../errors.ts';
 import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
-import { findRunOwner } from '../runs/public.ts';
+import { findRunOwner } from './repository.ts';
 
 /**
  * A run's artifact through the console's own origin, for the signed-in user's organization.

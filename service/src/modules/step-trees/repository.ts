@@ -4,13 +4,12 @@ import type { Db, Tx } from '../../adapters/db/index.ts';
 import { fromFlag, pageWindow } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
-import { stepInAnyTree, stepVisibleOn } from './revision-nodes-repository.ts';
-import { chunk } from './step-rows.ts';
-import type { StepRow } from './steps-store.ts';
+import { stepInAnyTree, stepVisibleOn, type WorkingRevision } from './revision-nodes-repository.ts';
+import { chunk, type StepRow } from './step-rows.ts';
 
 /**
- * The steps module's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).
- * The revision trees that use steps belong to the tests module (`tests/revision-trees-repository.ts`).
+ * The step-tree store's SQL: canonical steps (`steps`) and shared-group links (`stepChildren`).
+ * The nodes of revision trees are in `revision-nodes-repository.ts`; the revisions are the tests module's.
  */
 
 type Executor = Db | Tx;
@@ -28,9 +27,11 @@ const stepColumns = [
   's.type',
 ] as const;
 
+/** A step of the project visible on the branch; `isWorking` is the tests module's condition. */
 export async function findVisibleStep(
   db: Executor,
   scope: Scope,
+  isWorking: WorkingRevision,
   stepId: string,
 ): Promise<StepRow | undefined> {
   return db
@@ -38,7 +39,7 @@ export async function findVisibleStep(
     .select(stepColumns)
     .where('s.id', '=', stepId)
     .where('s.projectId', '=', scope.projectId)
-    .where(stepVisibleOn(scope.branchId))
+    .where(stepVisibleOn(isWorking, scope.branchId))
     .executeTakeFirst();
 }
 
@@ -46,13 +47,14 @@ export async function findVisibleStep(
 export async function sharedStepsPage(
   db: Executor,
   scope: Scope,
+  isWorking: WorkingRevision,
   query: { limit: number; page: number; search?: string | undefined; type: 'all' | 'ui' | 'api' },
 ) {
   let base = db
     .selectFrom('steps as s')
     .where('s.projectId', '=', scope.projectId)
     .where('s.shared', '=', 1)
-    .where(stepVisibleOn(scope.branchId));
+    .where(stepVisibleOn(isWorking, scope.branchId));
   if (query.search)
     base = base.where(
       sql<boolean>`s."nameLower" like ${`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,

@@ -1,57 +1,35 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { branchNames } from '../console/public.ts';
-import { isWorkingRevision, markEditedWithStepsCount, workingRevisionsOf } from '../tests/public.ts';
 
 /**
  * The nodes of revision trees (`revisionSteps`): which canonical step sits where in a test
- * revision's tree. The revisions themselves are the tests module's; what is asked of them
- * (working? on which branch?) goes through its public functions.
+ * revision's tree. The revisions themselves are the tests module's: this store never reads
+ * them, and a query that must know whether a revision is working takes the tests module's
+ * condition as an argument (`WorkingRevision`), so the store depends on no module above it.
  */
 
 type Executor = Db | Tx;
-type Scope = { projectId: string; branchId: string };
+
+/** The tests module's SQL condition "this revision is a working one (on this branch)". */
+export type WorkingRevision = (revisionId: RawBuilder<unknown>, branchId?: string) => RawBuilder<boolean>;
 
 /**
  * A canonical step (aliased `s` in the caller's query) is visible on a branch when a working
  * revision there uses it, when a shared group links it, or when nothing uses it at all.
  */
-export const stepVisibleOn = (branchId: string) =>
+export const stepVisibleOn = (isWorkingRevision: WorkingRevision, branchId: string) =>
   sql<boolean>`(exists (select 1 from "revisionSteps" rs where rs."stepId" = s.id and ${isWorkingRevision(sql.ref('rs.revisionId'), branchId)})
       or exists (select 1 from "stepChildren" sc where sc."childStepId" = s.id)
       or not exists (select 1 from "revisionSteps" rs2 where rs2."stepId" = s.id and ${isWorkingRevision(sql.ref('rs2.revisionId'))}))`;
 
-/** Working revisions of the project (with their branch's name) whose trees reference a canonical step directly: one entry per node. */
-export async function usages(db: Executor, projectId: string, stepId: string) {
+/** The revisions whose trees reference a canonical step directly: one entry per node. */
+export async function revisionsUsing(db: Executor, stepId: string): Promise<string[]> {
   const nodes = await db
     .selectFrom('revisionSteps')
     .select('revisionId')
     .where('stepId', '=', stepId)
     .execute();
-  const revisions = await workingRevisionsOf(
-    db,
-    projectId,
-    nodes.map((node) => node.revisionId),
-  );
-  const branches = await branchNames(
-    db,
-    [...revisions.values()].map((revision) => revision.branchId),
-  );
-  return nodes.flatMap((node) => {
-    const revision = revisions.get(node.revisionId);
-    const branchName = revision && branches.get(revision.branchId);
-    return revision && branchName !== undefined
-      ? [
-          {
-            revisionId: revision.id,
-            testId: revision.testId,
-            name: revision.name,
-            branchId: revision.branchId,
-            branchName,
-          },
-        ]
-      : [];
-  });
+  return nodes.map((node) => node.revisionId);
 }
 
 /** Whether any revision tree (working or saved, any branch) references the step. */
@@ -64,18 +42,14 @@ export async function stepInAnyTree(db: Executor, stepId: string): Promise<boole
   return row !== undefined;
 }
 
-/** A node of a working revision on the branch, with its test and canonical step. */
-export async function findWorkingNode(db: Executor, scope: Scope, revisionStepId: string) {
-  const node = await db
+/** A node of a revision tree, with its canonical step. */
+export async function findNode(db: Executor, revisionStepId: string) {
+  return db
     .selectFrom('revisionSteps as rs')
     .innerJoin('steps as s', 's.id', 'rs.stepId')
     .select(['rs.id', 'rs.revisionId', 's.id as stepId', 's.name', 's.isGroup', 's.shared'])
     .where('rs.id', '=', revisionStepId)
     .executeTakeFirst();
-  if (!node) return undefined;
-  const revision = (await workingRevisionsOf(db, scope.projectId, [node.revisionId])).get(node.revisionId);
-  if (!revision || revision.branchId !== scope.branchId) return undefined;
-  return { ...node, testId: revision.testId, testName: revision.name, type: revision.type };
 }
 
 export async function nodeExists(db: Executor, revisionStepId: string): Promise<boolean> {
@@ -137,12 +111,12 @@ export async function deleteRevisionTree(db: Executor, revisionId: string) {
   await db.deleteFrom('revisionSteps').where('revisionId', '=', revisionId).execute();
 }
 
-/** Marks a working revision whose tree changed size as edited, with its step count recounted. */
-export async function markEditedAndRecount(db: Executor, revisionId: string, now: string) {
+/** How many nodes a revision's tree has. */
+export async function countNodes(db: Executor, revisionId: string): Promise<number> {
   const count = await db
     .selectFrom('revisionSteps')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('revisionId', '=', revisionId)
     .executeTakeFirst();
-  await markEditedWithStepsCount(db, revisionId, now, Number(count?.n ?? 0));
+  return Number(count?.n ?? 0);
 }
