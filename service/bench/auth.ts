@@ -72,7 +72,7 @@ async function serve(): Promise<void> {
   // Reference: the bare route plus one raw better-sqlite3 lookup of the key (no Kysely, no hooks).
   const raw = new SqliteDatabase(path.join(dataDir, 'stepdeck.sqlite'), { readonly: true });
   const findKey = raw.prepare('select "id", "scopes" from "apiKeys" where "keyHash" = ?');
-  const { apiKeyLookup } = await import('../src/modules/console/public.ts');
+  const { apiKeyLookup } = await import('../src/modules/accounts/public.ts');
   const lookup = apiKeyLookup(ctxDb);
   bare.get('/bare-kysely', async (request, reply) => {
     const found = await lookup(String(request.headers['x-api-key']));

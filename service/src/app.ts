@@ -13,7 +13,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
 import { Metrics } from './metrics.ts';
-import { consoleCredentials } from './modules/console/public.ts';
+import { consoleCredentials } from './modules/accounts/public.ts';
 import { type ModuleOptions, modulePlugins } from './modules/index.ts';
 import { RunsRuntime } from './modules/runs/public.ts';
 import { authPlugin } from './plugins/auth/index.ts';

@@ -12,7 +12,7 @@ import {
   insertProject,
   insertUser,
   installOrganizationId,
-} from './modules/console/public.ts';
+} from './modules/accounts/public.ts';
 import { newPassword } from './plugins/auth/secrets.ts';
 
 export interface BootstrapInfo {

@@ -5,7 +5,7 @@ import type { ProcessQueue } from './adapters/queue/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
-import type { BranchCopier } from './modules/console/public.ts';
+import type { BranchCopier } from './modules/accounts/public.ts';
 import type { PresetDeleteGuard } from './modules/presets/public.ts';
 import type { RunsRuntime } from './modules/runs/public.ts';
 import type { TestDeleteGuard } from './modules/tests/public.ts';

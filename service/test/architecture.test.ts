@@ -19,14 +19,14 @@ const pluginsRoot = path.join(srcRoot, 'plugins');
 /** Which module owns each table (the one module whose files may name it in SQL). */
 const tableOwners: Record<string, string> = {
   // The organization and its settings, users, sessions, API keys, projects, branches and tags.
-  install: 'console',
-  organizations: 'console',
-  users: 'console',
-  sessions: 'console',
-  apiKeys: 'console',
-  projects: 'console',
-  branches: 'console',
-  tags: 'console',
+  install: 'accounts',
+  organizations: 'accounts',
+  users: 'accounts',
+  sessions: 'accounts',
+  apiKeys: 'accounts',
+  projects: 'accounts',
+  branches: 'accounts',
+  tags: 'accounts',
   // Tests, their revisions, tag links, attachments and the project's secrets.
   tests: 'tests',
   testRevisions: 'tests',
@@ -169,7 +169,7 @@ const pluginSharedImports = new Set([
 ]);
 /**
  * Plugins that still name a module's tables, with the reason: none (the
- * credential lookups are the console module's). Plugins may name only the infrastructure
+ * credential lookups are the accounts module's). Plugins may name only the infrastructure
  * tables (`rateLimits`, `settings`). The list only shrinks.
  */
 const pluginTableExceptions: Record<string, string> = {};
@@ -332,9 +332,12 @@ describe('module boundaries', () => {
       [
         {
           file: 'console-static.ts',
-          text: "import { artifactProxyRoutes } from '../modules/console/artifact-proxy.ts';",
+          text: "import { artifactProxyRoutes } from '../modules/accounts/artifact-proxy.ts';",
         },
-        { file: 'auth/index.ts', text: "import { findProject } from '../../modules/console/repository.ts';" },
+        {
+          file: 'auth/index.ts',
+          text: "import { findProject } from '../../modules/accounts/repository.ts';",
+        },
         { file: 'observability.ts', text: "import { executeRun } from '../runner/executor.ts';" },
         { file: 'auth/keys.ts', text: "db.selectFrom('apiKeys').innerJoin('users', 'a', 'b')" },
         { file: 'quota.ts', text: 'sql`select count(*) from "runs"`' },
@@ -344,7 +347,7 @@ describe('module boundaries', () => {
           file: 'rate-limit.ts',
           text: "db.selectFrom('rateLimits'); import { x } from '../adapters/db/index.ts';",
         },
-        { file: 'auth/index.ts', text: "import { findProject } from '../../modules/console/public.ts';" },
+        { file: 'auth/index.ts', text: "import { findProject } from '../../modules/accounts/public.ts';" },
         {
           file: 'errors.ts',
           text: "import { AppError } from '../errors.ts'; import { y } from './auth/secrets.ts';",
@@ -356,11 +359,11 @@ describe('module boundaries', () => {
       { 'listed.ts → modules/runs/internal.ts': 'listed' },
     );
     expect(violations).toEqual([
-      'plugins/console-static.ts: imports modules/console/artifact-proxy.ts; plugins use a module through its public.ts',
-      'plugins/auth/index.ts: imports modules/console/repository.ts; plugins use a module through its public.ts',
+      'plugins/console-static.ts: imports modules/accounts/artifact-proxy.ts; plugins use a module through its public.ts',
+      'plugins/auth/index.ts: imports modules/accounts/repository.ts; plugins use a module through its public.ts',
       'plugins/observability.ts: imports runner/executor.ts, which plugins may not use (see pluginSharedImports)',
-      'plugins/auth/keys.ts: queries apiKeys, a table of the console module; use console/public.ts',
-      'plugins/auth/keys.ts: queries users, a table of the console module; use console/public.ts',
+      'plugins/auth/keys.ts: queries apiKeys, a table of the accounts module; use accounts/public.ts',
+      'plugins/auth/keys.ts: queries users, a table of the accounts module; use accounts/public.ts',
       'plugins/quota.ts: queries runs, a table of the runs module; use runs/public.ts',
       'plugins/odd.ts: queries mystery, a table with no owner in test/architecture.test.ts',
     ]);
@@ -380,14 +383,14 @@ describe('module boundaries', () => {
       { file: 'backup.ts', text: 'sql`select * from "mystery"`' },
       // Allowed: infrastructure tables, public.ts, the registry of module plugins, non-modules.
       { file: 'settings.ts', text: "db.selectFrom('settings')" },
-      { file: 'bootstrap.ts', text: "import { insertInstall } from './modules/console/public.ts';" },
+      { file: 'bootstrap.ts', text: "import { insertInstall } from './modules/accounts/public.ts';" },
       {
         file: 'app.ts',
         text: "import { modulePlugins } from './modules/index.ts'; import { a } from './clock.ts';",
       },
     ]);
     expect(violations).toEqual([
-      'bootstrap.ts: queries install, a table of the console module; use console/public.ts',
+      'bootstrap.ts: queries install, a table of the accounts module; use accounts/public.ts',
       'app.ts: imports modules/runs/runtime.ts; shared files use a module through its public.ts',
       'runner/compiler/index.ts: imports modules/steps/repository.ts; shared files use a module through its public.ts',
       'backup.ts: queries mystery, a table with no owner in test/architecture.test.ts',
@@ -414,7 +417,7 @@ describe('module boundaries', () => {
     ]);
     expect(violations).toEqual([
       'schedules/service.ts: queries runs, a table of the runs module',
-      'tests/list.ts: queries tags, a table of the console module',
+      'tests/list.ts: queries tags, a table of the accounts module',
       'steps/trees.ts: queries testRevisions, a table of the tests module',
       'runs/deps.ts: imports tests/repository.ts; other modules are used through tests/public.ts',
       'runs/later.ts: imports inboxes/run-access.ts; other modules are used through inboxes/public.ts',

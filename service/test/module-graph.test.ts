@@ -204,33 +204,33 @@ describe('module graph', () => {
       { file: 'modules/tests/public.ts', text: "export { tagIds } from './repository.ts';" },
       { file: 'modules/tests/repository.ts', text: "import { findTag } from '../console/public.ts';" },
       {
-        file: 'modules/console/public.ts',
+        file: 'modules/accounts/public.ts',
         text: "import { requireUser } from '../../plugins/auth/index.ts';",
       },
-      { file: 'plugins/auth/index.ts', text: "import { lookup } from '../../modules/console/lookups.ts';" },
-      { file: 'modules/console/lookups.ts', text: 'export const lookup = 1;' },
+      { file: 'plugins/auth/index.ts', text: "import { lookup } from '../../modules/accounts/lookups.ts';" },
+      { file: 'modules/accounts/lookups.ts', text: 'export const lookup = 1;' },
     ]);
     const modules = unitGraph(files, serviceUnit);
     expect(cycleViolations(files, {})).toEqual([]);
     expect(cycleViolations(modules, {})).toEqual([
-      'cycle: modules/console → plugins → modules/console',
+      'cycle: modules/accounts → plugins → modules/accounts',
       'cycle: modules/schedules → modules/tests → modules/schedules',
     ]);
     expect(
       cycleViolations(modules, {
         'modules/tests → modules/schedules': 'listed',
         'modules/tests → modules/runs': 'gone',
-        'modules/console → modules/tests': 'never there',
+        'modules/accounts → modules/tests': 'never there',
       }),
     ).toEqual([
-      'cycle: modules/console → plugins → modules/console',
+      'cycle: modules/accounts → plugins → modules/accounts',
       'modules/tests → modules/runs: no longer imported; take it off the exceptions',
-      'modules/console → modules/tests: no longer imported; take it off the exceptions',
+      'modules/accounts → modules/tests: no longer imported; take it off the exceptions',
     ]);
-    const acyclic = withoutEdges(modules, ['plugins → modules/console']);
-    expect(cycleViolations(acyclic, { 'modules/console → plugins': 'listed' })).toEqual([
+    const acyclic = withoutEdges(modules, ['plugins → modules/accounts']);
+    expect(cycleViolations(acyclic, { 'modules/accounts → plugins': 'listed' })).toEqual([
       'cycle: modules/schedules → modules/tests → modules/schedules',
-      'modules/console → plugins: on no cycle any more; take it off the exceptions',
+      'modules/accounts → plugins: on no cycle any more; take it off the exceptions',
     ]);
   });
 
@@ -239,15 +239,15 @@ describe('module graph', () => {
       `export const p = fp(async () => {}, { name: '${name}', dependencies: [${dependencies.map((d) => `'${d}'`).join(', ')}] });`;
     const violations = dependencyViolations(
       [
-        { file: 'modules/console/index.ts', text: plugin('console', []) },
-        { file: 'modules/console/public.ts', text: '' },
+        { file: 'modules/accounts/index.ts', text: plugin('accounts', []) },
+        { file: 'modules/accounts/public.ts', text: '' },
         {
           file: 'modules/tests/index.ts',
           text: "import { r } from './routes.ts';\nfp(r, { name: 'tests' });",
         },
-        { file: 'modules/tests/routes.ts', text: "import { findTag } from '../console/public.ts';" },
+        { file: 'modules/tests/routes.ts', text: "import { findTag } from '../accounts/public.ts';" },
         { file: 'modules/tests/public.ts', text: '' },
-        { file: 'modules/runs/index.ts', text: plugin('runs', ['queue', 'tests', 'console']) },
+        { file: 'modules/runs/index.ts', text: plugin('runs', ['queue', 'tests', 'accounts']) },
         { file: 'modules/runs/deps.ts', text: "import type { T } from '../tests/public.ts';" },
         { file: 'modules/steps/index.ts', text: plugin('steps', ['tests']) },
         { file: 'modules/steps/service.ts', text: "import { markEdited } from '../tests/public.ts';" },
@@ -261,8 +261,8 @@ describe('module graph', () => {
     );
     expect(violations).toEqual([
       "modules/runs/index.ts: declares 'tests' in dependencies but imports nothing of it",
-      "modules/runs/index.ts: declares 'console' in dependencies but imports nothing of it",
-      "modules/tests/index.ts: imports the console module but does not declare 'console' in dependencies",
+      "modules/runs/index.ts: declares 'accounts' in dependencies but imports nothing of it",
+      "modules/tests/index.ts: imports the accounts module but does not declare 'accounts' in dependencies",
     ]);
   });
 });

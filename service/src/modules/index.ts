@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
+import { accountsPlugin } from './accounts/index.ts';
 import { auditPlugin } from './audit/index.ts';
-import { consolePlugin } from './console/index.ts';
 import { inboxesPlugin } from './inboxes/index.ts';
 import { presetsPlugin } from './presets/index.ts';
 import { runsPlugin } from './runs/index.ts';
@@ -28,7 +28,7 @@ export interface ModuleOptions {
 export const modulePlugins = [
   // The audit log's hooks come first, so they see every route.
   auditPlugin,
-  consolePlugin,
+  accountsPlugin,
   inboxesPlugin,
   presetsPlugin,
   testsPlugin,

@@ -1,13 +1,13 @@
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import { consoleCredentials } from '../../src/modules/console/public.ts';
+import { consoleCredentials } from '../../src/modules/accounts/public.ts';
 import { apiKeyOnly, projectChange, projectRead } from '../../src/plugins/auth/access.ts';
 import { authPlugin, requireApiKey, requireScope } from '../../src/plugins/auth/index.ts';
 import { registerErrorHandling } from '../../src/plugins/errors.ts';
 import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
 
-/** The plugin's options as app.ts builds them: the console module's lookups over the test's database. */
+/** The plugin's options as app.ts builds them: the accounts module's lookups over the test's database. */
 const authOptions = (t: TestApp) => ({
   clock: systemClock,
   credentials: consoleCredentials({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createTestApp, databaseKinds, type TestApp } from '../helper.ts';
 
 /**
- * The embedded default remembers key lookups between writes (see modules/console/credentials-repository.ts).
+ * The embedded default remembers key lookups between writes (see modules/accounts/credentials-repository.ts).
  * These requests warm that memory first, then change the data behind it in ways that do not go
  * through the console, and expect the very next request to see the change.
  */

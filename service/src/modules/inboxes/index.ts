@@ -106,5 +106,5 @@ export const inboxesPlugin = fp<ModuleOptions>(
     if (background && role === 'api') app.addHook('onReady', async () => inboxes.start());
     app.addHook('onClose', async () => inboxes.stop());
   },
-  { name: 'inboxes', dependencies: ['console'] },
+  { name: 'inboxes', dependencies: ['accounts'] },
 );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db, DbKind, Tx } from '../../adapters/db/index.ts';
 import { readJson, toJson } from '../../adapters/db/index.ts';
-import { lockOrganization } from '../console/public.ts';
+import { lockOrganization } from '../accounts/public.ts';
 
 export interface InboxRow {
   id: string;

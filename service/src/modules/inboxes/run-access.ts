@@ -1,7 +1,7 @@
 import type { Scope, StepNode } from '@stepdeck/contract';
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
-import { deleteApiKey, deleteInternalApiKeys, insertApiKey } from '../console/public.ts';
+import { deleteApiKey, deleteInternalApiKeys, insertApiKey } from '../accounts/public.ts';
 
 /**
  * The API key a run's email steps (`waitForEmail`) poll the inbox API with.

@@ -12,5 +12,5 @@ export const presetsPlugin = fp<ModuleOptions>(
     });
     await presetsRoutes(app, service);
   },
-  { name: 'presets', dependencies: ['console'] },
+  { name: 'presets', dependencies: ['accounts'] },
 );

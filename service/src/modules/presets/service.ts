@@ -3,7 +3,7 @@ import { type RunConfig, runConfig } from '@stepdeck/contract';
 import { type Db, readJson, type Tx, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { findProject } from '../console/public.ts';
+import { findProject } from '../accounts/public.ts';
 import {
   deletePreset,
   findPreset,

@@ -5,7 +5,7 @@ import { Poller } from '../../poller.ts';
 import type { OwnPort } from '../../runner/egress.ts';
 import { startEgressProxy } from '../../runner/egress-proxy.ts';
 import { configureIsolation, configureStandbyRunners, stopStandbyRunners } from '../../runner/executor.ts';
-import { concurrencyCapOf } from '../console/public.ts';
+import { concurrencyCapOf } from '../accounts/public.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';

@@ -54,5 +54,5 @@ export const runsPlugin = fp<ModuleOptions>(
       ctx.events.off('run.finished', onFinished);
     });
   },
-  { name: 'runs', dependencies: ['queue', 'console', 'inboxes', 'presets', 'tests'] },
+  { name: 'runs', dependencies: ['queue', 'accounts', 'inboxes', 'presets', 'tests'] },
 );

@@ -7,7 +7,7 @@ import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { compileProject, secretEnvVar } from '../../runner/compiler/index.ts';
 import { executeProject } from '../../runner/executor.ts';
-import { concurrencyCapOf } from '../console/public.ts';
+import { concurrencyCapOf } from '../accounts/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { loadCompilableTests, loadProjectSecrets } from '../tests/public.ts';
 import { artifactKey, artifactLimitsOf } from './artifacts.ts';

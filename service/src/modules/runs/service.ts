@@ -11,7 +11,7 @@ import {
 import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
-import { findBranch } from '../console/public.ts';
+import { findBranch } from '../accounts/public.ts';
 import { expandRunTargets } from '../tests/public.ts';
 import { RunCancelledError } from './errors.ts';
 import { cancelActiveRun } from './queue/cancel-repository.ts';

@@ -3,7 +3,7 @@ import type { RunConfig } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
-import { concurrencyCapOf, findBranch } from '../console/public.ts';
+import { concurrencyCapOf, findBranch } from '../accounts/public.ts';
 import { expandRunTargets, findWorkingMany } from '../tests/public.ts';
 import {
   backlogLimit,

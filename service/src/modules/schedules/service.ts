@@ -4,7 +4,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { findBranch, findProject, findTag } from '../console/public.ts';
+import { findBranch, findProject, findTag } from '../accounts/public.ts';
 import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
 import { testIdsInProject } from '../tests/public.ts';
 import { nextTick, validateCron } from './cron.ts';

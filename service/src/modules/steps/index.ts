@@ -16,5 +16,5 @@ export const stepsPlugin = fp<ModuleOptions>(
     });
     await stepsRoutes(app, ctx, service);
   },
-  { name: 'steps', dependencies: ['console', 'tests'] },
+  { name: 'steps', dependencies: ['accounts', 'tests'] },
 );

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../adapters/db/index.ts';
-import { branchNames } from '../console/public.ts';
+import { branchNames } from '../accounts/public.ts';
 import {
   chunk,
   countNodes,

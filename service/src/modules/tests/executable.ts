@@ -3,7 +3,7 @@ import type { Db } from '../../adapters/db/index.ts';
 import { chunk } from '../../adapters/db/index.ts';
 import { appError } from '../../errors.ts';
 import type { CompilableTest } from '../../runner/compiler/types.ts';
-import { findTag } from '../console/public.ts';
+import { findTag } from '../accounts/public.ts';
 import { loadStepTrees, type StepView, toStepNodes } from '../step-trees/public.ts';
 import { attachmentRowsOfTestsInProject, stepAttachmentRowsInProject } from './attachments-repository.ts';
 import { branchTree, findWorkingMany, subtreeIds, testIdsTagged } from './repository.ts';

@@ -30,5 +30,5 @@ export const testsPlugin = fp<ModuleOptions>(
     await testsRoutes(app, ctx, { service, transfer });
     await secretsRoutes(app, ctx);
   },
-  { name: 'tests', dependencies: ['console'] },
+  { name: 'tests', dependencies: ['accounts'] },
 );

@@ -6,7 +6,7 @@ import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
 import { onPostgres } from '../../adapters/db/locks.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 import { appError } from '../../errors.ts';
-import { tagIdsInOrganization, tagNames } from '../console/public.ts';
+import { tagIdsInOrganization, tagNames } from '../accounts/public.ts';
 
 type Executor = Db | Tx;
 
@@ -202,7 +202,7 @@ export async function tagsOf(db: Executor, testIds: string[]) {
       .select(['testId', 'tagId'])
       .where('testId', 'in', part)
       .execute();
-    // Tags are the console module's: their names come from there.
+    // Tags are the accounts module's: their names come from there.
     const names = await tagNames(
       db,
       links.map((link) => link.tagId),

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
-import { findBranch } from '../console/public.ts';
+import { findBranch } from '../accounts/public.ts';
 import type { Scope } from './present.ts';
 
 /** The active project and branch; `branch` in the query overrides `x-branch-id`. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { appError } from '../../errors.ts';
-import { findProject } from '../console/public.ts';
+import { findProject } from '../accounts/public.ts';
 
 /** Project secrets: values are write-only here (listed by name, never returned). */
 

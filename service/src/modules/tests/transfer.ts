@@ -6,7 +6,7 @@ import { toFlag } from '../../adapters/db/index.ts';
 import { lockTestTree } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
-import { ensureTags } from '../console/public.ts';
+import { ensureTags } from '../accounts/public.ts';
 import {
   defaultStepLimits,
   loadStepTrees,

@@ -45,7 +45,7 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
 
 /**
  * Checks that each guarded route declares its access rule, and enforces it before the body is
- * even read. `credentials` are the console module's lookups, passed in by app.ts.
+ * even read. `credentials` are the accounts module's lookups, passed in by app.ts.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { credentials: CredentialLookups; clock: Clock }) => {

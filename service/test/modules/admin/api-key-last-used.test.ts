@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyUsage } from '../../../src/modules/console/public.ts';
+import { ApiKeyUsage } from '../../../src/modules/accounts/public.ts';
 import { consoleCall, createApiKey, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { manualClock } from '../schedules/fixtures.ts';
 

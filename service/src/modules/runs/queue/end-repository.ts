@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../../adapters/db/index.ts';
 import { readJson, toJson } from '../../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../../context.ts';
 import type { ExecutionResult } from '../../../runner/executor.ts';
-import { findProject } from '../../console/public.ts';
+import { findProject } from '../../accounts/public.ts';
 import type { BatchResult } from '../batches-repository.ts';
 import { findRun, type RunRow, runTests } from '../repository.ts';
 import { runLifecycle, unitLifecycle } from './lifecycle.ts';

@@ -9,11 +9,11 @@ import { SignInThrottle } from './sign-in-throttle.ts';
  * are served by plugins/console-static.ts; the router prefers API routes to that wildcard
  * whatever the order of registration.
  */
-export const consolePlugin = fp<ModuleOptions>(
+export const accountsPlugin = fp<ModuleOptions>(
   async (app, { ctx }) => {
     const service = new ConsoleService({ db: ctx.db, clock: ctx.clock });
     const throttle = new SignInThrottle({ clock: ctx.clock });
     await consoleRoutes(app, ctx, { service, throttle });
   },
-  { name: 'console' },
+  { name: 'accounts' },
 );

@@ -1,5 +1,5 @@
 /**
- * What other modules may use of the console module: the organization's projects, branches,
+ * What other modules may use of the accounts module: the organization's projects, branches,
  * tags, API keys and settings live in its tables, and other modules read or change them only
  * through these functions (test/architecture.test.ts checks that nothing else is imported).
  */

@@ -50,7 +50,7 @@ export async function insertProject(db: Executor, organizationId: string, name: 
   return { projectId, branchId };
 }
 
-/** A project of the organization (the console module owns projects; others ask here). */
+/** A project of the organization (the accounts module owns projects; others ask here). */
 export async function findProject(db: Executor, organizationId: string, projectId: string) {
   return db
     .selectFrom('projects')

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInMaxFailures } from '../../../src/modules/console/sign-in-throttle.ts';
+import { signInMaxFailures } from '../../../src/modules/accounts/sign-in-throttle.ts';
 import { consoleCall, createTestApp, databaseKinds, login, type TestApp } from '../../helper.ts';
 
 /** `PUT /console/v1/session/password`: a signed-in user changes their own password. */
