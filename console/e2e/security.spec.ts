@@ -37,6 +37,7 @@ test.describe('cookie-authenticated changes', () => {
     expect(await response.json()).toEqual({
       message:
         'Cross-site request refused: a console request that changes data needs the x-stepdeck-csrf header',
+      code: 'CSRF_HEADER_REQUIRED',
     });
     expect((await apiCall('GET', '/v1/test-runs?limit=500')).json.pagination.total).toBe(before);
   });
@@ -60,7 +61,10 @@ test.describe('cookie-authenticated changes', () => {
       );
     expect((await call(false)).status).toBe(403);
     // With the header the request is authenticated and reaches the handler (the run is over).
-    expect(await call(true)).toEqual({ status: 400, body: { message: 'Run is already completed' } });
+    expect(await call(true)).toEqual({
+      status: 400,
+      body: { message: 'Run is already completed', code: 'RUN_ALREADY_FINISHED' },
+    });
   });
 
   test('a member reads and runs, and is refused an admin-only action', async ({ page }) => {
@@ -91,7 +95,10 @@ test.describe('cookie-authenticated changes', () => {
       });
       return { status: response.status, body: await response.json() };
     }, bootstrap().projectId);
-    expect(refused).toEqual({ status: 403, body: { message: 'This action needs an admin or owner role' } });
+    expect(refused).toEqual({
+      status: 403,
+      body: { message: 'This action needs an admin or owner role', code: 'ADMIN_ROLE_REQUIRED' },
+    });
     // Triggering a run is a member's everyday action: Run again works.
     // The spec's 10 s per-test cooldown may still hold from the run on this page: the console
     // shows that 429 as a message, and Run again starts the run once the cooldown has passed.
