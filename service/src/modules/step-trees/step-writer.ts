@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { toFlag, toJson } from '../../adapters/db/index.ts';
 import type { NormalizedStep } from './step-input.ts';
-import { chunk } from './step-rows.ts';
+import { chunk, type StepRow } from './step-rows.ts';
 import {
   insertRevisionNodes,
   insertStepTreeRows,
@@ -14,20 +14,8 @@ import {
 
 type Executor = Db | Tx;
 
-type StepInsert = {
-  id: string;
-  projectId: string;
-  name: string;
-  nameLower: string;
-  action: string;
-  metadata: string | null;
-  condition: string | null;
-  shared: number;
-  isGroup: number;
-  type: 'ui' | 'api';
-  createdAt: string;
-  updatedAt: string;
-};
+/** A `steps` row as written: the row read back, plus the columns only writes set. */
+type StepInsert = StepRow & { nameLower: string; createdAt: string; updatedAt: string };
 
 /** Rows to insert for a step tree: canonical steps, shared-group children and revision nodes. */
 export class StepWriter {
