@@ -169,6 +169,37 @@ function probes(a: Attack): Probe[] {
         { name: 'wait for the probes', action: { name: 'assertText', selector: '#status', value: 'done' } },
       ],
     },
+    // The page-script steps run the test's own code in the page: the same walls as the page's.
+    {
+      name: 'page-script steps',
+      type: 'ui',
+      steps: [
+        goto('open for scripts', `${a.site.url}/`),
+        always('evaluate fetch', {
+          name: 'evaluate',
+          script: `fetch('${metrics('127.0.0.1')}?from=evaluate', { mode: 'no-cors' }).then((r) => r.type)`,
+          variable: 'stolen',
+        }),
+        always('evaluate websocket', {
+          name: 'evaluate',
+          script: `new Promise((resolve, reject) => { const s = new WebSocket('ws://127.0.0.1:${a.httpPort}/metrics?from=evaluate-ws'); s.onopen = () => resolve('open'); s.onerror = () => reject(new Error('websocket refused')); })`,
+        }),
+        always('assertScript fetch', {
+          name: 'assertScript',
+          script: `fetch('${metrics('localhost')}?from=assertScript', { mode: 'no-cors' }).then((r) => r.type)`,
+          timeout: 3_000,
+        }),
+        always('dispatchEvent beacon', {
+          name: 'evaluate',
+          script: `document.body.addEventListener('probe', () => navigator.sendBeacon('${metrics('127.0.0.1')}?from=beacon', 'x')); return 'armed';`,
+        }),
+        always('dispatch probe', { name: 'dispatchEvent', selector: 'body', event: 'probe' }),
+        always('evaluate cloud metadata', {
+          name: 'evaluate',
+          script: `fetch('http://169.254.169.254/latest/meta-data/?from=evaluate').then((r) => r.status)`,
+        }),
+      ],
+    },
     {
       name: 'allowed',
       type: 'ui',
@@ -358,6 +389,15 @@ describe.each(databaseKinds)(
       expect(a.hits.filter((hit) => hit.includes('from='))).toEqual([]);
     });
 
+    it('lets the page-script steps (evaluate, assertScript, dispatchEvent) reach nothing of the service', () => {
+      failsWith('evaluate fetch', 'the page script failed: TypeError: Failed to fetch');
+      failsWith('evaluate websocket', 'the page script failed', 'websocket refused');
+      failsWith('assertScript fetch');
+      failsWith('evaluate cloud metadata', 'the page script failed: TypeError: Failed to fetch');
+      expect(results.get('dispatch probe')?.status).toBe('passed');
+      expect(a.hits.filter((hit) => /from=(evaluate|assertScript|beacon)/.test(hit))).toEqual([]);
+    });
+
     it('still reaches an allowed loopback site, and what an allow rule re-permits', () => {
       for (const name of ['goto allowed site', 'allowed title', 'request allowed site', 'allowed status'])
         expect(results.get(name), name).toMatchObject({ status: 'passed', errorMessage: null });
@@ -397,6 +437,11 @@ describe('the same probes with the egress rules switched off reach their targets
     expect(a.site.collected).toHaveLength(1);
     expect(a.site.collected[0]).toContain('stepdeck_http_requests_total');
     expect(a.hits).toContain('/metrics?from=page');
+    // The page-script steps' requests arrive (the service's CORP header then hides the answers from the page).
+    expect(a.hits).toContain('/metrics?from=evaluate');
+    expect(a.hits).toContain('upgrade /metrics?from=evaluate-ws');
+    expect(a.hits).toContain('/metrics?from=beacon');
+    expect(a.hits.some((hit) => hit.startsWith('/metrics?from=assertScript'))).toBe(true);
     expect(a.hits).toContain('upgrade /metrics?from=ws');
     // The SMTP listener and the metadata address were reached or tried: no rule stopped them.
     for (const name of ['goto smtp', 'request smtp', 'goto cloud metadata', 'request cloud metadata'])
