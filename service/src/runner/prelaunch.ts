@@ -16,7 +16,12 @@
  * behaves exactly as without a standby, only not faster. One browser, for one run: a standby
  * takes exactly one job.
  */
-import { CHROMIUM_ARGS, EGRESS_PROXY_ENV_VAR, SANDBOX_ENV_VAR } from './compiler/constants.ts';
+import {
+  CHROMIUM_ARGS,
+  EGRESS_CHROMIUM_ARGS,
+  EGRESS_PROXY_ENV_VAR,
+  SANDBOX_ENV_VAR,
+} from './compiler/constants.ts';
 
 interface LaunchOptions {
   executablePath?: string;
@@ -64,7 +69,7 @@ const PER_WORKER = new Set(['handleSIGINT', 'tracesDir', 'artifactsDir']);
 function configuredLaunch(executablePath: string): LaunchOptions {
   return {
     executablePath,
-    args: CHROMIUM_ARGS,
+    args: process.env[EGRESS_PROXY_ENV_VAR] ? [...CHROMIUM_ARGS, ...EGRESS_CHROMIUM_ARGS] : CHROMIUM_ARGS,
     chromiumSandbox: process.env[SANDBOX_ENV_VAR] === '1',
     // The runner's egress proxy, as the config sets it (egress-proxy.ts).
     ...(process.env[EGRESS_PROXY_ENV_VAR] ? { proxy: { server: process.env[EGRESS_PROXY_ENV_VAR] } } : {}),

@@ -21,6 +21,13 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+/**
+ * Added to Chromium's flags when the runner's egress proxy is set: WebRTC sends its STUN and
+ * media over UDP straight from the browser, past any HTTP proxy, so a page could otherwise
+ * reach every UDP port of the host and the metadata address. With this policy WebRTC uses only
+ * what the proxy carries (TURN over TCP through it, under the same egress rules).
+ */
+export const EGRESS_CHROMIUM_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 /** Set to `1` by the runner when Chromium runs with its own sandbox (runner/isolation.ts). */
 export const SANDBOX_ENV_VAR = 'STEPDECK_CHROMIUM_SANDBOX';
 /**

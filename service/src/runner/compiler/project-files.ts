@@ -6,6 +6,7 @@ import { lit } from './code.ts';
 import {
   CHROMIUM_ARGS,
   DEFAULT_ACTION_TIMEOUT_MS,
+  EGRESS_CHROMIUM_ARGS,
   EGRESS_PROXY_ENV_VAR,
   SANDBOX_ENV_VAR,
   secretEnvVar,
@@ -103,7 +104,7 @@ export function configSource(
     `const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);`,
     `const chromiumLaunchOptions = {`,
     `  ...(executablePath ? { executablePath } : {}),`,
-    `  args: ${lit(CHROMIUM_ARGS)},`,
+    `  args: egressProxy ? ${lit([...CHROMIUM_ARGS, ...EGRESS_CHROMIUM_ARGS])} : ${lit(CHROMIUM_ARGS)},`,
     `  // Chromium's own sandbox when the runner isolates runs (Playwright's default, off, elsewhere).`,
     `  chromiumSandbox: process.env.${SANDBOX_ENV_VAR} === '1',`,
     `  ...(egressProxy ? { proxy: egressProxy } : {}),`,
