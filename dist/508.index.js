@@ -25,6 +25,9 @@ export const modules = {
 
 
 
+
+
+
 /***/ }),
 
 /***/ 34908:

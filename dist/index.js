@@ -12,12 +12,12 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 // step marks the saved state, so the post step, running the same file, finds it.
 // Only the light modules load up front; the rest is imported once the inputs are valid.
 if ((0,_workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu)('is-post') === 'true') {
-    const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(857), __nccwpck_require__.e(820), __nccwpck_require__.e(106), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
+    const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(857), __nccwpck_require__.e(734), __nccwpck_require__.e(288), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
     await run();
 }
 else {
     (0,_workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ)('is-post', 'true');
-    const { run } = await __nccwpck_require__.e(/* import() */ 854).then(__nccwpck_require__.bind(__nccwpck_require__, 24473));
+    const { run } = await __nccwpck_require__.e(/* import() */ 15).then(__nccwpck_require__.bind(__nccwpck_require__, 9015));
     await run();
 }
 

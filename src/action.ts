@@ -23,6 +23,7 @@ import {
   writeAttemptResults,
 } from './rerun.ts';
 import { failsStep, mergeRuns, type Results, runUrl, unfinishedStatus } from './results.ts';
+import { gatingStatus, quarantineLine, withTriage } from './triage.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
 
@@ -47,7 +48,9 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     const rerun = await rerunPlan(inputs, env);
     const triggered = await trigger(
       client,
-      rerun ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config } : inputs,
+      rerun
+        ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config, metadata: inputs.metadata }
+        : inputs,
       core.info,
     );
     const runIds = triggered.runs.map((run) => run.runId);
@@ -74,7 +77,11 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     });
     core.saveState(state.done, 'true');
     const results = withCarriedOver(
-      mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }),
+      await withTriage(
+        client,
+        mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }),
+        core.warning,
+      ),
       rerun?.carried ?? [],
     );
 
@@ -108,8 +115,12 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
         uploaded,
       }),
     );
-    if (failsStep(results.status, inputs.failOn)) {
-      const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
+    const quarantined = quarantineLine(results);
+    if (quarantined) core.notice(quarantined);
+    if (failsStep(gatingStatus(results), inputs.failOn)) {
+      const failed = results.tests
+        .filter((test) => test.status === 'failed' && test.triage !== 'quarantined')
+        .map((test) => test.name);
       const stopped = results.tests.filter((test) => test.status === unfinishedStatus).length;
       core.setFailed(
         `Stepdeck run ${results.status}` +

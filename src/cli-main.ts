@@ -1,6 +1,7 @@
 import { type CliArgs, cliWording, readArgs, wantsJson } from './cli-args.ts';
 import { InputError, type Inputs, parseInputs } from './inputs.ts';
 import { recordMain, recordUsage } from './record/command.ts';
+import { runSourceOf } from './run-source.ts';
 
 const usage = `Usage: stepdeck run [options]
 
@@ -17,6 +18,7 @@ STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins ov
   --timeout-minutes N         (30)     --poll-interval-seconds N (5)
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
+  --label TEXT                a label stored with the run (a deploy, an environment)
   --json                      print the outputs as JSON on stdout (errors too)
 
 Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
@@ -55,7 +57,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   let inputs: Inputs | undefined;
   const problems = [...args.problems];
   try {
-    inputs = await parseInputs(args.raw, { workflow: 'cli', job: 'run' });
+    inputs = await parseInputs(args.raw, { workflow: 'cli', job: 'run', source: runSourceOf(env) });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems.map(cliWording));

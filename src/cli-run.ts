@@ -10,11 +10,21 @@ import { cut, failingStepText, reason } from './report/failure.ts';
 import { writeJunit } from './report/index.ts';
 import { formatDuration } from './report/markdown.ts';
 import { failsStep, isFailedTest, isFlakyTest, mergeRuns, type Results, runUrl } from './results.ts';
+import { gatingStatus, quarantineLine, withTriage } from './triage.ts';
 import { trigger } from './trigger.ts';
 import { waitForRuns } from './wait.ts';
 
 /** Outputs that are counts: numbers in the CLI's JSON (the action's outputs are strings by nature). */
-const numericOutputs = ['passed', 'failed', 'skipped', 'flaky', 'total', 'carried-over', 'duration-ms'];
+const numericOutputs = [
+  'passed',
+  'failed',
+  'skipped',
+  'flaky',
+  'total',
+  'carried-over',
+  'duration-ms',
+  'new-failures',
+];
 
 /** The CLI's JSON document: the action's outputs with counts as numbers and `results` as an object. */
 export function jsonDocument(outputs: Record<string, string>): Record<string, unknown> {
@@ -56,11 +66,15 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
     });
     // The runs have ended: nothing left to cancel on a signal.
     stopCancelling();
-    const results = mergeRuns(waited.runs, {
-      ...inputs,
-      timedOut: waited.timedOut,
-      unfinished: waited.unfinished,
-    });
+    const results = await withTriage(
+      client,
+      mergeRuns(waited.runs, {
+        ...inputs,
+        timedOut: waited.timedOut,
+        unfinished: waited.unfinished,
+      }),
+      err,
+    );
     if (results.note) err(`stepdeck: ${results.status}: ${results.note}`);
     const dir = path.resolve(args.artifactsDir);
     const collected = await collectArtifacts(client, waited.runs, results, {
@@ -79,7 +93,9 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
     });
     if (args.json) print(JSON.stringify(jsonDocument(outputs)));
     else print(summaryText(results, { runUrls, dir, junitPath }));
-    return failsStep(results.status, inputs.failOn) ? 1 : 0;
+    const quarantined = quarantineLine(results);
+    if (quarantined) err(quarantined);
+    return failsStep(gatingStatus(results), inputs.failOn) ? 1 : 0;
   } finally {
     stopCancelling();
   }
@@ -97,10 +113,11 @@ export function summaryText(results: Results, where: { runUrls: string[]; dir: s
       if (isFlakyTest(test)) return `  ~ ${test.name} (flaky: passed on a retry)`;
       if (!isFailedTest(test)) return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
       const step = failingStepText(test);
+      const triage = test.triage ? ` [${test.triage}]` : '';
       const indent = (text: string) => text.replace(/\n/g, '\n        ');
       const why = reason(test, 300);
       return [
-        `  ✗ ${test.name}`,
+        `  ✗ ${test.name}${triage}`,
         step && `      step: ${step}`,
         `      ${why}`,
         // A one-line message is already the reason: said once.

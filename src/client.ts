@@ -6,9 +6,12 @@ import {
   pagination,
   type RunArtifact,
   type RunConfig,
+  type RunSource,
+  type RunTriage,
   remoteRunResponse,
   runArtifactsResponse,
   runTestsResponse,
+  runTriageResponse,
   type TestRunDetail,
   testDetailResponse,
   testListItem,
@@ -108,17 +111,34 @@ export class StepdeckClient {
     this.#sleep = options.sleep ?? sleepReal;
   }
 
-  async triggerTest(testId: string, config?: RunConfig): Promise<TriggeredRun> {
-    return this.#start(testId, `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+  async triggerTest(testId: string, config?: RunConfig, metadata?: RunSource): Promise<TriggeredRun> {
+    return this.#start(testId, `/v1/tests/${testId}/remote-run`, {
+      ...(config ? { config } : {}),
+      ...(metadata ? { metadata } : {}),
+    });
   }
 
   async triggerBulk(
     target: { testIds?: string[]; tagId?: string },
     config?: RunConfig,
+    metadata?: RunSource,
   ): Promise<TriggeredRun> {
     // The latest run of the tag, or of the first test id, is the run this request may have started.
     const key = target.tagId ?? target.testIds?.[0] ?? '';
-    return this.#start(key, '/v1/tests/remote-run', { ...target, ...(config ? { config } : {}) });
+    return this.#start(key, '/v1/tests/remote-run', {
+      ...target,
+      ...(config ? { config } : {}),
+      ...(metadata ? { metadata } : {}),
+    });
+  }
+
+  /**
+   * Each failure of an ended run, classed new, known, flaky or quarantined. One attempt:
+   * a service without the endpoint, or any failure, leaves the results without triage.
+   */
+  async triage(runId: string): Promise<RunTriage> {
+    const body = await this.#call('GET', `/v1/test-runs/${runId}/triage`, undefined, 'json', true, 1);
+    return runTriageResponse.parse(body).data;
   }
 
   /**
@@ -242,9 +262,10 @@ export class StepdeckClient {
     as: 'json' | 'text' = 'json',
     /** False for trigger POSTs: see #start. */
     idempotent = true,
+    attempts?: number,
   ): Promise<unknown> {
     const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
-    const maxAttempts = this.#options.maxAttempts ?? 5;
+    const maxAttempts = attempts ?? this.#options.maxAttempts ?? 5;
     const backoffMs = this.#options.backoffMs ?? 1000;
     const headers: Record<string, string> = {
       'x-api-key': apiKey,

@@ -1,5 +1,5 @@
 // Light on purpose (no zod at load time): the action checks its inputs before loading the rest.
-import type { RunConfig } from '@stepdeck/contract';
+import type { RunConfig, RunSource } from '@stepdeck/contract';
 
 /** Outcomes of a whole action run; `fail-on` picks which of them fail the step. */
 export const outcomes = ['passed', 'failed', 'cancelled', 'timeout', 'error'] as const;
@@ -31,6 +31,8 @@ export interface Inputs {
   commitStatus: boolean;
   /** On a re-run attempt: only what failed (`failed`) or everything (`all`). */
   rerun: 'failed' | 'all';
+  /** Sent with the trigger: the commit, ref and pull request (from the environment) and `label`. */
+  metadata: RunSource | undefined;
 }
 
 /** Raw values by input name (kebab-case); empty or absent means unset. */
@@ -185,6 +187,8 @@ export interface InputDefaults {
   /** `GITHUB_WORKFLOW` and `GITHUB_JOB`, for the default comment key. */
   workflow?: string | undefined;
   job?: string | undefined;
+  /** Where the run's code came from (src/run-source.ts); `label` is added to it. */
+  source?: RunSource | undefined;
 }
 
 /**
@@ -276,6 +280,12 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     annotations: check(() => bool(raw, 'annotations', true)),
     commitStatus: check(() => bool(raw, 'commit-status', false)),
     rerun: check(() => choice(raw, 'rerun', ['failed', 'all'] as const, 'failed')),
+    metadata: check(() => {
+      const label = text(raw, 'label');
+      if (label && label.length > 200) fail('label', `must be at most 200 characters, got ${label.length}`);
+      const metadata: RunSource = { ...defaults.source, ...(label ? { label } : {}) };
+      return Object.keys(metadata).length > 0 ? metadata : undefined;
+    }),
   };
   if (problems.length > 0) throw new InputError(problems);
   // No problem recorded: every checked value is set.
@@ -308,4 +318,5 @@ export const inputNames = [
   'github-token',
   'annotations',
   'commit-status',
+  'label',
 ] as const;

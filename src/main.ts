@@ -1,11 +1,12 @@
 import { type Inputs, inputNames, parseInputs } from './inputs.ts';
+import { runSourceOf } from './run-source.ts';
 import { getInput, setFailed, setSecret } from './workflow-commands.ts';
 
 export async function readInputs(env: NodeJS.ProcessEnv = process.env): Promise<Inputs> {
   const raw = Object.fromEntries(inputNames.map((name) => [name, getInput(name, env)]));
   // Masked before validation, so even a rejected key never reaches the log.
   if (raw['api-key']) setSecret(raw['api-key']);
-  return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB });
+  return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB, source: runSourceOf(env) });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Uploaded } from './artifacts.ts';
 import type { Results } from './results.ts';
+import { newFailures } from './triage.ts';
 
 export interface OutputSources {
   runIds: readonly string[];
@@ -29,6 +30,7 @@ export function outputsFor(sources: OutputSources): Record<string, string> {
       total: String(results.stats.total),
       'carried-over': String(results.carriedOver ?? 0),
       'duration-ms': String(results.durationMs),
+      'new-failures': String(newFailures(results).length),
       results: JSON.stringify({
         status: results.status,
         stats: results.stats,

@@ -1,4 +1,4 @@
-import type { FailedStep, RunStats, TestRunDetail } from '@stepdeck/contract';
+import type { FailedStep, RunStats, TestRunDetail, TriageClass } from '@stepdeck/contract';
 import type { Outcome } from './inputs.ts';
 
 export interface TestOutcome {
@@ -23,6 +23,10 @@ export interface TestOutcome {
   flaky: boolean;
   /** Passed in that earlier attempt and not run again (`rerun: failed`). */
   carriedFromAttempt?: number;
+  /** A failure as the service classes it (src/triage.ts); absent without triage. */
+  triage?: TriageClass;
+  /** Why the test is in quarantine (`triage` quarantined). */
+  quarantineReason?: string;
 }
 
 export interface RunSummary {

@@ -1,4 +1,4 @@
-import type { RunConfig } from '@stepdeck/contract';
+import type { RunConfig, RunSource } from '@stepdeck/contract';
 import { ApiError, type StepdeckClient, type TriggeredRun } from './client.ts';
 
 /** The spec's cap of active tests per remote run. */
@@ -8,6 +8,8 @@ export interface TriggerTarget {
   testIds: string[];
   tagId: string | undefined;
   config: RunConfig | undefined;
+  /** Where the run's code came from, stored with each run. */
+  metadata?: RunSource | undefined;
 }
 
 export interface Triggered {
@@ -35,10 +37,10 @@ export async function trigger(
   target: TriggerTarget,
   log: (message: string) => void,
 ): Promise<Triggered> {
-  const { testIds, tagId, config } = target;
+  const { testIds, tagId, config, metadata } = target;
   if (tagId) {
     try {
-      return { runs: [await client.triggerBulk({ tagId }, config)], attached: false };
+      return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
     } catch (error) {
       if (!overCap(error)) throw error;
     }
@@ -46,12 +48,12 @@ export async function trigger(
     log(
       `The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`,
     );
-    return { runs: await triggerChunks(client, leaves, config, log), attached: false };
+    return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
   }
   if (testIds.length === 1) {
     const testId = testIds[0] as string;
     try {
-      return { runs: [await client.triggerTest(testId, config)], attached: false };
+      return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       const active = await client.latestRun(testId);
@@ -68,7 +70,7 @@ export async function trigger(
     );
   for (const part of parts) {
     try {
-      runs.push(await client.triggerBulk({ testIds: part }, config));
+      runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
       continue;
     } catch (error) {
       if (!overCap(error)) throw error;
@@ -83,7 +85,7 @@ export async function trigger(
     log(
       `The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`,
     );
-    runs.push(...(await triggerChunks(client, unique, config, log)));
+    runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
   }
   return { runs, attached: false };
 }
@@ -93,11 +95,12 @@ async function triggerChunks(
   ids: string[],
   config: RunConfig | undefined,
   log: (message: string) => void,
+  metadata: RunSource | undefined,
 ): Promise<TriggeredRun[]> {
   const runs: TriggeredRun[] = [];
   const parts = chunk(ids, maxTestsPerRun);
   for (const [index, part] of parts.entries()) {
-    const run = await client.triggerBulk({ testIds: part }, config);
+    const run = await client.triggerBulk({ testIds: part }, config, metadata);
     log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
     runs.push(run);
   }

@@ -96,7 +96,10 @@ afterEach(() => {
   expect(pending).toEqual([]);
 });
 
-function serviceRun(status: 'completed' | 'failed') {
+function serviceRun(
+  status: 'completed' | 'failed',
+  trigger: Record<string, string[] | Record<string, string | number>> = { testIds: [uuid(1), uuid(2)] },
+) {
   const tests =
     status === 'completed'
       ? [{ name: 'login works', status: 'passed' }]
@@ -110,7 +113,7 @@ function serviceRun(status: 'completed' | 'failed') {
           },
         ];
   return nock(base, { reqheaders: { 'x-api-key': apiKey } })
-    .post('/v1/tests/remote-run', { testIds: [uuid(1), uuid(2)] })
+    .post('/v1/tests/remote-run', trigger)
     .reply(200, { data: { runId: uuid(10), status: 'pending', totalTests: 2, message: 'Started 2 tests' } })
     .get(`/v1/test-runs/${uuid(10)}`)
     .reply(200, runDetail(uuid(10), status, tests))
@@ -198,8 +201,80 @@ describe('action main', () => {
     expect(fs.existsSync(path.join(runDir, 'test-run.log'))).toBe(false);
   });
 
-  it('commit-status: pending with the run link, then failure with the counts, on the PR head SHA', async () => {
+  const triageOf = (triage: 'new' | 'known' | 'flaky' | 'quarantined') => ({
+    data: {
+      runId: uuid(10),
+      baseBranch: 'main',
+      failures: [
+        {
+          testId: uuid(901),
+          name: 'checkout',
+          status: 'failed',
+          triage,
+          fingerprint: '0123456789abcdef',
+          knownSince: null,
+          flakeRate: null,
+          quarantine:
+            triage === 'quarantined'
+              ? {
+                  testId: uuid(901),
+                  reason: 'payment sandbox down',
+                  owner: null,
+                  expiresAt: null,
+                  createdBy: 'ci',
+                  createdAt: '2025-01-01T00:00:00.000Z',
+                }
+              : null,
+        },
+      ],
+      counts: { new: 0, known: 0, flaky: 0, quarantined: 0, [triage]: 1 },
+    },
+  });
+
+  it('a failure of a quarantined test: exit 0, the test named, new-failures 0; the label and ref sent', async () => {
+    serviceRun('failed', {
+      testIds: [uuid(1), uuid(2)],
+      metadata: { ref: 'feature/pay', baseRef: 'main', pullRequest: 7, label: 'staging' },
+    });
+    nock(base)
+      .get(`/v1/test-runs/${uuid(10)}/triage`)
+      .reply(200, triageOf('quarantined'));
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    Object.assign(process.env, {
+      GITHUB_HEAD_REF: 'feature/pay',
+      GITHUB_BASE_REF: 'main',
+      GITHUB_REF: 'refs/pull/7/merge',
+    });
+    setInputs({ 'pr-comment': 'off', label: 'staging' });
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stdout.join('')).toContain(
+      '::notice::Quarantined, not failing the step: checkout (payment sandbox down)',
+    );
+    const out = outputs();
+    expect(out).toMatchObject({ status: 'failed', failed: '1', 'new-failures': '0' });
+    expect(JSON.parse(out.results as string).tests[0]).toMatchObject({
+      name: 'checkout',
+      triage: 'quarantined',
+    });
+  });
+
+  it('a new failure still fails the step, counted in new-failures', async () => {
     serviceRun('failed');
+    nock(base)
+      .get(`/v1/test-runs/${uuid(10)}/triage`)
+      .reply(200, triageOf('new'));
+    nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
+    setInputs({ 'pr-comment': 'off' });
+    await run();
+    expect(process.exitCode).toBe(1);
+    expect(stdout.join('')).toContain('::error::Stepdeck run failed: checkout');
+    expect(outputs()).toMatchObject({ status: 'failed', 'new-failures': '1' });
+  });
+
+  it('commit-status: pending with the run link, then failure with the counts, on the PR head SHA', async () => {
+    // The run carries the commit it tests.
+    serviceRun('failed', { testIds: [uuid(1), uuid(2)], metadata: { commitSha: 'b'.repeat(40) } });
     nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
     const file = path.join(dir, 'event.json');
     fs.writeFileSync(file, JSON.stringify({ pull_request: { number: 7, head: { sha: 'a'.repeat(40) } } }));
@@ -238,7 +313,7 @@ describe('action main', () => {
   });
 
   it('commit-status with a read-only token: a warning, the step result unchanged', async () => {
-    serviceRun('completed');
+    serviceRun('completed', { testIds: [uuid(1), uuid(2)], metadata: { commitSha: 'c'.repeat(40) } });
     nock(blobs).get('/log').query(true).reply(200, 'l').get('/trace').query(true).reply(200, 'z');
     Object.assign(process.env, { GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'c'.repeat(40) });
     setInputs({ 'commit-status': 'true' });

@@ -196,6 +196,26 @@ describe('job summary and PR comment markdown', () => {
     expect(table.rows[0]?.[3]?.text).toBe('expected "Bye Ada", received "Hello Ada"');
   });
 
+  it('failures classed against history: each row says new, known, flaky or quarantined, and the head counts them', () => {
+    const classed = results(cases.slice(0, 4));
+    const triages = ['new', 'known', 'quarantined', 'new'] as const;
+    classed.tests.forEach((test, index) => {
+      test.triage = triages[index];
+    });
+    const markdown = resultsMarkdown(classed, { title: 'Stepdeck triage' });
+    const { table } = checkRendered(markdown, 4);
+    const status = (index: number) =>
+      visibleText(marked.parseInline(table.rows[index]?.[1]?.text ?? '') as string);
+    expect(status(0)).toBe('❌ failed · 🆕 new');
+    expect(status(1)).toContain('known: failing on the base branch too');
+    expect(status(2)).toContain('🔒 quarantined: does not fail the check');
+    expect(markdown).toContain(
+      'Failures against history: **2** new failures · **1** known · **1** quarantined',
+    );
+    // Without triage (an older service), nothing is said.
+    expect(resultsMarkdown(results(cases.slice(0, 4)))).not.toContain('against history');
+  });
+
   it('500 failures stay within 65536 characters per comment and 1 MiB per summary', () => {
     const many: Case[] = Array.from({ length: 500 }, (_, index) => ({
       name: `Test ${index} | with a long name ${'x'.repeat(60)}`,

@@ -116,28 +116,46 @@ test.describe('test editor: files and runs', () => {
     ).toHaveCount(0);
   });
 
-  test('edits the test\u2019s vars, parameters and tags, holding the save while JSON is wrong', async ({
+  test('edits the test\u2019s vars and parameters as rows and its tags as checkboxes, holding the save while a row is wrong', async ({
     page,
   }) => {
     const tagId = await createTag(page, `data tag ${suffix}`);
-    const testId = await createTest({ name: `data ${suffix}`, steps: [] });
+    const testId = await createTest({ name: `data ${suffix}`, steps: [], parameters: { size: 3 } });
     await page.goto(editorPath(testId));
     await page.getByText('Vars, parameters and tags').click();
-    const vars = page.getByLabel('Vars (JSON object, {{vars.name}} in steps)');
-    await vars.fill('{"who": ');
-    await expect(vars).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByText('must be a JSON object')).toBeVisible();
+    const vars = page.getByRole('group', { name: 'Vars' });
+    await vars.getByRole('button', { name: 'Add var' }).click();
+    // A value without a name is named as the problem, and the save waits.
+    await vars.getByLabel('var 1 value').fill('Ada');
+    await expect(vars.getByLabel('var 1 value')).toHaveAttribute('aria-invalid', 'true');
+    await expect(vars.getByText('a value needs a name')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
-    await vars.fill('{"who": "Ada"}');
-    await expect(vars).not.toHaveAttribute('aria-invalid', 'true');
-    await page.getByLabel('Parameters (JSON object, {{parameters.name}} in steps)').fill('{"size": 3}');
-    await page.getByLabel('Tags', { exact: true }).selectOption([tagId]);
+    await vars.getByLabel('var 1 name').fill('who');
+    await expect(vars.getByLabel('var 1 value')).not.toHaveAttribute('aria-invalid', 'true');
+    // A parameter that was a number stays JSON; "Import JSON" replaces the rows.
+    const parameters = page.getByRole('group', { name: 'Parameters' });
+    await expect(parameters.getByLabel('parameter 1 value (JSON)')).toHaveValue('3');
+    await parameters.getByText('Import JSON').click();
+    await parameters.getByLabel('A JSON object replacing the rows above').fill('[1]');
+    await parameters.getByRole('button', { name: 'Import' }).click();
+    await expect(parameters.getByText('must be a JSON object')).toBeVisible();
+    await parameters
+      .getByLabel('A JSON object replacing the rows above')
+      .fill('{"size": 4, "colour": "red"}');
+    await parameters.getByRole('button', { name: 'Import' }).click();
+    await expect(parameters.getByLabel('parameter 2 name')).toHaveValue('colour');
+    await parameters.getByRole('button', { name: 'Remove parameter 2' }).click();
+    // Tags: a visible, labelled list of checkboxes.
+    await page
+      .getByRole('group', { name: 'Tags' })
+      .getByRole('checkbox', { name: `data tag ${suffix}` })
+      .check();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
     const saved = (await testDetail(testId)).test;
     expect(saved.vars).toEqual({ who: 'Ada' });
-    expect(saved.parameters).toEqual({ size: 3 });
+    expect(saved.parameters).toEqual({ size: 4 });
     expect(saved.tags.map((tag: { id: string }) => tag.id)).toEqual([tagId]);
   });
 });

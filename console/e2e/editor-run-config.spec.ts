@@ -8,7 +8,7 @@ test('the run configuration lines its labels and controls up in two columns', as
   await page.goto(editorPath(testId));
   const panel = page.locator('details.run-config');
   await panel.getByText('Run configuration').click();
-  const labels = ['Base URL', 'browserName', 'trace', 'Action timeout (ms, 0 = 60000)', 'Workers'];
+  const labels = ['Base URL', 'Browser', 'Trace', 'Action timeout (ms, 0 = 60000)', 'Workers'];
   const controlEdges = new Set<number>();
   const labelEdges = new Set<number>();
   for (const name of labels) {

@@ -151,8 +151,12 @@ export const signedInTest = base.extend({
   },
 });
 
-/** The console's one date-time format (`formatTimestamp`): `2026-11-25 08:40:17`, `Wed 2026-11-25 08:40:17`. */
-export const dateTimePattern = /^([A-Z][a-z]{2} )?\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+/**
+ * The console's one date-time format (`formatTimestamp`), always with its zone:
+ * `2026-11-25 08:40:17 UTC`, `Wed 2026-11-25 08:40:17 GMT+9`.
+ */
+export const dateTimePattern =
+  /^([A-Z][a-z]{2} )?\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (UTC|GMT[+-]\d{1,2}(:\d{2})?|[A-Z]{2,5})$/;
 
 /**
  * Every date-time in `within` is a `<time>` in the console's one format (or "… ago"), carrying

@@ -17,18 +17,18 @@ test('the first Tab reaches "Skip to main content", which moves focus to the pag
   await expectAccessible(page);
 });
 
-test('after "New test" is submitted with Enter, focus is on the new test, not on <body>', async ({
-  page,
-}) => {
+test('after "New test" is submitted with Enter, the new test opens in the editor', async ({ page }) => {
   await page.goto(`/console/projects/${bootstrap().projectId}/tests`);
   await page.getByRole('button', { name: 'New test' }).click();
   const dialog = page.getByRole('dialog', { name: 'New test' });
   const name = `focus ${Date.now().toString(36)}`;
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByLabel('Name').press('Enter');
-  await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('link', { name, exact: true })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: `Edit ${name}` })).toBeVisible();
+  await expect(page).toHaveURL(/\/tests\/[0-9a-f-]{36}$/);
+  await expect(page.getByText('No steps yet')).toBeVisible();
 
+  await page.goto(`/console/projects/${bootstrap().projectId}/tests`);
   // Cancelled with Escape, a dialog hands focus back to the button that opened it.
   await page.getByRole('button', { name: 'New directory' }).click();
   await page.getByRole('dialog', { name: 'New directory' }).getByLabel('Name').press('Escape');

@@ -30,6 +30,9 @@ test.describe('tests tree', () => {
     await createLeaf.getByLabel('In directory').selectOption({ label: `dir ${suffix}` });
     await expectAccessible(page);
     await createLeaf.getByRole('button', { name: 'Create test' }).click();
+    // A new test opens in the editor; back on the tree it sits in its directory.
+    await expect(page.getByRole('heading', { level: 1, name: `Edit leaf ${suffix}` })).toBeVisible();
+    await page.goBack();
     await expect(page.getByRole('link', { name: `leaf ${suffix}` })).toBeVisible();
     // The directory counts its child, and folds.
     await expect(row(page, `dir ${suffix}`)).toContainText('(1)');
@@ -122,7 +125,8 @@ test.describe('tests tree', () => {
     await create.getByLabel('Name').fill(`lazy new ${suffix}`);
     await create.getByLabel('In directory').selectOption({ label: `lazy inner ${suffix}` });
     await create.getByRole('button', { name: 'Create test' }).click();
-    await expect(create).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: `Edit lazy new ${suffix}` })).toBeVisible();
+    await page.goBack();
     await expect(page.getByRole('link', { name: `lazy new ${suffix}` })).toBeVisible();
     await expect(row(page, `lazy inner ${suffix}`)).toContainText('(2)');
 
@@ -196,7 +200,7 @@ test.describe('tests tree', () => {
     await expect(row(page, `bulk one ${suffix}`).locator('[data-status]')).toHaveText('archived');
     await expect(row(page, `bulk two ${suffix}`).locator('[data-status]')).toHaveText('archived');
 
-    await bar.getByLabel('Tags').selectOption({ label: tagName });
+    await bar.getByRole('group', { name: 'Tags' }).getByRole('checkbox', { name: tagName }).check();
     await bar.getByRole('button', { name: 'Replace tags' }).click();
     await expect(page.getByRole('status')).toHaveText('Tags replaced on 2 tests');
     await expect(row(page, `bulk two ${suffix}`)).toContainText(tagName);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectAccessible, openAdminPage, signIn, waitingTest } from './fixtures.ts';
+import { expectAccessible, expectDateTimes, openAdminPage, signIn, waitingTest } from './fixtures.ts';
 import { type RunningService, startService } from './service.ts';
 
 /**
@@ -74,6 +74,10 @@ test('a rotated webhook secret signs the next delivery, shown with its exact bod
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
   await openAdminPage(page, 'Webhooks');
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
+  // No webhook yet: the page says what one is and where to start, not an empty table.
+  await expect(page.getByText('No webhooks yet.')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Webhooks of the organization' })).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/h43/webhooks-empty.png', fullPage: true });
   await expectAccessible(page);
 
   const form = page.getByRole('form', { name: 'Create a webhook' });
@@ -118,5 +122,12 @@ test('a rotated webhook secret signs the next delivery, shown with its exact bod
   await expect(row).toContainText('200');
   await row.getByText('Body').click();
   await expect(row.locator('pre')).toHaveText(body);
+  // Each delivery says when it was made (in the console's format, its zone named) and links its run.
+  expect(await expectDateTimes(row)).toBe(1);
+  await expect(row.getByRole('link', { name: runId.slice(0, 8) })).toHaveAttribute(
+    'href',
+    new RegExp(`/runs/${runId}$`),
+  );
+  await page.screenshot({ path: '/tmp/h43/webhooks-deliveries.png', fullPage: true });
   await expectAccessible(page);
 });

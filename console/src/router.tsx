@@ -30,6 +30,15 @@ const testEditorPage = page(() =>
 // Administration: each page loaded when opened, off the
 // run page's first paint.
 // The account menu's own page (every role changes their own password).
+// The CI setup of a project, test or directory.
+const ciSetupPage = page(() => import('./pages/CiSetup.tsx').then((module) => module.CiSetupPage));
+// A run's visual review and the install administration (install admins only).
+const visualReviewPage = page(() =>
+  import('./pages/visual/VisualReview.tsx').then((module) => module.VisualReviewPage),
+);
+const installPage = page(() =>
+  import('./pages/install/InstallPage.tsx').then((module) => module.InstallPage),
+);
 const accountPasswordPage = page(() =>
   import('./pages/AccountPassword.tsx').then((module) => module.AccountPasswordPage),
 );
@@ -70,9 +79,12 @@ export const router = createBrowserRouter(
                 { index: true, element: <HomeRedirect /> },
                 { path: 'runs', element: <RunsListPage /> },
                 { path: 'runs/:runId', element: <RunPage /> },
+                { path: 'runs/:runId/visual', ...visualReviewPage },
+                { path: 'install', ...installPage },
                 { path: 'dashboard', ...dashboardPage },
                 ...Object.entries(adminPages).map(([path, route]) => ({ path, ...route })),
                 { path: 'account/password', ...accountPasswordPage },
+                { path: 'ci-setup', ...ciSetupPage },
                 // Authoring
                 { path: 'tests', ...testsPage },
                 { path: 'tests/:testId', ...testEditorPage },

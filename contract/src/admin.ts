@@ -52,6 +52,8 @@ export const auditEntry = z.object({
   status: z.number().int().nullable(),
   ip: z.string(),
   userAgent: z.string(),
+  /** What the request did beyond its route, in words (`API keys revoked: 2`); null for most. */
+  detail: z.string().nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditLogResponse = z.object({ data: z.array(auditEntry), pagination });
@@ -79,7 +81,15 @@ export const consoleMember = z.object({
 export type ConsoleMember = z.infer<typeof consoleMember>;
 export const consoleMemberResponse = dataOf(consoleMember);
 export const consoleMembersResponse = dataOf(z.array(consoleMember));
-export const roleChangeBody = z.object({ role: consoleRole });
+/** A demotion revokes the user's API keys unless `revokeKeys` is false. */
+export const roleChangeBody = z.object({
+  role: consoleRole,
+  revokeKeys: z.boolean({ error: 'revokeKeys must be a boolean' }).optional(),
+});
+/** `DELETE /console/v1/users/:id`: the user's API keys are revoked unless `revokeKeys=false`. */
+export const userRemovalQuery = z.object({
+  revokeKeys: z.enum(['true', 'false'], { error: 'revokeKeys must be true or false' }).optional(),
+});
 
 /** Item of `GET /console/v1/projects/:projectId/secrets`: the name only, never the value. */
 export const projectSecretName = z.looseObject({ name: z.string() });

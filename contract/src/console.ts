@@ -14,6 +14,8 @@ export const consoleUser = z.object({
   email: z.string(),
   role: consoleRole,
   organizationId: z.string(),
+  /** One of the people who run the install (the console's Install area). */
+  installAdmin: z.boolean().optional(),
 });
 export type ConsoleUser = z.infer<typeof consoleUser>;
 export const consoleUserResponse = dataOf(consoleUser);
@@ -97,6 +99,8 @@ export const consoleApiKey = z.object({
   createdAt: isoTimestamp,
   /** When the key last authenticated a request, to the minute (written at most once a minute); null if never. */
   lastUsedAt: isoTimestamp.nullable(),
+  /** Who created the key (their email is kept after they leave); null for internal keys. */
+  createdBy: z.object({ userId: z.string().nullable(), email: z.string().nullable() }).nullable().optional(),
 });
 export const consoleApiKeysResponse = dataOf(z.array(consoleApiKey));
 /** `POST /console/v1/api-keys`: the only answer that shows the key (`key`). */

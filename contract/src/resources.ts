@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, jsonObject } from './common.ts';
+import { visualChangeSummary } from './visual.ts';
 
 /**
  * Response shapes of the organization-level resources (inboxes, schedules, webhooks) and of
@@ -23,6 +24,15 @@ export const emailInboxLimitsResponse = dataOf(
     maxMessages: z.number().int(),
     messageRetentionHours: z.number().int(),
     bodyMaxBytes: z.number().int(),
+  }),
+);
+/**
+ * `GET /console/v1/email-inboxes/limits`: the limits, and where the service takes mail (the
+ * console says how to send to an inbox). `port` is null while the SMTP listener is not running.
+ */
+export const consoleEmailInboxLimitsResponse = dataOf(
+  emailInboxLimitsResponse.shape.data.extend({
+    smtp: z.object({ host: z.string(), port: z.number().int().nullable() }),
   }),
 );
 const emailMessageFields = {
@@ -73,6 +83,8 @@ export const schedule = z.object({
   lastRunAt: z.string().nullable(),
   lastRunId: z.string().nullable(),
   lastSkippedAt: z.string().nullable(),
+  /** Why the last firing was skipped (a lapsed subscription, the previous run still active). */
+  lastSkipReason: z.string().nullable().optional(),
   skippedCount: z.number().int(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
@@ -128,6 +140,8 @@ export const webhookBody = z.object({
         errorLocation: z.string().nullable(),
       }),
     ),
+    /** Screenshots that are not their baseline; review them at `url` + `/visual`. */
+    visualChanges: z.array(visualChangeSummary).optional(),
   }),
   /** The webhook's custom data, sent unchanged; absent when it has none. */
   custom: jsonObject.optional(),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { dataOf, isoTimestamp, pagination, queryInteger, runStatus } from './common.ts';
+import { runSource } from './history.ts';
 import { runConfig } from './run-config.ts';
+import { visualChangeSummary } from './visual.ts';
 
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
 export const remoteRunSingle = z.object({ runId: z.string(), status: runStatus });
@@ -31,12 +33,15 @@ export const bulkRemoteRunBody = z.object({
   config: runConfig.optional(),
   /** A config preset of the project (console sessions only): its config, with `config` over it. */
   presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
+  /** Where the run's code came from (commit, ref, pull request, label); additive. */
+  metadata: runSource.optional(),
 });
 /** Body of `POST /v1/tests/:testId/remote-run`. */
 export const singleRemoteRunBody = z
   .object({
     config: runConfig.optional(),
     presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
+    metadata: runSource.optional(),
   })
   .loose();
 export type BulkRemoteRunBody = z.infer<typeof bulkRemoteRunBody>;
@@ -141,6 +146,8 @@ export const runReport = z.object({
     stats: runStats,
     runnerError: z.string().nullable().optional(),
   }),
+  /** Screenshots of `assertScreenshot` steps that are not their baseline (review: visual-changes). */
+  visualChanges: z.array(visualChangeSummary).optional(),
 });
 export type RunReport = z.infer<typeof runReport>;
 

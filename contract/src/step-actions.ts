@@ -180,6 +180,36 @@ export const stepActionSchemas = [
     const reason = step.matches === undefined ? null : invalidPatternReason(step.matches);
     if (reason) ctx.addIssue({ code: 'custom', path: ['matches'], message: `matches ${reason}` });
   }),
+  // Compared with the baseline of its branch (the page, or one element); see docs/runner.md.
+  action('assertScreenshot', {
+    selector: z
+      .string({ error: 'selector must be a string' })
+      .min(1, 'selector must not be empty')
+      .optional(),
+    mask: z
+      .array(z.string().min(1, 'a mask selector must not be empty'), {
+        error: 'mask must be a list of selectors',
+      })
+      .max(50, 'mask takes at most 50 selectors')
+      .optional(),
+    maxDiffPixels: z
+      .number({ error: 'maxDiffPixels must be a number of pixels' })
+      .int('maxDiffPixels must be a whole number of pixels')
+      .min(0, 'maxDiffPixels must not be negative')
+      .optional(),
+    maxDiffPixelRatio: z
+      .number({ error: 'maxDiffPixelRatio must be a number between 0 and 1' })
+      .min(0, 'maxDiffPixelRatio must be between 0 and 1')
+      .max(1, 'maxDiffPixelRatio must be between 0 and 1')
+      .optional(),
+    threshold: z
+      .number({ error: 'threshold must be a number between 0 and 1' })
+      .min(0, 'threshold must be between 0 and 1')
+      .max(1, 'threshold must be between 0 and 1')
+      .optional(),
+    fullPage: z.boolean({ error: 'fullPage must be true or false' }).optional(),
+    timeout: assertion.timeout,
+  }),
   // The action's own `name` is its type, so the screenshot's file name is `label`.
   action('screenshot', { label: z.string().optional() }),
   action('request', {
@@ -238,6 +268,11 @@ export const defaultMaxStepTreeBytes = 1024 * 1024;
 /** A step as the compiler sees it: resolved shared steps, ordered children. */
 export interface StepNode {
   id: string;
+  /**
+   * The step's identity across branches (a branch's copy of a test shares its steps): what
+   * per-step records such as visual baselines are keyed by. `id` names this tree's node.
+   */
+  stepId?: string;
   name: string;
   action: StepAction;
   condition?: StepCondition | null;

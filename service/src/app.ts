@@ -108,7 +108,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    // Only the operator's proxies may name the client (X-Forwarded-For); anyone else could forge it.
+    trustProxy: config.trustedProxies && config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Close idle keep-alive sockets on shutdown so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
   });

@@ -43,34 +43,100 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
   return entries.length === 0;
 }
 
-/** Copies a folder tree; files that vanish meanwhile and half-written `.part` files are skipped. */
-async function copyTree(source: string, target: string): Promise<{ files: number; bytes: number }> {
+/** Folders 0700 and files 0600, whatever the source's modes (no setuid bit, no group or world access). */
+const folderMode = 0o700;
+const fileMode = 0o600;
+
+/** A folder made (or found) with exactly {@link folderMode}: an existing one keeps no looser mode. */
+async function privateFolder(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: folderMode });
+  await fs.chmod(dir, folderMode);
+}
+
+/** Copies one regular file and fixes its mode to {@link fileMode}. */
+async function copyPrivateFile(from: string, to: string): Promise<void> {
+  await fs.copyFile(from, to);
+  await fs.chmod(to, fileMode);
+}
+
+/**
+ * Copies a folder tree of regular files and folders; files that vanish meanwhile and
+ * half-written `.part` files are skipped. Anything else (a symbolic link, a device, a socket)
+ * is skipped on backup and refused on restore (`refuseOthers`): a crafted backup never makes
+ * the restored DATA_DIR point elsewhere.
+ */
+async function copyTree(
+  source: string,
+  target: string,
+  options: { refuseOthers: boolean } = { refuseOthers: false },
+): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
   const entries = await fs.readdir(source, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  await fs.mkdir(target, { recursive: true, mode: 0o700 });
+  await privateFolder(target);
   for (const entry of entries) {
     const from = path.join(source, entry.name);
     const to = path.join(target, entry.name);
     if (entry.isDirectory()) {
-      const sub = await copyTree(from, to);
+      const sub = await copyTree(from, to, options);
       files += sub.files;
       bytes += sub.bytes;
-    } else if (entry.isFile() && !entry.name.endsWith('.part')) {
+    } else if (entry.isFile()) {
+      if (entry.name.endsWith('.part')) continue;
       try {
-        await fs.copyFile(from, to);
+        await copyPrivateFile(from, to);
         bytes += (await fs.stat(to)).size;
         files += 1;
       } catch (error) {
         // Deleted by retention between the listing and the copy: nothing names it any more.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
+    } else if (options.refuseOthers) {
+      throw new BackupError(`${from} is not a regular file or folder: refusing to restore it`);
     }
   }
   return { files, bytes };
+}
+
+/** The backup's own entries must be regular files (or the blob folder), never links. */
+async function requireRegular(file: string, kind: 'file' | 'folder', optional = false): Promise<boolean> {
+  const stat = await fs.lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' && optional) return undefined;
+    throw new BackupError(`${file} is missing from the backup`);
+  });
+  if (!stat) return false;
+  const regular = kind === 'file' ? stat.isFile() : stat.isDirectory();
+  if (!regular) throw new BackupError(`${file} is not a regular ${kind} (a link?): refusing to restore it`);
+  return true;
+}
+
+const sqliteHeader = Buffer.from('SQLite format 3\u0000', 'latin1');
+
+/** Refuses a database file that is not SQLite, or whose integrity check fails. */
+async function requireSoundDatabase(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  const header = Buffer.alloc(sqliteHeader.length);
+  try {
+    await handle.read(header, 0, header.length, 0);
+  } finally {
+    await handle.close();
+  }
+  if (!header.equals(sqliteHeader)) throw new BackupError(`${file} is not an SQLite database`);
+  let result: unknown;
+  try {
+    const database = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+    try {
+      result = database.pragma('integrity_check', { simple: true });
+    } finally {
+      database.close();
+    }
+  } catch (error) {
+    throw new BackupError(`${file} could not be checked: ${(error as Error).message}`);
+  }
+  if (result !== 'ok') throw new BackupError(`${file} failed SQLite's integrity check: ${String(result)}`);
 }
 
 /** Backs up DATA_DIR into `target` (missing or empty) while the service may be running. */
@@ -81,7 +147,8 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
   });
   if (!(await isEmptyOrMissing(target)))
     throw new BackupError(`${target} is not empty: back up into a new folder`);
-  await fs.mkdir(target, { recursive: true, mode: 0o700 });
+  // 0700 even when the folder existed (empty) with a looser mode: the copy holds every secret.
+  await privateFolder(target);
 
   const source = new SqliteDatabase(databaseFile, { readonly: true, fileMustExist: true });
   try {
@@ -90,6 +157,7 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
   } finally {
     source.close();
   }
+  await fs.chmod(path.join(target, DATABASE_FILE), fileMode);
   const copy = new SqliteDatabase(path.join(target, DATABASE_FILE), { readonly: true });
   try {
     const check = copy.pragma('quick_check', { simple: true });
@@ -100,8 +168,7 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
 
   const blobs = await copyTree(path.join(dataDir, BLOBS), path.join(target, BLOBS));
   // The first-start credentials, kept with the data they open (mode 0600 like the original).
-  await fs.copyFile(path.join(dataDir, BOOTSTRAP), path.join(target, BOOTSTRAP)).then(
-    () => fs.chmod(path.join(target, BOOTSTRAP), 0o600),
+  await copyPrivateFile(path.join(dataDir, BOOTSTRAP), path.join(target, BOOTSTRAP)).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     },
@@ -113,12 +180,20 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
     blobs: blobs.files,
     bytes: blobs.bytes + (await fs.stat(path.join(target, DATABASE_FILE))).size,
   };
-  await fs.writeFile(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  await fs.writeFile(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, {
+    mode: fileMode,
+  });
+  await fs.chmod(path.join(target, MANIFEST), fileMode);
   return manifest;
 }
 
 /** Restores a backup into `dataDir`, which must be missing or empty (the service stopped). */
 export async function restoreDataDir(backupDir: string, dataDir: string): Promise<BackupManifest> {
+  await requireRegular(path.join(backupDir, MANIFEST), 'file').catch((error: Error) => {
+    if (error.message.endsWith('missing from the backup'))
+      throw new BackupError(`${backupDir} is not a Stepdeck backup (no ${MANIFEST})`);
+    throw error;
+  });
   const stored: unknown = await fs
     .readFile(path.join(backupDir, MANIFEST), 'utf8')
     .then((text) => JSON.parse(text))
@@ -134,18 +209,21 @@ export async function restoreDataDir(backupDir: string, dataDir: string): Promis
   if (!(await isEmptyOrMissing(dataDir))) {
     throw new BackupError(`DATA_DIR ${dataDir} is not empty: restore into a new, empty DATA_DIR`);
   }
+  // Only regular files are taken from the backup: a link would make the restored DATA_DIR
+  // read or overwrite something else.
+  await requireRegular(path.join(backupDir, DATABASE_FILE), 'file');
+  const hasBlobs = await requireRegular(path.join(backupDir, BLOBS), 'folder', true);
+  const hasBootstrap = await requireRegular(path.join(backupDir, BOOTSTRAP), 'file', true);
   // Restored beside the target then renamed, so a failed restore leaves no half DATA_DIR.
   const staging = `${dataDir.replace(/\/+$/, '')}.restoring-${randomUUID()}`;
   try {
-    await fs.mkdir(staging, { recursive: true, mode: 0o700 });
-    await fs.copyFile(path.join(backupDir, DATABASE_FILE), path.join(staging, DATABASE_FILE));
-    await copyTree(path.join(backupDir, BLOBS), path.join(staging, BLOBS));
-    await fs.copyFile(path.join(backupDir, BOOTSTRAP), path.join(staging, BOOTSTRAP)).then(
-      () => fs.chmod(path.join(staging, BOOTSTRAP), 0o600),
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      },
-    );
+    await privateFolder(staging);
+    await copyPrivateFile(path.join(backupDir, DATABASE_FILE), path.join(staging, DATABASE_FILE));
+    // Checked on the copy: what is accepted is exactly what was checked.
+    await requireSoundDatabase(path.join(staging, DATABASE_FILE));
+    if (hasBlobs)
+      await copyTree(path.join(backupDir, BLOBS), path.join(staging, BLOBS), { refuseOthers: true });
+    if (hasBootstrap) await copyPrivateFile(path.join(backupDir, BOOTSTRAP), path.join(staging, BOOTSTRAP));
     await fs.rm(dataDir, { recursive: true, force: true });
     await fs.rename(staging, dataDir);
   } finally {

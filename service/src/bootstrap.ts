@@ -8,6 +8,7 @@ import {
   bootstrapFileName,
   insertApiKey,
   insertInstall,
+  insertInstallAdmin,
   insertOrganization,
   insertProject,
   insertUser,
@@ -26,7 +27,7 @@ export interface BootstrapInfo {
 }
 
 /**
- * First start on an empty database: an organization, its owner, project `Default` on
+ * First start on an empty database: an organization, its owner (the first install admin), project `Default` on
  * branch `main`, and a `bootstrap` key with every scope. The `install` row (primary key 1)
  * makes this happen once even when several instances start together on PostgreSQL.
  * Returns the credentials only when this call created them.
@@ -43,11 +44,13 @@ export async function bootstrapInstall(
     info = await db.transaction().execute(async (trx) => {
       const organizationId = await insertOrganization(trx, 'Default organization', now);
       await insertInstall(trx, organizationId, now);
-      await insertUser(
+      const adminId = await insertUser(
         trx,
         { organizationId, email: adminEmail, password: adminPassword, role: 'owner' },
         now,
       );
+      // The bootstrap admin runs the install: the first install admin.
+      await insertInstallAdmin(trx, { userId: adminId, grantedByUserId: null, createdAt: now });
       const { projectId, branchId } = await insertProject(trx, organizationId, 'Default', now);
       const key = await insertApiKey(
         trx,

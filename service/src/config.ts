@@ -89,6 +89,13 @@ const envSchema = z.object({
     .int('SHUTDOWN_GRACE_MS must be an integer')
     .min(0, 'SHUTDOWN_GRACE_MS must be at least 0')
     .default(30_000),
+  TRUSTED_PROXIES: optionalString,
+  ORG_DELETE_GRACE_DAYS: z.coerce
+    .number({ error: 'ORG_DELETE_GRACE_DAYS must be a number' })
+    .int('ORG_DELETE_GRACE_DAYS must be an integer')
+    .min(0, 'ORG_DELETE_GRACE_DAYS must be at least 0')
+    .max(365, 'ORG_DELETE_GRACE_DAYS must be at most 365')
+    .default(30),
   RUNNER_SLOTS: z.coerce
     .number({ error: 'RUNNER_SLOTS must be a number' })
     .int('RUNNER_SLOTS must be an integer')
@@ -131,6 +138,11 @@ const envSchema = z.object({
     .int('AUDIT_RETENTION_DAYS must be an integer')
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
     .default(365),
+  HISTORY_RETENTION_DAYS: z.coerce
+    .number({ error: 'HISTORY_RETENTION_DAYS must be a number' })
+    .int('HISTORY_RETENTION_DAYS must be an integer')
+    .min(1, 'HISTORY_RETENTION_DAYS must be at least 1')
+    .default(180),
   MAX_STEPS_PER_TEST: z.coerce
     .number({ error: 'MAX_STEPS_PER_TEST must be a number' })
     .int('MAX_STEPS_PER_TEST must be an integer')
@@ -167,6 +179,13 @@ export type Config = {
   /** Batches this process's runner executes at once (`RUNNER_SLOTS`, default 4). */
   runnerSlots?: number;
   /**
+   * `TRUSTED_PROXIES`: the proxies (IPs, CIDRs, or `loopback`/`linklocal`/`uniquelocal`) whose
+   * `X-Forwarded-For` names the client; empty: the socket's address is the client's.
+   */
+  trustedProxies?: string[];
+  /** An organization an install admin deleted is purged this many days later (`ORG_DELETE_GRACE_DAYS`, 30). */
+  organizationDeleteGraceDays?: number;
+  /**
    * How long a standby runner (runner/standby.ts) waits unused before it exits
    * (`RUNNER_STANDBY_IDLE_SECONDS`, default 300); 0 keeps none.
    */
@@ -193,6 +212,8 @@ export type Config = {
   runnerIsolation?: { isolation: 'on' | 'off'; uidRange: [number, number] };
   /** Audit log entries older than this many days are deleted (default 365). */
   auditRetentionDays?: number;
+  /** Per-test results (modules/history) older than this many days are deleted (default 180). */
+  historyRetentionDays?: number;
   /**
    * Steps one test's tree may hold, every node with shared steps expanded (`MAX_STEPS_PER_TEST`,
    * default 2000); writes past it are refused (modules/step-trees/step-limits.ts).
@@ -201,6 +222,9 @@ export type Config = {
   /** UTF-8 bytes one test's stored steps may take (`MAX_STEP_TREE_BYTES`, default 1 MiB). */
   maxStepTreeBytes?: number;
 };
+
+/** Batches a runner executes at once when `RUNNER_SLOTS` is unset. */
+export const defaultRunnerSlots = 4;
 
 export class ConfigError extends Error {}
 
@@ -221,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  WEBHOOK_ALLOWED_TARGETS: must be empty when NODE_ENV=production',
     );
   }
+  const trustedProxies = parseAddressList(value.TRUSTED_PROXIES, 'TRUSTED_PROXIES', proxyNames);
   const hostForUrl = value.HOST.includes(':') ? `[${value.HOST}]` : value.HOST;
   return {
     port: value.PORT,
@@ -248,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboxDomain: value.INBOX_DOMAIN,
     runnerStaleHeartbeatMs: value.RUNNER_STALE_HEARTBEAT_MS,
     runnerSlots: value.RUNNER_SLOTS,
+    trustedProxies,
+    organizationDeleteGraceDays: value.ORG_DELETE_GRACE_DAYS,
     runnerStandbyIdleMs: value.RUNNER_STANDBY_IDLE_SECONDS * 1000,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
@@ -259,19 +286,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     runnerIsolation: { isolation: value.RUNNER_ISOLATION, uidRange: value.RUNNER_UID_RANGE },
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
+    historyRetentionDays: value.HISTORY_RETENTION_DAYS,
     maxStepsPerTest: value.MAX_STEPS_PER_TEST,
     maxStepTreeBytes: value.MAX_STEP_TREE_BYTES,
   };
 }
 
+/** The ranges proxy-addr (Fastify's `trustProxy`) knows by name. */
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
 /** `WEBHOOK_ALLOWED_TARGETS`: comma-separated IPs or CIDRs, each normalised to CIDR form. */
 function parseAllowedTargets(raw: string | undefined): string[] {
+  return parseAddressList(raw, 'WEBHOOK_ALLOWED_TARGETS', new Set());
+}
+
+/** Comma-separated IPs or CIDRs (or one of `names`), each normalised to CIDR form. */
+function parseAddressList(raw: string | undefined, setting: string, names: ReadonlySet<string>): string[] {
   if (!raw) return [];
   return raw
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
     .map((entry) => {
+      if (names.has(entry)) return entry;
       try {
         if (entry.includes('/')) {
           const [address, bits] = ipaddr.parseCIDR(entry);
@@ -281,7 +318,7 @@ function parseAllowedTargets(raw: string | undefined): string[] {
         return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
       } catch {
         throw new ConfigError(
-          `Invalid configuration:\n  WEBHOOK_ALLOWED_TARGETS: ${entry} is not an IP address or CIDR range`,
+          `Invalid configuration:\n  ${setting}: ${entry} is not an IP address or CIDR range`,
         );
       }
     });

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { VisualChangeSummary } from '@stepdeck/contract';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import type { DatabaseHandle, Db } from './adapters/db/index.ts';
 import type { ProcessQueue } from './adapters/queue/index.ts';
@@ -37,6 +38,8 @@ export interface RunFinished {
     errorMessage: string | null;
     errorLocation: string | null;
   }>;
+  /** Screenshots that are not their baseline (`new`, `changed`). */
+  visualChanges?: VisualChangeSummary[];
 }
 
 /** Events between modules inside one process (the runner tells webhooks a run ended). */

@@ -22,6 +22,7 @@ const tableOwners: Record<string, string> = {
   install: 'accounts',
   organizations: 'accounts',
   users: 'accounts',
+  installAdmins: 'accounts',
   sessions: 'accounts',
   apiKeys: 'accounts',
   projects: 'accounts',
@@ -42,6 +43,8 @@ const tableOwners: Record<string, string> = {
   runBatches: 'runs',
   runProcesses: 'runs',
   runArtifacts: 'runs',
+  testResults: 'history',
+  testQuarantines: 'history',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhooks',
   emailInboxes: 'inboxes',
@@ -51,6 +54,8 @@ const tableOwners: Record<string, string> = {
   presets: 'presets',
   schedulePresets: 'presets',
   auditLog: 'audit',
+  visualBaselines: 'visual',
+  visualChanges: 'visual',
 };
 /** Tables of the shared infrastructure (not any module's); no module names them. */
 const infrastructureTables = new Set(['settings', 'rateLimits']);

@@ -59,6 +59,14 @@ export const summaryMaxChars = 250_000;
 
 const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
 
+/** A failure as the service classes it against history (src/triage.ts), in the reader's words. */
+const triageText: Record<NonNullable<TestOutcome['triage']>, string> = {
+  new: '🆕 new',
+  known: 'known: failing on the base branch too',
+  flaky: 'flaky in recent runs',
+  quarantined: '🔒 quarantined: does not fail the check',
+};
+
 function row(test: TestOutcome, runUrl: string | undefined): string {
   const failed = isFailedTest(test);
   const flaky = isFlakyTest(test);
@@ -69,7 +77,9 @@ function row(test: TestOutcome, runUrl: string | undefined): string {
       : test.status === 'skipped'
         ? '⏭️ skipped'
         : `✅ ${cell(test.status)}`;
-  const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+  const carried =
+    (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
+    (failed && test.triage ? ` · ${triageText[test.triage]}` : '');
   const step = failed ? failingStepText(test) : '';
   const why = failed || flaky ? reason(test) : '';
   return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
@@ -102,6 +112,7 @@ export function resultsMarkdown(results: Results, context: MarkdownContext = {})
       `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
       (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
     ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
+    ...triageLine(results),
     '',
     results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
       (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -154,4 +165,19 @@ export function resultsMarkdown(results: Results, context: MarkdownContext = {})
       `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** "2 new failures · 1 known · 1 quarantined", when the service classed the failures. */
+function triageLine(results: Results): string[] {
+  const counts = new Map<string, number>();
+  for (const test of results.tests)
+    if (isFailedTest(test) && test.triage) counts.set(test.triage, (counts.get(test.triage) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const parts = (['new', 'known', 'flaky', 'quarantined'] as const)
+    .filter((triage) => counts.has(triage))
+    .map((triage) => {
+      const n = counts.get(triage) ?? 0;
+      return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
+    });
+  return ['', `Failures against history: ${parts.join(' · ')}`];
 }

@@ -5,6 +5,7 @@ import {
   consoleApiKeysResponse,
   consoleBranchesResponse,
   consoleBranchResponse,
+  consoleEmailInboxLimitsResponse,
   consoleEmailMessageResponse,
   consoleMemberResponse,
   consoleMembersResponse,
@@ -16,7 +17,6 @@ import {
   createdApiKeyResponse,
   createdWebhookResponse,
   cronPreviewResponse,
-  emailInboxLimitsResponse,
   emailInboxListResponse,
   emailInboxResponse,
   emailMessageListResponse,
@@ -130,7 +130,7 @@ export const adminApi = {
 
   // E-mail inboxes and their messages; projects.
   inboxes: () => request('/console/v1/email-inboxes', emailInboxListResponse),
-  inboxLimits: () => request('/console/v1/email-inboxes/limits', emailInboxLimitsResponse),
+  inboxLimits: () => request('/console/v1/email-inboxes/limits', consoleEmailInboxLimitsResponse),
   createInbox: (name: string) =>
     request('/console/v1/email-inboxes', emailInboxResponse, {
       method: 'POST',

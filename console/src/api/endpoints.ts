@@ -12,6 +12,7 @@ import {
   runStatisticsResponse,
   type SignInBody,
   type TestRunListQuery,
+  testDetailResponse,
   testRunDetailResponse,
   testRunListResponse,
 } from '@stepdeck/contract';
@@ -34,6 +35,9 @@ export const api = {
     request(`/console/v1/projects/${projectId}/branches`, consoleBranchesResponse),
   schedules: (projectId: string) =>
     request('/console/v1/schedules', consoleSchedulesResponse, { query: { projectId } }),
+  /** One test or directory with its configuration (the run page's effective config). */
+  test: (scope: ProjectScope, testId: string) =>
+    request(`/v1/tests/${testId}`, testDetailResponse, { scope }),
   tests: (scope: ProjectScope) =>
     request('/v1/tests', listTestsResponse, { scope, query: { limit: 100, type: 'all' } }),
   runs: (scope: ProjectScope, query: Partial<TestRunListQuery>) =>

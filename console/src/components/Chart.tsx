@@ -1,13 +1,19 @@
+import { format } from 'date-fns';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { timeAxisRange } from '../lib/chart-range.ts';
+import { countAxisRange, dayTicks, timeAxisRange } from '../lib/chart-range.ts';
 import './Chart.css';
 
+const daySeconds = 86_400;
+/** Tick steps of a count axis: 1, 2, 5, 10, 20, 50… (never 0.5 runs). */
+const wholeSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
+
 /**
- * A uPlot chart (time on x, in seconds since the epoch, one point per bucket) with a text
- * summary for screen readers. The drawn x range is written to `data-x-min`/`data-x-max`
- * (seconds) so that tests can check what the axis spans.
+ * A uPlot chart (time on x, in seconds since the epoch, one point per day) with a text summary
+ * for screen readers. The x axis ticks once a day (`dayTicks`, labelled `11-23`) and the y axis
+ * starts at 0. The drawn x range is written to `data-x-min`/`data-x-max` (seconds), the x ticks
+ * to `data-x-ticks` and the y range to `data-y-min`/`data-y-max`, so tests can check the axes.
  */
 export function Chart(props: {
   title: string;
@@ -15,21 +21,23 @@ export function Chart(props: {
   data: uPlot.AlignedData;
   series: Array<{ label: string; stroke: string; fill?: string; value?: (v: number | null) => string }>;
   yLabel: string;
-  /** Width of one x bucket in seconds (a day by default): the axis is padded by half of it. */
-  bucketSeconds?: number;
+  /** The y values are counts: ticks on whole numbers only. */
+  yWhole?: boolean;
 }) {
   const host = useRef<HTMLDivElement>(null);
-  const bucketSeconds = props.bucketSeconds ?? 86_400;
   useEffect(() => {
     const element = host.current;
     if (!element) return;
     const xs = props.data[0] as ArrayLike<number>;
+    const ticks = dayTicks(xs, Math.max(2, Math.floor((element.clientWidth || 600) / 70)));
+    element.dataset.xTicks = ticks.join(' ');
     const chart = new uPlot(
       {
         width: Math.max(320, element.clientWidth || 600),
         height: 220,
         series: [
-          {},
+          // The legend's x value: the day hovered, as the axis writes it.
+          { label: 'Day', value: (_u, v) => (v == null ? '—' : format(new Date(v * 1000), 'yyyy-MM-dd')) },
           ...props.series.map((series) => ({
             label: series.label,
             stroke: series.stroke,
@@ -39,15 +47,25 @@ export function Chart(props: {
             ...(series.value ? { value: (_u: uPlot, v: number | null) => series.value?.(v) ?? '' } : {}),
           })),
         ],
-        axes: [{}, { label: props.yLabel }],
-        // uPlot's automatic range for one x value (min = max) spans years: set it from the data.
-        scales: { x: { time: true, range: () => timeAxisRange(xs, bucketSeconds) } },
+        axes: [
+          {
+            // One tick a day on the days' points (uPlot's own time ticks fall on hours).
+            splits: () => ticks,
+            values: (_u, splits) => splits.map((split) => format(new Date(split * 1000), 'MM-dd')),
+          },
+          { label: props.yLabel, ...(props.yWhole ? { incrs: wholeSteps } : {}) },
+        ],
+        scales: {
+          // uPlot's automatic range for one x value (min = max) spans years: set it from the data.
+          x: { time: true, range: () => timeAxisRange(xs, daySeconds) },
+          y: { range: (_u, _min, max) => countAxisRange(max) },
+        },
         hooks: {
           setScale: [
             (u, key) => {
-              if (key !== 'x') return;
-              element.dataset.xMin = String(u.scales.x?.min ?? '');
-              element.dataset.xMax = String(u.scales.x?.max ?? '');
+              const scale = u.scales[key];
+              element.dataset[`${key}Min`] = String(scale?.min ?? '');
+              element.dataset[`${key}Max`] = String(scale?.max ?? '');
             },
           ],
         },
@@ -55,10 +73,12 @@ export function Chart(props: {
       props.data,
       element,
     );
-    element.dataset.xMin = String(chart.scales.x?.min ?? '');
-    element.dataset.xMax = String(chart.scales.x?.max ?? '');
+    for (const key of ['x', 'y']) {
+      element.dataset[`${key}Min`] = String(chart.scales[key]?.min ?? '');
+      element.dataset[`${key}Max`] = String(chart.scales[key]?.max ?? '');
+    }
     return () => chart.destroy();
-  }, [props.data, props.series, props.yLabel, bucketSeconds]);
+  }, [props.data, props.series, props.yLabel, props.yWhole]);
   return (
     <figure className="chart">
       <figcaption>{props.title}</figcaption>

@@ -115,6 +115,9 @@ export function Layout() {
           <NavLink to={`/projects/${projectId}/dashboard${scope.branchQuery}`}>Dashboard</NavLink>
           <NavLink to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</NavLink>
           <AdminMenu projectId={projectId as string} links={adminLinks} />
+          {session.data?.data.installAdmin ? (
+            <NavLink to={`/projects/${projectId}/install`}>Install</NavLink>
+          ) : null}
         </nav>
         <AccountMenu
           email={session.data?.data.email}

@@ -1,8 +1,8 @@
-import { formatAgo, formatTimestamp } from '../lib/format.ts';
+import { formatAgo, formatTimestamp, viewerZone } from '../lib/format.ts';
 
 /**
- * A date-time as the console shows every one (`formatTimestamp`), with the exact instant the
- * service sent in `dateTime` and, on hover, in `title`.
+ * A date-time as the console shows every one (`formatTimestamp`, its zone named), with the exact
+ * instant the service sent in `dateTime` and, on hover, in `title` with the zone's full name.
  */
 export function Timestamp({
   iso,
@@ -15,7 +15,7 @@ export function Timestamp({
 }) {
   if (!iso) return <>—</>;
   return (
-    <time dateTime={iso} title={iso}>
+    <time dateTime={iso} title={`${iso} (${timeZone ?? viewerZone()})`}>
       {formatTimestamp(iso, { timeZone, weekday: weekday ?? false })}
     </time>
   );

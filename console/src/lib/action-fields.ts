@@ -120,6 +120,7 @@ export const paletteGroups: Array<{ label: string; actions: StepActionName[] }> 
       'assertUrl',
       'assertTitle',
       'assertCount',
+      'assertScreenshot',
     ],
   },
   { label: 'Page script', actions: ['evaluate', 'assertScript'] },

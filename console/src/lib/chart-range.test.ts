@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAxisRange } from './chart-range.ts';
+import { countAxisRange, dayTicks, timeAxisRange } from './chart-range.ts';
 
 const day = 86_400;
 const nov23 = Date.UTC(2026, 10, 23) / 1000;
@@ -19,5 +19,24 @@ describe('timeAxisRange', () => {
     const [min, max] = timeAxisRange([], day);
     expect(max - min).toBe(day);
     expect(Math.abs(max - Date.now() / 1000)).toBeLessThan(60);
+  });
+});
+
+describe('dayTicks and countAxisRange', () => {
+  it('puts one tick on each day of the buckets, including days without runs', () => {
+    const noon = nov23 + day / 2;
+    expect(dayTicks([noon + 2 * day, noon], 10)).toEqual([noon, noon + day, noon + 2 * day]);
+  });
+  it('ticks every n-th day when the days would crowd the axis', () => {
+    const noon = nov23 + day / 2;
+    const ticks = dayTicks([noon, noon + 29 * day], 10);
+    expect(ticks).toHaveLength(10);
+    expect(ticks[1]).toBe(noon + 3 * day);
+    expect(dayTicks([], 10)).toEqual([]);
+  });
+  it('starts a count axis at 0', () => {
+    expect(countAxisRange(2)).toEqual([0, 3]);
+    expect(countAxisRange(0)).toEqual([0, 2]);
+    expect(countAxisRange(40)).toEqual([0, 44]);
   });
 });

@@ -23,16 +23,20 @@ describe('formatAgo and percent', () => {
 });
 
 describe('formatTimestamp', () => {
-  it('writes every date-time the same way, in a given time zone too', () => {
-    expect(formatTimestamp('2026-11-25T08:40:17.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 08:40:17');
+  it('writes every date-time the same way, labelled with its zone, in a given time zone too', () => {
+    expect(formatTimestamp('2026-11-25T08:40:17.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 08:40:17 UTC');
     expect(formatTimestamp('2026-11-25T23:05:09.000Z', { timeZone: 'Asia/Tokyo' })).toBe(
-      '2026-11-26 08:05:09',
+      '2026-11-26 08:05:09 GMT+9',
     );
-    expect(formatTimestamp('2026-11-25T00:00:00.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 00:00:00');
+    expect(formatTimestamp('2026-11-25T00:00:00.000Z', { timeZone: 'UTC' })).toBe('2026-11-25 00:00:00 UTC');
     expect(formatTimestamp('2026-11-25T23:05:09.000Z', { timeZone: 'Asia/Tokyo', weekday: true })).toBe(
-      'Thu 2026-11-26 08:05:09',
+      'Thu 2026-11-26 08:05:09 GMT+9',
     );
-    expect(formatTimestamp('2026-11-25T08:40:17.000Z')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(formatTimestamp('2026-07-01T12:00:00.000Z', { timeZone: 'Europe/Berlin' })).toBe(
+      '2026-07-01 14:00:00 GMT+2',
+    );
+    // The viewer's own zone is named too.
+    expect(formatTimestamp('2026-11-25T08:40:17.000Z')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+$/);
     expect(formatTimestamp(null)).toBe('—');
   });
 });

@@ -11,10 +11,11 @@ export function formatDuration(ms: number | null | undefined): string {
 }
 
 /**
- * The console's one date-time format, `2026-11-23 19:40:57`: largest unit first and 24-hour, so
- * it reads the same whatever the browser's locale, sorts as text and fits a table cell (the runs
- * list used it first). In the viewer's time zone, or in `timeZone` (a schedule's own); `weekday`
- * puts the day first (`Mon 2026-11-23 09:30:00`) where the day of the week is the point, as in a
+ * The console's one date-time format, `2026-11-23 19:40:57 UTC`: largest unit first and
+ * 24-hour, so it reads the same whatever the browser's locale and fits a table cell, followed by
+ * the zone it is written in (a schedule's own times and the viewer's differ, so every time says
+ * which it is). In the viewer's time zone, or in `timeZone` (a schedule's own); `weekday` puts
+ * the day first (`Mon 2026-11-23 09:30:00 UTC`) where the day of the week is the point, as in a
  * cron expression's next firings.
  */
 export function formatTimestamp(
@@ -31,12 +32,24 @@ export function formatTimestamp(
           .formatToParts(date)
           .map((part) => [part.type, part.value]),
       );
-      return `${options.weekday ? `${parts.weekday} ` : ''}${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+      return `${options.weekday ? `${parts.weekday} ` : ''}${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
     } catch {
       // An unknown zone (a schedule form being typed in): the viewer's own zone instead.
     }
   }
-  return format(date, options.weekday ? 'EEE yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss');
+  const zone = zoneName(date, viewerZone());
+  return `${format(date, options.weekday ? 'EEE yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss')} ${zone}`;
+}
+
+/** The viewer's time zone (the browser's), e.g. `Europe/Berlin`. */
+export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A zone's short name at an instant: `UTC`, `CET`, `GMT+9` (English names, as in the rest). */
+function zoneName(date: Date, timeZone: string): string {
+  const part = zoned(timeZone)
+    .formatToParts(date)
+    .find((item) => item.type === 'timeZoneName');
+  return part?.value ?? timeZone;
 }
 
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
@@ -54,6 +67,7 @@ function zoned(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
       hourCycle: 'h23',
+      timeZoneName: 'short',
     });
     zonedFormats.set(timeZone, known);
   }

@@ -78,25 +78,27 @@ describe('run state', () => {
   });
 
   it('ranks the most failing and the slowest tests over several runs', () => {
+    const loginId = '0b8f4a52-6c1e-4f3e-9d57-2a1c7b9e0f11';
     const leaders = testLeaders([
       {
         testResults: [
-          result('login', 'failed', { duration: 300 }),
+          result('login', 'failed', { duration: 300, testId: loginId }),
           result('cart', 'passed', { duration: 900 }),
         ],
       },
       {
         testResults: [
-          result('login', 'failed', { duration: 100 }),
+          result('login', 'failed', { duration: 100, testId: loginId }),
           result('cart', 'failed', { duration: 1100 }),
         ],
       },
     ]);
+    // A stored test's id comes along (the dashboard links to it); a name-only one has none.
     expect(leaders.failing).toEqual([
-      { name: 'login', failures: 2, runs: 2 },
-      { name: 'cart', failures: 1, runs: 2 },
+      { name: 'login', testId: loginId, failures: 2, runs: 2 },
+      { name: 'cart', testId: undefined, failures: 1, runs: 2 },
     ]);
-    expect(leaders.slowest[0]).toEqual({ name: 'cart', avgMs: 1000, runs: 2 });
+    expect(leaders.slowest[0]).toEqual({ name: 'cart', testId: undefined, avgMs: 1000, runs: 2 });
   });
 
   it('groups runs per day with failures and mean duration', () => {

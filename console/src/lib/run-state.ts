@@ -64,18 +64,31 @@ export function artifactsOfTest(artifacts: readonly RunArtifact[], testName: str
   };
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The stored test a result belongs to (a report names a test by its id; not when it could not). */
+export const testIdOf = (result: Pick<RunTestResult, 'testId'>): string | undefined =>
+  uuidPattern.test(result.testId) ? result.testId : undefined;
+
 /** Tests that failed most often and ran slowest over a set of finished runs. */
 export function testLeaders(
   reports: ReadonlyArray<{ testResults: readonly RunTestResult[] }>,
   limit = 5,
 ): {
-  failing: Array<{ name: string; failures: number; runs: number }>;
-  slowest: Array<{ name: string; avgMs: number; runs: number }>;
+  failing: Array<{ name: string; testId: string | undefined; failures: number; runs: number }>;
+  slowest: Array<{ name: string; testId: string | undefined; avgMs: number; runs: number }>;
 } {
-  const byName = new Map<string, { failures: number; runs: number; totalMs: number }>();
+  const byName = new Map<
+    string,
+    { testId: string | undefined; failures: number; runs: number; totalMs: number }
+  >();
   for (const report of reports) {
     for (const result of report.testResults) {
-      const entry = byName.get(result.name) ?? { failures: 0, runs: 0, totalMs: 0 };
+      const entry = byName.get(result.name) ?? {
+        testId: testIdOf(result),
+        failures: 0,
+        runs: 0,
+        totalMs: 0,
+      };
       entry.runs += 1;
       entry.totalMs += result.duration;
       if (isFailure(result)) entry.failures += 1;
@@ -86,11 +99,16 @@ export function testLeaders(
   return {
     failing: entries
       .filter(([, entry]) => entry.failures > 0)
-      .map(([name, entry]) => ({ name, failures: entry.failures, runs: entry.runs }))
+      .map(([name, entry]) => ({ name, testId: entry.testId, failures: entry.failures, runs: entry.runs }))
       .sort((a, b) => b.failures - a.failures || a.name.localeCompare(b.name))
       .slice(0, limit),
     slowest: entries
-      .map(([name, entry]) => ({ name, avgMs: Math.round(entry.totalMs / entry.runs), runs: entry.runs }))
+      .map(([name, entry]) => ({
+        name,
+        testId: entry.testId,
+        avgMs: Math.round(entry.totalMs / entry.runs),
+        runs: entry.runs,
+      }))
       .sort((a, b) => b.avgMs - a.avgMs || a.name.localeCompare(b.name))
       .slice(0, limit),
   };

@@ -2,6 +2,7 @@ import { terminalRunStatuses } from '@stepdeck/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { parseISO } from 'date-fns';
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api/endpoints.ts';
 import { Chart } from '../components/Chart.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -113,6 +114,7 @@ export default function DashboardPage() {
             data={runsChart.data}
             series={runsChart.series}
             yLabel="runs"
+            yWhole
           />
           <Chart
             title="Mean run duration per day"
@@ -137,7 +139,9 @@ export default function DashboardPage() {
               <tbody>
                 {leaders.failing.map((test) => (
                   <tr key={test.name}>
-                    <td>{test.name}</td>
+                    <td>
+                      <TestLink scope={scope} name={test.name} testId={test.testId} />
+                    </td>
                     <td>
                       {test.failures} of {test.runs}
                     </td>
@@ -162,7 +166,9 @@ export default function DashboardPage() {
               <tbody>
                 {leaders.slowest.map((test) => (
                   <tr key={test.name}>
-                    <td>{test.name}</td>
+                    <td>
+                      <TestLink scope={scope} name={test.name} testId={test.testId} />
+                    </td>
                     <td>{formatDuration(test.avgMs)}</td>
                   </tr>
                 ))}
@@ -174,5 +180,19 @@ export default function DashboardPage() {
         </section>
       </div>
     </section>
+  );
+}
+
+/** A test's name, linked to the test when the report says which stored test it is. */
+function TestLink(props: {
+  scope: ReturnType<typeof useProjectScope>;
+  name: string;
+  testId: string | undefined;
+}) {
+  if (!props.testId) return <>{props.name}</>;
+  return (
+    <Link to={`/projects/${props.scope.projectId}/tests/${props.testId}${props.scope.branchQuery}`}>
+      {props.name}
+    </Link>
   );
 }

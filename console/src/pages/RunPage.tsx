@@ -1,3 +1,4 @@
+import type { TestRunDetail } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -6,6 +7,7 @@ import { api } from '../api/endpoints.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { NotFoundPage } from '../components/NotFound.tsx';
 import { RunBatches } from '../components/RunBatches.tsx';
+import { RunConfigFacts } from '../components/RunConfigFacts.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TestResultCard } from '../components/TestResultCard.tsx';
 import { Timestamp } from '../components/Timestamp.tsx';
@@ -13,7 +15,7 @@ import { TraceViewerDialog } from '../components/TraceViewerDialog.tsx';
 import { formatDuration } from '../lib/format.ts';
 import { runQuery } from '../lib/prefetch.ts';
 import { failedFirst, isActive, parseMetadata, triggerLabel } from '../lib/run-state.ts';
-import { useProjectScope } from '../lib/scope.ts';
+import { runsOfTestPath, useProjectScope } from '../lib/scope.ts';
 import './RunPage.css';
 
 /** `/console/projects/:projectId/runs/:runId`: the page every link to a run points to. */
@@ -95,16 +97,35 @@ export function RunPage() {
               HTML report
             </a>
           ) : null}
+          {report?.visualChanges?.length ? (
+            <Link to={`/projects/${scope.projectId}/runs/${detail.id}/visual${scope.branchQuery}`}>
+              Review visual changes ({report.visualChanges.length})
+            </Link>
+          ) : null}
         </div>
       </header>
       {cancel.error ? <ErrorMessage error={cancel.error} title="Could not cancel" /> : null}
       {runAgain.error ? <ErrorMessage error={runAgain.error} title="Could not start the run" /> : null}
       <dl className="facts">
         <dt>Trigger</dt>
-        <dd>{triggerLabel(metadata, report?.scheduleName)}</dd>
+        <dd>
+          {triggerLabel(metadata, report?.scheduleName)}
+          {detail.scheduleId ? (
+            <>
+              {' '}
+              (
+              <Link
+                to={`/projects/${scope.projectId}/runs?scheduleId=${detail.scheduleId}${scope.branchId ? `&branch=${scope.branchId}` : ''}`}
+              >
+                runs of this schedule
+              </Link>
+              )
+            </>
+          ) : null}
+        </dd>
         <dt>Target</dt>
         <dd>
-          {metadata.target ? `${metadata.target.type} “${metadata.target.name ?? detail.name}”` : detail.name}
+          <RunTarget scope={scope} detail={detail} />
         </dd>
         <dt>Branch</dt>
         <dd>{detail.branchName ?? detail.branchId}</dd>
@@ -129,10 +150,7 @@ export function RunPage() {
             : '—'}
         </dd>
       </dl>
-      <details className="config">
-        <summary>Config</summary>
-        <pre>{JSON.stringify(detail.config ?? {}, null, 2)}</pre>
-      </details>
+      <RunConfigFacts scope={scope} detail={detail} />
       {runnerError ? (
         <ErrorMessage error={new Error(runnerError)} title="The runner reported an error" />
       ) : null}
@@ -199,4 +217,28 @@ async function openReport(
   const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
   if (opened) opened.location.href = url;
   else window.location.href = url;
+}
+
+/** What the run ran: a test links to its editor and its runs; a directory to its runs. */
+function RunTarget({ scope, detail }: { scope: ReturnType<typeof useProjectScope>; detail: TestRunDetail }) {
+  const target = parseMetadata(detail.metadata).target;
+  if (!target) return <>{detail.name}</>;
+  const name = target.name ?? detail.name;
+  const runsOf = target.id ? runsOfTestPath(scope, target.id) : undefined;
+  return (
+    <>
+      {target.type}{' '}
+      {target.type === 'test' && target.id ? (
+        <Link to={`/projects/${scope.projectId}/tests/${target.id}${scope.branchQuery}`}>{name}</Link>
+      ) : (
+        `“${name}”`
+      )}
+      {runsOf && target.type !== 'tag' ? (
+        <>
+          {' '}
+          (<Link to={runsOf}>its runs</Link>)
+        </>
+      ) : null}
+    </>
+  );
 }

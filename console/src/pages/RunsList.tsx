@@ -1,5 +1,5 @@
-import { runStatus, type TestRunListQuery } from '@stepdeck/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { runStatus, type TestRun, type TestRunListQuery } from '@stepdeck/contract';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints.ts';
@@ -7,7 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { Timestamp } from '../components/Timestamp.tsx';
 import { formatDuration } from '../lib/format.ts';
-import { refreshInterval } from '../lib/run-state.ts';
+import { isActive, parseMetadata, refreshInterval, triggerLabel } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
 
 const pageSize = 20;
@@ -31,6 +31,19 @@ export function RunsListPage() {
     // Live refresh while any listed run is still moving.
     refetchInterval: (q) => refreshInterval(q.state.data?.data.map((run) => run.status) ?? [], 2000),
   });
+  // The list's items carry neither the counts nor who started a run: each listed run's detail
+  // does (fetched once per status, so a finished run is read once).
+  const listed = runs.data?.data ?? [];
+  const details = useQueries({
+    queries: listed.map((run) => ({
+      queryKey: ['run-row', scope.projectId, scope.branchId, run.id, run.status],
+      queryFn: () => api.run(scope, run.id),
+      staleTime: Number.POSITIVE_INFINITY,
+    })),
+  });
+  const detailOf = new Map(
+    details.flatMap((detail) => (detail.data ? [[detail.data.data.id, detail.data.data]] : [])),
+  );
   const tests = useQuery({
     queryKey: ['tests', scope.projectId, scope.branchId],
     queryFn: () => api.tests(scope),
@@ -161,6 +174,8 @@ export function RunsListPage() {
               <tr>
                 <th scope="col">Run</th>
                 <th scope="col">Status</th>
+                <th scope="col">Tests</th>
+                <th scope="col">Trigger</th>
                 <th scope="col">Branch</th>
                 <th scope="col">Created</th>
                 <th scope="col">Duration</th>
@@ -177,6 +192,19 @@ export function RunsListPage() {
                   </td>
                   <td>
                     <StatusBadge status={run.status} />
+                  </td>
+                  <td>
+                    <RunCounts run={run} detail={detailOf.get(run.id)} />
+                  </td>
+                  <td>
+                    {detailOf.get(run.id)
+                      ? triggerLabel(
+                          parseMetadata(detailOf.get(run.id)?.metadata ?? null),
+                          detailOf.get(run.id)?.report?.scheduleName,
+                        )
+                      : run.scheduleType
+                        ? 'schedule'
+                        : '…'}
                   </td>
                   <td>{run.branchName}</td>
                   <td>
@@ -203,5 +231,22 @@ export function RunsListPage() {
         <p role="status">Loading runs…</p>
       ) : null}
     </section>
+  );
+}
+
+type RunDetail = Awaited<ReturnType<typeof api.run>>['data'];
+
+/** `3 passed, 1 failed of 4`: what a finished run's tests did (skipped ones only when there are). */
+function RunCounts({ run, detail }: { run: TestRun; detail: RunDetail | undefined }) {
+  if (isActive(run.status)) return <span className="muted">running…</span>;
+  const stats = detail?.stats ?? detail?.report?.runTypeInfo.stats;
+  if (!detail) return <span className="muted">…</span>;
+  if (!stats) return <>—</>;
+  const parts = [`${stats.passed} passed`, `${stats.failed} failed`];
+  if (stats.skipped) parts.push(`${stats.skipped} skipped`);
+  return (
+    <span className={stats.failed ? 'counts counts-failed' : 'counts'}>
+      {parts.join(', ')} of {stats.total}
+    </span>
   );
 }

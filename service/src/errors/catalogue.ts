@@ -46,7 +46,30 @@ export const errorCatalogue = {
   // Organization, users, keys, projects, tags.
   INSTALL_OWNER_REQUIRED: {
     status: 403,
-    message: 'Only an owner of the install organization can create organizations',
+    message: 'Only an install administrator can create organizations',
+  },
+  INSTALL_ADMIN_REQUIRED: {
+    status: 403,
+    message:
+      "Only an install administrator can do this (organizations, their subscription and limits are set by the people who run the install, not by an organization's owners)",
+  },
+  LAST_INSTALL_ADMIN: {
+    status: 409,
+    message: 'The last install administrator cannot be removed: grant another one first',
+  },
+  ORGANIZATION_NOT_FOUND: { status: 404, message: 'Organization not found' },
+  INSTALL_ORGANIZATION_PROTECTED: {
+    status: 409,
+    message: "The install's own organization cannot be suspended or deleted",
+  },
+  ORGANIZATION_SUSPENDED: {
+    status: 403,
+    message: 'This organization is suspended: ask an install administrator',
+  },
+  CONCURRENCY_CAP_OVER_SLOTS: {
+    status: 400,
+    message: (slots: number) =>
+      `concurrencyCap: must be at most ${slots}, the runner slots of this install (RUNNER_SLOTS)`,
   },
   OWNER_REQUIRED_TO_ADD_OWNER: { status: 403, message: 'Only an owner can add another owner' },
   OWNER_REQUIRED_TO_CHANGE_ROLES: { status: 403, message: 'Only an owner can change roles' },
@@ -207,6 +230,8 @@ export const errorCatalogue = {
 
   // Runs.
   RUN_NOT_FOUND: { status: 404, message: 'Test run not found' },
+  QUARANTINE_NOT_FOUND: { status: 404, message: 'The test is not in quarantine' },
+  QUARANTINE_EXPIRY_PAST: { status: 400, message: 'expiresAt must be in the future' },
   RUN_SELECTION_INVALID: { status: 400, message: 'Provide exactly one of testIds or tagId' },
   RUN_TEST_IDS_EMPTY: { status: 400, message: 'testIds must contain at least one test id' },
   NO_EXECUTABLE_TESTS: {
@@ -236,6 +261,13 @@ export const errorCatalogue = {
   },
   DATE_INVALID: { status: 400, message: (name: string) => `${name} must be an ISO 8601 date` },
   ARTIFACT_NOT_FOUND: { status: 404, message: 'Artifact not found' },
+  VISUAL_CHANGE_NOT_FOUND: { status: 404, message: 'Visual change not found in this run' },
+  VISUAL_CHANGE_DECIDED: {
+    status: 409,
+    message: 'This visual change was already approved or rejected',
+  },
+  VISUAL_IMAGE_NOT_FOUND: { status: 404, message: 'This picture of the visual change is not stored' },
+  VISUAL_BASELINE_NOT_FOUND: { status: 404, message: 'Visual baseline not found' },
   ARTIFACT_KEY_INVALID: { status: 400, message: 'Invalid artifact key' },
   ARTIFACT_KEY_NOT_OF_RUN: { status: 400, message: 'querystring.key: must be an artifact key of the run' },
 
@@ -251,6 +283,11 @@ export const errorCatalogue = {
     message: (count: number, names: string) => `Preset is used by schedule${count > 1 ? 's' : ''} ${names}`,
   },
   SCHEDULE_NOT_FOUND: { status: 404, message: 'Schedule not found' },
+  SCHEDULE_SUBSCRIPTION_LAPSED: {
+    status: 403,
+    message:
+      "The organization's subscription is not active: schedules cannot be created or enabled until it is renewed",
+  },
   SCHEDULE_SELECTION_INVALID: { status: 400, message: 'Exactly one of testIds or tagId is required' },
   SCHEDULE_TEST_IDS_EMPTY: { status: 400, message: 'testIds must contain at least one test ID' },
   TIMEZONE_INVALID: { status: 400, message: (timezone: string) => `Invalid timezone: ${timezone}` },

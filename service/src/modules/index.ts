@@ -1,12 +1,14 @@
 import type { AppContext } from '../context.ts';
 import { accountsPlugin } from './accounts/index.ts';
 import { auditPlugin } from './audit/index.ts';
+import { historyPlugin } from './history/index.ts';
 import { inboxesPlugin } from './inboxes/index.ts';
 import { presetsPlugin } from './presets/index.ts';
 import { runsPlugin } from './runs/index.ts';
 import { schedulesPlugin } from './schedules/index.ts';
 import { stepsPlugin } from './steps/index.ts';
 import { testsPlugin } from './tests/index.ts';
+import { visualPlugin } from './visual/index.ts';
 import { webhooksPlugin } from './webhooks/index.ts';
 
 /**
@@ -34,6 +36,8 @@ export const modulePlugins = [
   testsPlugin,
   stepsPlugin,
   runsPlugin,
+  visualPlugin,
   webhooksPlugin,
   schedulesPlugin,
+  historyPlugin,
 ];

@@ -13,6 +13,7 @@ import { type ZodType, z } from 'zod';
 import { errorCatalogue } from '../errors.ts';
 import type { AccessRule } from './auth/access.ts';
 import { sessionCookie } from './auth/session-cookie.ts';
+import { forSwaggerUi } from './openapi-ui.ts';
 
 /**
  * OpenAPI generated from the routes' zod schemas (`/openapi.json`, with a UI at `/docs`).
@@ -56,7 +57,18 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         ? completeDocument(jsonSchemaTransformObject(document) as OpenApiDocument)
         : {},
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Tags folded and no models section: the page opens on the list of tags.
+    uiConfig: { docExpansion: 'none', defaultModelsExpandDepth: -1, filter: true },
+    // The UI reads the document as 3.0 (openapi-ui.ts: far less work than 3.1). "Try it out"
+    // calls the address the reader opened the page at (`localhost` as the README writes it, or
+    // a proxy's name), not the one the service was started with.
+    transformSpecification: (document, request) => ({
+      ...forSwaggerUi(document),
+      servers: [{ url: `${request.protocol}://${request.host}`, description: 'This Stepdeck instance' }],
+    }),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 

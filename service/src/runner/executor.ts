@@ -31,7 +31,7 @@ import { standbyHome, takeRunner } from './standby.ts';
 import { fitsChromiumSocket, runTempRoot } from './temp-root.ts';
 
 export { ffmpegDirName, findFfmpeg, prepareBrowsersPath } from './browser.ts';
-export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus } from './report-map.ts';
+export type { ExecutedArtifact, ExecutedTest, ExecutedTestStatus, VisualCheck } from './report-map.ts';
 export {
   configureIsolation,
   linkPlaywright,

@@ -9,9 +9,11 @@ export {
   EXPECTATION_ANNOTATION,
   maxCompiledStepDepth,
   RUNTIME_FILE,
+  screenshotSteps,
   secretEnvVar,
   TEST_ID_ANNOTATION,
   testNeedsPage,
+  visualBaselineFile,
 } from './compiler/index.ts';
 export type { StepOutline } from './compiler/outline.ts';
 export type { CompilableTest, CompiledProject, CompileInput } from './compiler/types.ts';
@@ -25,5 +27,6 @@ export {
   ffmpegDirName,
   linkPlaywright,
   prepareBrowsersPath,
+  type VisualCheck,
   writeProject,
 } from './executor.ts';

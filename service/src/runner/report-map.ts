@@ -7,7 +7,7 @@ import type {
   JSONReportTestResult,
 } from '@playwright/test/reporter';
 import type { FailedStep, RunStepResult } from '@stepdeck/contract';
-import { TEST_ID_ANNOTATION } from './compiler/index.ts';
+import { TEST_ID_ANNOTATION, VISUAL_ANNOTATION } from './compiler/index.ts';
 import type { StepOutline } from './compiler/outline.ts';
 import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
 import { droppedFileSuffix } from './redact-report.ts';
@@ -26,6 +26,19 @@ export interface ExecutedArtifact {
   /** File name to store it under (unique within the test's entry). */
   file: string;
   kind: 'trace' | 'screenshot' | 'video' | 'other';
+}
+
+/** One `assertScreenshot` of a test (the runtime's `stepdeck-visual` annotation). */
+export interface VisualCheck {
+  stepId: string;
+  status: 'new' | 'passed' | 'changed';
+  diffPixels: number;
+  ratio: number;
+  width: number;
+  height: number;
+  /** The attached screenshot and diff (absent when the step matched its baseline). */
+  actual: ExecutedArtifact | null;
+  diff: ExecutedArtifact | null;
 }
 
 export interface ExecutedTest {
@@ -50,6 +63,8 @@ export interface ExecutedTest {
   flaky: boolean;
   /** The step tree's outcomes in the attempt that decided the status. */
   steps: RunStepResult[];
+  /** Each `assertScreenshot` the decisive attempt reached. */
+  visual?: VisualCheck[];
 }
 
 export interface MapContext {
@@ -104,6 +119,32 @@ function artifactsOf(results: JSONReportTestResult[], occurrence: number): Execu
   return artifacts;
 }
 
+/** The visual checks of one attempt, with the artifacts holding their pictures. */
+function visualChecksOf(
+  result: JSONReportTestResult | undefined,
+  artifacts: ExecutedArtifact[],
+): VisualCheck[] {
+  const annotations = (result as { annotations?: Array<{ type: string; description?: string }> } | undefined)
+    ?.annotations;
+  const checks: VisualCheck[] = [];
+  for (const annotation of annotations ?? []) {
+    if (annotation.type !== VISUAL_ANNOTATION || !annotation.description) continue;
+    let parsed: Omit<VisualCheck, 'actual' | 'diff'>;
+    try {
+      parsed = JSON.parse(annotation.description) as Omit<VisualCheck, 'actual' | 'diff'>;
+    } catch {
+      continue;
+    }
+    if (typeof parsed.stepId !== 'string') continue;
+    const base = `visual-${parsed.stepId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    // The attempt's own file: retries and repeats prefix theirs (`retry1-`, `run2-`).
+    const find = (suffix: string) =>
+      artifacts.findLast((artifact) => artifact.file.endsWith(`${base}-${suffix}.png`)) ?? null;
+    checks.push({ ...parsed, actual: find('actual'), diff: find('diff') });
+  }
+  return checks;
+}
+
 function statusOf(test: JSONReportTest, last: JSONReportTestResult | undefined): ExecutedTestStatus {
   if (test.status === 'skipped') return 'skipped';
   if (test.status === 'expected') return 'passed';
@@ -140,6 +181,12 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
     let failure: AttemptFailure | null = null;
     if (failing)
       failure = describeFailure(failing, stepResults(outlines, failing, context.dir).failed, context.dir);
+    const artifacts = artifactsOf(results, occurrence);
+    const lastAttempt = new Set(
+      (last?.attachments ?? []).flatMap((attachment) =>
+        attachment.path ? [path.resolve(attachment.path)] : [],
+      ),
+    );
     return {
       testId,
       name: title,
@@ -149,13 +196,17 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
       errorLocation: failure?.location ?? null,
       attempts: results.length,
       project: test.projectName,
-      artifacts: artifactsOf(results, occurrence),
+      artifacts,
       failedStep: failure?.failedStep ?? null,
       expected: failure?.expected ?? null,
       received: failure?.received ?? null,
       errorDetail: failure?.detail ?? null,
       flaky: status === 'flaky',
       steps: last ? stepResults(outlines, last, context.dir).steps : [],
+      visual: visualChecksOf(
+        last,
+        artifacts.filter((artifact) => lastAttempt.has(artifact.path)),
+      ),
     };
   });
 }

@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/install/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the install's audit log: every organization's, or one's (install admins) */
+        get: operations["consoleGetInstallAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/v1/audit-log/export": {
         parameters: {
             query?: never;
@@ -201,7 +218,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the subscription */
+        /** Set your organization's subscription (install admins) */
         put: operations["consolePutSubscription"];
         post?: never;
         delete?: never;
@@ -235,7 +252,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the organization limits */
+        /** Set your organization's limits (install admins; the cap is at most the runner slots) */
         put: operations["consolePutOrganizationLimits"];
         post?: never;
         delete?: never;
@@ -273,7 +290,7 @@ export interface paths {
         /** Change a user's role (owners) */
         put: operations["consolePutUsersById"];
         post?: never;
-        /** Remove a user */
+        /** Remove a user (their API keys are revoked unless revokeKeys=false) */
         delete: operations["consoleDeleteUsersById"];
         options?: never;
         head?: never;
@@ -289,9 +306,148 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an organization (install owner) */
+        /** Create an organization (install admins; also POST /console/v1/install/organizations) */
         post: operations["consolePostOrganizations"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the install's bounds */
+        get: operations["consoleGetInstallSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organizations */
+        get: operations["consoleGetInstallOrganizations"];
+        put?: never;
+        /** Create an organization with its owner (its cap: the runner slots) */
+        post: operations["consolePostInstallOrganizations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an organization */
+        get: operations["consoleGetInstallOrganizationsById"];
+        put?: never;
+        post?: never;
+        /** Delete an organization: suspended now, purged after the grace period unless restored */
+        delete: operations["consoleDeleteInstallOrganizationsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations/{id}/suspension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suspend an organization, or lift its suspension (which also cancels a deletion) */
+        put: operations["consolePutInstallOrganizationsByIdSuspension"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations/{id}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an organization's subscription */
+        put: operations["consolePutInstallOrganizationsByIdSubscription"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an organization's limits (the cap is at most the runner slots) */
+        put: operations["consolePutInstallOrganizationsByIdLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/admins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List install admins */
+        get: operations["consoleGetInstallAdmins"];
+        put?: never;
+        /** Make an existing user an install admin */
+        post: operations["consolePostInstallAdmins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/admins/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take the install-admin role from a user (never the last one) */
+        delete: operations["consoleDeleteInstallAdminsByUserId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -408,7 +564,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the inbox limits (console) */
+        /** Read the inbox limits and the SMTP address (console) */
         get: operations["consoleGetEmailInboxesLimits"];
         put?: never;
         post?: never;
@@ -1060,6 +1216,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-runs/{runId}/visual-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a run's visual changes (screenshots that are not their baseline) */
+        get: operations["getTestRunsByRunIdVisualChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-runs/{runId}/visual-changes/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a run's visual changes: each screenshot becomes its branch's baseline */
+        post: operations["postTestRunsByRunIdVisualChangesApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-runs/{runId}/visual-changes/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a run's visual changes: the baseline stays, the step keeps failing */
+        post: operations["postTestRunsByRunIdVisualChangesReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/visual-changes/{changeId}/images/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the baseline, the screenshot or the diff of a visual change */
+        get: operations["getVisualChangesByChangeIdImagesByKind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/visual-baselines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the visual baselines of the active branch (its own and those it inherits) */
+        get: operations["getVisualBaselines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/visual-baselines/{baselineId}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a visual baseline */
+        get: operations["getVisualBaselinesByBaselineIdImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/sample-payload": {
         parameters: {
             query?: never;
@@ -1371,6 +1629,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tests/{testId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A test's results across runs
+         * @description Newest first, paginated; `branch` (a branch id or name), `status` and `since` filter. `summary` is derived from the latest `window` results under the branch and since filters.
+         */
+        get: operations["getTestsByTestIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-runs/{runId}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's failures: new, known, flaky or quarantined */
+        get: operations["getTestRunsByRunIdTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tests/{testId}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put a test in quarantine
+         * @description A quarantined test still runs and is reported (run status, webhooks unchanged); the action and CLI leave its failures out of `fail-on`. Replaces an existing quarantine.
+         */
+        put: operations["putTestsByTestIdQuarantine"];
+        post?: never;
+        /** Release a test from quarantine */
+        delete: operations["deleteTestsByTestIdQuarantine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1419,7 +1735,7 @@ export interface components {
              * @description Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.
              * @enum {string}
              */
-            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR";
+            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "INSTALL_ADMIN_REQUIRED" | "LAST_INSTALL_ADMIN" | "ORGANIZATION_NOT_FOUND" | "INSTALL_ORGANIZATION_PROTECTED" | "ORGANIZATION_SUSPENDED" | "CONCURRENCY_CAP_OVER_SLOTS" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "QUARANTINE_NOT_FOUND" | "QUARANTINE_EXPIRY_PAST" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "VISUAL_CHANGE_NOT_FOUND" | "VISUAL_CHANGE_DECIDED" | "VISUAL_IMAGE_NOT_FOUND" | "VISUAL_BASELINE_NOT_FOUND" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SUBSCRIPTION_LAPSED" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR";
         };
         RateLimited: {
             /** @constant */
@@ -1477,6 +1793,101 @@ export interface operations {
                             status: number | null;
                             ip: string;
                             userAgent: string;
+                            detail?: string | null;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            totalPages: number;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallAuditLog: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                resource?: string;
+                from?: string;
+                to?: string;
+                page?: number;
+                limit?: number;
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            createdAt: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "apiKey";
+                                id: string;
+                                label: string;
+                            };
+                            action: string;
+                            resourceType: string;
+                            resourceId: string | null;
+                            organizationId: string;
+                            projectId: string | null;
+                            status: number | null;
+                            ip: string;
+                            userAgent: string;
+                            detail?: string | null;
                         }[];
                         pagination: {
                             page: number;
@@ -1616,6 +2027,7 @@ export interface operations {
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
                             organizationId: string;
+                            installAdmin?: boolean;
                         };
                     };
                 };
@@ -1689,6 +2101,7 @@ export interface operations {
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
                             organizationId: string;
+                            installAdmin?: boolean;
                         };
                     };
                 };
@@ -1912,6 +2325,10 @@ export interface operations {
                             revokedAt: string | null;
                             createdAt: string;
                             lastUsedAt: string | null;
+                            createdBy?: {
+                                userId: string | null;
+                                email: string | null;
+                            } | null;
                         }[];
                     };
                 };
@@ -3155,6 +3572,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     role: "owner" | "admin" | "member";
+                    revokeKeys?: boolean;
                 };
             };
         };
@@ -3245,7 +3663,9 @@ export interface operations {
     };
     consoleDeleteUsersById: {
         parameters: {
-            query?: never;
+            query?: {
+                revokeKeys?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -3385,6 +3805,921 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runnerSlots: number;
+                            organizationDeleteGraceDays: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            subscriptionActive: boolean;
+                            concurrencyCap: number;
+                            suspendedAt: string | null;
+                            deleteAfter: string | null;
+                            isInstallOrganization: boolean;
+                            userCount: number;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostInstallOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    ownerEmail: string;
+                    ownerPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            branchId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallOrganizationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            subscriptionActive: boolean;
+                            concurrencyCap: number;
+                            suspendedAt: string | null;
+                            deleteAfter: string | null;
+                            isInstallOrganization: boolean;
+                            userCount: number;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteInstallOrganizationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            subscriptionActive: boolean;
+                            concurrencyCap: number;
+                            suspendedAt: string | null;
+                            deleteAfter: string | null;
+                            isInstallOrganization: boolean;
+                            userCount: number;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutInstallOrganizationsByIdSuspension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    suspended: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            subscriptionActive: boolean;
+                            concurrencyCap: number;
+                            suspendedAt: string | null;
+                            deleteAfter: string | null;
+                            isInstallOrganization: boolean;
+                            userCount: number;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutInstallOrganizationsByIdSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutInstallOrganizationsByIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    concurrencyCap: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            concurrencyCap: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallAdmins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            userId: string;
+                            email: string;
+                            organizationId: string;
+                            organizationName: string;
+                            grantedBy: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostInstallAdmins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            userId: string;
+                            email: string;
+                            organizationId: string;
+                            organizationName: string;
+                            grantedBy: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteInstallAdminsByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4001,6 +5336,10 @@ export interface operations {
                             maxMessages: number;
                             messageRetentionHours: number;
                             bodyMaxBytes: number;
+                            smtp: {
+                                host: string;
+                                port: number | null;
+                            };
                         };
                     };
                 };
@@ -7505,6 +8844,13 @@ export interface operations {
                     };
                     /** Format: uuid */
                     presetId?: string;
+                    metadata?: {
+                        commitSha?: string;
+                        ref?: string;
+                        baseRef?: string;
+                        pullRequest?: number;
+                        label?: string;
+                    };
                 } & {
                     [key: string]: unknown;
                 }) | null;
@@ -7651,6 +8997,13 @@ export interface operations {
                     };
                     /** Format: uuid */
                     presetId?: string;
+                    metadata?: {
+                        commitSha?: string;
+                        ref?: string;
+                        baseRef?: string;
+                        pullRequest?: number;
+                        label?: string;
+                    };
                 };
             };
         };
@@ -8126,6 +9479,15 @@ export interface operations {
                                     };
                                     runnerError?: string | null;
                                 };
+                                visualChanges?: {
+                                    testId: string;
+                                    testName: string;
+                                    stepId: string;
+                                    /** @enum {string} */
+                                    status: "new" | "changed";
+                                    diffPixels: number;
+                                    ratio: number;
+                                }[];
                             } | null;
                             shards?: {
                                 worker: string;
@@ -8583,6 +9945,613 @@ export interface operations {
             };
         };
     };
+    getTestRunsByRunIdVisualChanges: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            runId: string;
+                            branchId: string;
+                            testId: string;
+                            testName: string;
+                            stepId: string;
+                            stepName: string;
+                            browser: string;
+                            viewport: string;
+                            /** @enum {string} */
+                            status: "new" | "changed";
+                            diffPixels: number;
+                            ratio: number;
+                            width: number;
+                            height: number;
+                            /** @enum {string} */
+                            decision: "pending" | "approved" | "rejected";
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            createdAt: string;
+                            images: {
+                                baseline: string | null;
+                                actual: string | null;
+                                diff: string | null;
+                            };
+                        }[];
+                        summary: {
+                            new: number;
+                            changed: number;
+                            pending: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    postTestRunsByRunIdVisualChangesApprove: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    changeIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            decision: "approved" | "rejected";
+                            changes: {
+                                id: string;
+                                runId: string;
+                                branchId: string;
+                                testId: string;
+                                testName: string;
+                                stepId: string;
+                                stepName: string;
+                                browser: string;
+                                viewport: string;
+                                /** @enum {string} */
+                                status: "new" | "changed";
+                                diffPixels: number;
+                                ratio: number;
+                                width: number;
+                                height: number;
+                                /** @enum {string} */
+                                decision: "pending" | "approved" | "rejected";
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                createdAt: string;
+                                images: {
+                                    baseline: string | null;
+                                    actual: string | null;
+                                    diff: string | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    postTestRunsByRunIdVisualChangesReject: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    changeIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            decision: "approved" | "rejected";
+                            changes: {
+                                id: string;
+                                runId: string;
+                                branchId: string;
+                                testId: string;
+                                testName: string;
+                                stepId: string;
+                                stepName: string;
+                                browser: string;
+                                viewport: string;
+                                /** @enum {string} */
+                                status: "new" | "changed";
+                                diffPixels: number;
+                                ratio: number;
+                                width: number;
+                                height: number;
+                                /** @enum {string} */
+                                decision: "pending" | "approved" | "rejected";
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                createdAt: string;
+                                images: {
+                                    baseline: string | null;
+                                    actual: string | null;
+                                    diff: string | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getVisualChangesByChangeIdImagesByKind: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                changeId: string;
+                kind: "baseline" | "actual" | "diff";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture (PNG). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getVisualBaselines: {
+        parameters: {
+            query?: {
+                testId?: string;
+            };
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            branchId: string;
+                            inherited: boolean;
+                            testId: string;
+                            stepId: string;
+                            browser: string;
+                            viewport: string;
+                            width: number;
+                            height: number;
+                            bytes: number;
+                            sourceRunId: string | null;
+                            approvedBy: string;
+                            approvedAt: string;
+                            image: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getVisualBaselinesByBaselineIdImage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                baselineId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture (PNG). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     getWebhooksSamplePayload: {
         parameters: {
             query: {
@@ -8654,6 +10623,15 @@ export interface operations {
                                     durationMs: number;
                                     errorMessage: string | null;
                                     errorLocation: string | null;
+                                }[];
+                                visualChanges?: {
+                                    testId: string;
+                                    testName: string;
+                                    stepId: string;
+                                    /** @enum {string} */
+                                    status: "new" | "changed";
+                                    diffPixels: number;
+                                    ratio: number;
                                 }[];
                             };
                             custom?: {
@@ -8774,6 +10752,15 @@ export interface operations {
                                     durationMs: number;
                                     errorMessage: string | null;
                                     errorLocation: string | null;
+                                }[];
+                                visualChanges?: {
+                                    testId: string;
+                                    testName: string;
+                                    stepId: string;
+                                    /** @enum {string} */
+                                    status: "new" | "changed";
+                                    diffPixels: number;
+                                    ratio: number;
                                 }[];
                             };
                             custom?: {
@@ -9697,6 +11684,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -9784,6 +11772,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -9956,6 +11945,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -10052,6 +12042,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -10213,6 +12204,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -10344,6 +12336,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -10492,6 +12485,7 @@ export interface operations {
                             lastRunAt: string | null;
                             lastRunId: string | null;
                             lastSkippedAt: string | null;
+                            lastSkipReason?: string | null;
                             skippedCount: number;
                             lastError: string | null;
                             lastErrorAt: string | null;
@@ -10711,6 +12705,433 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimited"] | components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTestsByTestIdHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                branch?: string;
+                status?: "passed" | "failed" | "skipped" | "flaky";
+                since?: string;
+                window?: number;
+            };
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                            testId: string;
+                            testRevisionId: string | null;
+                            branchId: string;
+                            branchName: string;
+                            trigger: string;
+                            /** @enum {string} */
+                            status: "passed" | "failed" | "skipped" | "flaky";
+                            duration: number;
+                            attempts: number;
+                            failedStepId: string | null;
+                            fingerprint: string | null;
+                            errorMessage: string | null;
+                            stepDurations: {
+                                stepId: string;
+                                duration: number;
+                            }[];
+                            commitSha: string | null;
+                            ref: string | null;
+                            pullRequest: number | null;
+                            label: string | null;
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            totalPages: number;
+                            hasMore: boolean;
+                        };
+                        summary: {
+                            window: number;
+                            runs: number;
+                            passRate: number | null;
+                            flakeRate: number | null;
+                            failingSince: {
+                                runId: string;
+                                createdAt: string;
+                                commitSha: string | null;
+                            } | null;
+                            durationP50: number | null;
+                            durationP95: number | null;
+                        };
+                        quarantine: {
+                            testId: string;
+                            reason: string;
+                            owner: string | null;
+                            expiresAt: string | null;
+                            createdBy: string;
+                            createdAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getTestRunsByRunIdTriage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                            baseBranch: string | null;
+                            failures: {
+                                testId: string;
+                                name: string;
+                                status: string;
+                                /** @enum {string} */
+                                triage: "new" | "known" | "flaky" | "quarantined";
+                                fingerprint: string | null;
+                                knownSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                flakeRate: number | null;
+                                quarantine: {
+                                    testId: string;
+                                    reason: string;
+                                    owner: string | null;
+                                    expiresAt: string | null;
+                                    createdBy: string;
+                                    createdAt: string;
+                                } | null;
+                            }[];
+                            counts: {
+                                new: number;
+                                known: number;
+                                flaky: number;
+                                quarantined: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    putTestsByTestIdQuarantine: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    owner?: string;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            testId: string;
+                            reason: string;
+                            owner: string | null;
+                            expiresAt: string | null;
+                            createdBy: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    deleteTestsByTestIdQuarantine: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The test is not in quarantine. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
                 };
             };
         };

@@ -413,12 +413,20 @@ describe.each(databaseKinds)('authentication and tenancy on %s', (database) => {
       expect((keys.json().data as Array<{ name: string }>).map((k) => k.name)).toEqual(['tenant b']);
       const projects = await consoleCall(t.app, secondCookie, { method: 'GET', url: '/console/v1/projects' });
       expect((projects.json().data as Array<{ id: string }>).map((p) => p.id)).toEqual([second.projectId]);
-      // Turning its own subscription off does not affect the first organization.
-      await consoleCall(t.app, secondCookie, {
+      // Its owner cannot set its subscription: the install admin does, which does not affect the first organization.
+      const ownRefused = await consoleCall(t.app, secondCookie, {
         method: 'PUT',
         url: '/console/v1/subscription',
         payload: { active: false },
       });
+      expect(ownRefused.statusCode).toBe(403);
+      expect(ownRefused.json().code).toBe('INSTALL_ADMIN_REQUIRED');
+      const lapsed = await call({
+        method: 'PUT',
+        url: `/console/v1/install/organizations/${second.id}/subscription`,
+        payload: { active: false },
+      });
+      expect(lapsed.statusCode).toBe(200);
       const firstStillLicensed = await inject({
         method: 'POST',
         url: '/v1/tests/bulk-update-status',

@@ -25,7 +25,7 @@ export function ResourceTable<Row>({
   rowKey: (row: Row) => string;
   columns: ReadonlyArray<Column<Row>>;
   /** Shown instead of the table when there are no rows; absent: the empty table shows. */
-  empty?: string;
+  empty?: ReactNode;
   /** The key of the row to mark as current (`aria-current`), e.g. the message being read. */
   selected?: string | undefined;
   /**
@@ -35,7 +35,7 @@ export function ResourceTable<Row>({
   error?: unknown;
 }) {
   if (error) return <ErrorMessage error={error} />;
-  if (rows.length === 0 && empty) return <p className="muted">{empty}</p>;
+  if (rows.length === 0 && empty) return <div className="muted empty-state">{empty}</div>;
   return (
     <table>
       <caption>{caption}</caption>

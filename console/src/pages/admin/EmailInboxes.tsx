@@ -77,7 +77,7 @@ export function EmailInboxesPage() {
         rows={list}
         rowKey={(inbox) => inbox.id}
         selected={open}
-        empty="No inboxes yet."
+        empty="No inboxes yet: create one to get an address your application can send to."
         columns={[
           { header: 'Address', cell: (inbox) => <code>{inbox.address}</code> },
           { header: 'Name', cell: (inbox) => inbox.name ?? '—' },
@@ -106,7 +106,40 @@ export function EmailInboxesPage() {
           },
         ]}
       />
+      {limits.data ? (
+        <SendingMail smtp={limits.data.data.smtp} example={opened?.address ?? list[0]?.address} />
+      ) : null}
       {opened && <MessageViewer key={opened.id} inbox={opened} pollMs={pollMs} />}
+    </section>
+  );
+}
+
+/**
+ * How mail reaches an inbox: the service is the receiving SMTP server (no login, no TLS), so an
+ * application under test points its SMTP settings here and sends to the inbox's address.
+ */
+function SendingMail({ smtp, example }: { smtp: { host: string; port: number | null }; example?: string }) {
+  const to = example ?? '<inbox address>';
+  return (
+    <section aria-labelledby="sending-mail-heading" className="sending-mail">
+      <h2 id="sending-mail-heading">Sending mail to an inbox</h2>
+      {smtp.port === null ? (
+        <p>This service is not taking mail now (its SMTP listener is not running).</p>
+      ) : (
+        <>
+          <p>
+            Point your application&apos;s SMTP settings at this service and send to the inbox&apos;s address:
+            host <code data-testid="smtp-host">{smtp.host}</code>, port{' '}
+            <code data-testid="smtp-port">{smtp.port}</code>, no username or password, no TLS. Mail for any
+            other address is refused.
+          </p>
+          <pre className="wrapped">{`SMTP_HOST=${smtp.host} SMTP_PORT=${smtp.port}
+swaks --server ${smtp.host}:${smtp.port} --to ${to} --header "Subject: Hello"`}</pre>
+          <p className="muted">
+            In a test, the <code>waitForEmail</code> and <code>gotoEmailLink</code> steps read the mail.
+          </p>
+        </>
+      )}
     </section>
   );
 }

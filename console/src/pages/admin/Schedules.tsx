@@ -12,6 +12,16 @@ import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import { type ScheduleFields, ScheduleForm } from './ScheduleForm.tsx';
 
+/** The runs list showing one schedule's runs. */
+const schedulesRunsPath = (
+  scope: { projectId: string; branchId?: string | undefined },
+  scheduleId: string,
+) => {
+  const query = new URLSearchParams({ scheduleId });
+  if (scope.branchId) query.set('branch', scope.branchId);
+  return `/projects/${scope.projectId}/runs?${query}`;
+};
+
 type Schedule = Awaited<ReturnType<typeof adminApi.schedules>>['data'][number];
 
 /** The last runs a schedule started (newest first), each linked to its run page. */
@@ -25,6 +35,9 @@ function ScheduleRuns({ schedule }: { schedule: Schedule }) {
   return (
     <section aria-label={`Last runs of ${schedule.name}`}>
       <h2>Last runs of {schedule.name}</h2>
+      <p>
+        <Link to={schedulesRunsPath(scope, schedule.id)}>Every run of {schedule.name}</Link>
+      </p>
       <ResourceTable
         caption={`Last runs of ${schedule.name}`}
         error={runs.error}
@@ -104,10 +117,16 @@ export function SchedulesPage() {
   });
   const remove = useMutation({ mutationFn: adminApi.deleteSchedule, onSettled: refresh });
   const tagName = (id: string | null) => tags.data?.data.find((tag) => tag.id === id)?.name ?? id;
-  const testName = (id: string) => {
+  /** A scheduled test links to its editor; a directory (no page of its own) to its CI setup. */
+  const targetLink = (id: string) => {
     const test = tests.data?.children.find((item) => item.id === id);
     if (!test) return id;
-    return test.directory ? `directory ${test.name}` : `test ${test.name}`;
+    if (test.directory) return `directory ${test.name}`;
+    return (
+      <>
+        test <Link to={`/projects/${projectId}/tests/${test.id}${scope.branchQuery}`}>{test.name}</Link>
+      </>
+    );
   };
   const presetName = (id: string | null | undefined) =>
     presets.data?.data.find((preset) => preset.id === id)?.name ?? '—';
@@ -158,8 +177,38 @@ export function SchedulesPage() {
         error={schedules.error}
         rows={list}
         rowKey={(schedule) => schedule.id}
+        empty={
+          schedules.data ? (
+            <>
+              <p>
+                <strong>No schedules yet.</strong> A schedule runs a tag&apos;s tests, or chosen tests and
+                directories, on a cron expression in its own time zone (nightly regressions, hourly smoke
+                checks).
+              </p>
+              <p>
+                {mayChange ? 'Create one with the form above.' : 'An owner or admin creates them.'} Runs
+                started by hand are on the{' '}
+                <Link to={`/projects/${projectId}/tests${scope.branchQuery}`}>Tests</Link> page.
+              </p>
+            </>
+          ) : undefined
+        }
         columns={[
-          { header: 'Name', cell: (schedule) => schedule.name },
+          {
+            header: 'Name',
+            cell: (schedule) => (
+              <>
+                {schedule.name}{' '}
+                <Link
+                  to={schedulesRunsPath(scope, schedule.id)}
+                  aria-label={`Runs of ${schedule.name}`}
+                  className="row-link"
+                >
+                  runs
+                </Link>
+              </>
+            ),
+          },
           {
             header: 'When',
             cell: (schedule) => (
@@ -171,9 +220,15 @@ export function SchedulesPage() {
           {
             header: 'Target',
             cell: (schedule) =>
-              schedule.tagId
-                ? `tag ${tagName(schedule.tagId)}`
-                : (schedule.testIds ?? []).map(testName).join(', '),
+              schedule.tagId ? (
+                `tag ${tagName(schedule.tagId)}`
+              ) : (
+                <ul className="inline-list">
+                  {(schedule.testIds ?? []).map((id) => (
+                    <li key={id}>{targetLink(id)}</li>
+                  ))}
+                </ul>
+              ),
           },
           { header: 'Preset', cell: (schedule) => presetName(schedule.presetId) },
           {

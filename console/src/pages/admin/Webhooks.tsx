@@ -1,11 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { adminApi } from '../../api/admin.ts';
 import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { Timestamp } from '../../components/Timestamp.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
+import { useProjectScope } from '../../lib/scope.ts';
 import { type WebhookFields, WebhookForm, webhookEvents } from './WebhookForm.tsx';
 import './admin.css';
 
@@ -28,6 +31,7 @@ function OnceSecret({ label, secret, onDone }: { label: string; secret: string; 
 /** One webhook's deliveries: status, attempts, response, error, the exact body sent; retry. */
 function Deliveries({ webhookId }: { webhookId: string }) {
   const queryClient = useQueryClient();
+  const scope = useProjectScope();
   const deliveries = useQuery({
     queryKey: ['deliveries', webhookId],
     queryFn: () => adminApi.deliveries(webhookId),
@@ -49,7 +53,16 @@ function Deliveries({ webhookId }: { webhookId: string }) {
         rowKey={(delivery) => delivery.id}
         empty="No deliveries yet."
         columns={[
+          { header: 'Created', cell: (delivery) => <Timestamp iso={delivery.createdAt} /> },
           { header: 'Event', cell: (delivery) => delivery.event },
+          {
+            header: 'Run',
+            cell: (delivery) => (
+              <Link to={`/projects/${scope.projectId}/runs/${delivery.runId}${scope.branchQuery}`}>
+                {delivery.runId.slice(0, 8)}
+              </Link>
+            ),
+          },
           { header: 'Status', cell: (delivery) => delivery.status },
           { header: 'Attempts', cell: (delivery) => delivery.attempts },
           { header: 'Response', cell: (delivery) => delivery.lastResponseCode ?? '—' },
@@ -59,7 +72,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
             cell: (delivery) => (
               <details>
                 <summary>Body</summary>
-                <pre>{delivery.body}</pre>
+                <pre className="wrapped">{delivery.body}</pre>
               </details>
             ),
           },
@@ -191,6 +204,20 @@ export function WebhooksPage() {
         error={webhooks.error}
         rows={webhooks.data?.data ?? []}
         rowKey={(hook) => hook.id}
+        empty={
+          webhooks.data ? (
+            <>
+              <p>
+                <strong>No webhooks yet.</strong> A webhook posts a signed JSON body to your URL when a run
+                completes or fails (run.completed, run.failed), for a chat bridge, a dashboard or your own CI.
+              </p>
+              <p>
+                {mayChange ? 'Create one with the form above;' : 'An owner or admin creates them;'} the sample
+                payloads below show each event&apos;s body.
+              </p>
+            </>
+          ) : undefined
+        }
         columns={[
           { header: 'URL', cell: (hook) => <code>{hook.url}</code> },
           { header: 'Events', cell: (hook) => hook.events.join(', ') },

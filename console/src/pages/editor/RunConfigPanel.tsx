@@ -12,6 +12,13 @@ const choices = {
   video: ['off', 'on', 'retain-on-failure', 'on-first-retry'],
   screenshot: ['off', 'on', 'only-on-failure'],
 } as const;
+/** The fields' names in words (the config's keys are Playwright's). */
+const choiceLabels: Record<keyof typeof choices, string> = {
+  browserName: 'Browser',
+  trace: 'Trace',
+  video: 'Video',
+  screenshot: 'Screenshot',
+};
 const numberFields: Array<{ path: string[]; label: string; fallback: number }> = [
   {
     path: ['use', 'actionTimeout'],
@@ -79,7 +86,7 @@ export function RunConfigPanel(props: {
       </div>
       {(Object.keys(choices) as Array<keyof typeof choices>).map((key) => (
         <div className="field" key={key}>
-          <label htmlFor={`${id}-${key}`}>{key}</label>
+          <label htmlFor={`${id}-${key}`}>{choiceLabels[key]}</label>
           <select
             id={`${id}-${key}`}
             value={String(read(props.config, ['use', key]) ?? '')}

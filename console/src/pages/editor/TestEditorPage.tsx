@@ -1,13 +1,13 @@
 import { defaultMaxStepsPerTest, maxStepDepth, testStatus } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useParams } from 'react-router';
+import { Link, useBlocker, useParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { NotFoundPage } from '../../components/NotFound.tsx';
 import { emptyAction, locateStepError } from '../../lib/action-fields.ts';
-import { useProjectScope } from '../../lib/scope.ts';
+import { ciSetupPath, runsOfTestPath, useProjectScope } from '../../lib/scope.ts';
 import {
   applyMove,
   countSteps,
@@ -244,6 +244,10 @@ function TestEditor() {
   return (
     <section aria-labelledby="editor-heading" className="editor">
       <h1 id="editor-heading">Edit {test.name}</h1>
+      <p className="editor-links">
+        <Link to={runsOfTestPath(scope, testId)}>Runs of this test</Link>
+        <Link to={ciSetupPath(scope, testId)}>CI setup</Link>
+      </p>
       <EditorToolbar
         status={draft.status}
         onStatus={(status) => {

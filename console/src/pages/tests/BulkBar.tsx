@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
+import { TagPicker } from '../../components/TagPicker.tsx';
 import type { TestItem } from '../../lib/test-tree.ts';
 
 /** Actions on the selected tests: status, tags (replacing the set, as the API does), delete, run. */
@@ -65,19 +66,7 @@ export function BulkBar(props: {
         </button>
       </div>
       <div className="field">
-        <label htmlFor="bulk-tags">Tags</label>
-        <select
-          id="bulk-tags"
-          multiple
-          value={tagIds}
-          onChange={(event) => setTagIds([...event.target.selectedOptions].map((option) => option.value))}
-        >
-          {props.tags.map((tag) => (
-            <option key={tag.id} value={tag.id}>
-              {tag.name}
-            </option>
-          ))}
-        </select>
+        <TagPicker legend="Tags" tags={props.tags} chosen={tagIds} onChange={setTagIds} />
         <button type="button" disabled={setAllTags.isPending} onClick={() => setAllTags.mutate()}>
           Replace tags
         </button>

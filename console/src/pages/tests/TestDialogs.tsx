@@ -16,8 +16,10 @@ export function CreateTestDialog(props: {
   directories: TestItem[];
   /** The directories are still being listed (the whole tree loads when the dialog opens). */
   directoriesLoading: boolean;
-  /** Created in this directory (null: the top level), so the tree can show it there. */
+  /** A directory was created in this directory (null: the top level), so the tree can show it there. */
   onCreated(parentTestId: string | null): void;
+  /** A test was created in this directory: its editor opens (a new test has no steps to see in the tree). */
+  onOpen(testId: string, parentTestId: string | null): void;
   onClose(): void;
 }) {
   const queryClient = useQueryClient();
@@ -32,15 +34,14 @@ export function CreateTestDialog(props: {
       });
     },
     onSuccess: async (created, form) => {
+      if (!props.directory) {
+        void queryClient.invalidateQueries({ queryKey: ['tests'] });
+        props.onOpen(created.data.id, String(form.get('parent') ?? '') || null);
+        return;
+      }
       props.onCreated(String(form.get('parent') ?? '') || null);
       await queryClient.invalidateQueries({ queryKey: ['tests'] });
       props.onClose();
-      // The new test's link, once its row is drawn: Enter then opens its editor. (The dialog
-      // has given focus back to its opener already, which stays if the row is not on screen.)
-      const id = created.data.id;
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLAnchorElement>(`table.tests a[href*="/tests/${id}"]`)?.focus(),
-      );
     },
   });
   const kind = props.directory ? 'directory' : 'test';

@@ -1,11 +1,11 @@
 import { testStatus } from '@stepdeck/contract';
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { authoringApi } from '../../api/authoring.ts';
 import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { useProjectScope } from '../../lib/scope.ts';
+import { ciSetupPath, useProjectScope } from '../../lib/scope.ts';
 import { ancestorIds, loadedRows, type TestItem } from '../../lib/test-tree.ts';
 import {
   childrenQueryOf,
@@ -50,6 +50,7 @@ function readExpanded(key: string): ReadonlySet<string> {
 
 export function TestsPage() {
   const scope = useProjectScope();
+  const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<OpenDialog>();
@@ -239,6 +240,7 @@ export function TestsPage() {
         <button type="button" onClick={() => setDialog({ kind: 'import' })}>
           Import…
         </button>
+        <Link to={ciSetupPath(scope)}>CI setup</Link>
       </div>
       <BulkBar
         scope={scope}
@@ -300,6 +302,12 @@ export function TestsPage() {
           directories={directories}
           directoriesLoading={all.isPending}
           onCreated={reveal}
+          onOpen={(testId, parentTestId) => {
+            // Back on the tree (the browser's Back), the new test shows inside its directory.
+            const shown = [...expanded, ...ancestorIds(byId, parentTestId)];
+            sessionStorage.setItem(storageKey, JSON.stringify(shown));
+            navigate(`/projects/${scope.projectId}/tests/${testId}${scope.branchQuery}`);
+          }}
           onClose={() => setDialog(undefined)}
         />
       ) : null}

@@ -6,6 +6,7 @@ import { authoringApi } from '../../api/authoring.ts';
 import type { ProjectScope } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { ciSetupPath } from '../../lib/scope.ts';
 import { pathOf, type TestItem, type TreeRow } from '../../lib/test-tree.ts';
 
 /** The drag payload of a row (a test id), so drops of anything else are ignored. */
@@ -197,6 +198,12 @@ export function TestsTable(props: {
               <button type="button" aria-label={`Delete ${test.name}`} onClick={() => props.onDelete(test)}>
                 Delete
               </button>
+              {/* A directory has no page of its own; a test's CI setup is linked from its editor. */}
+              {test.directory ? (
+                <Link to={ciSetupPath(scope, test.id)} aria-label={`CI setup for ${test.name}`}>
+                  CI
+                </Link>
+              ) : null}
             </td>
           </tr>
         ))}

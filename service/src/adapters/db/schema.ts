@@ -15,20 +15,38 @@ import type { PresetsAuditTables } from './migrations/0011_presets_audit.ts';
 import type { RunBatchesTables } from './migrations/0012_run_batches.ts';
 import type { MessageHeadersColumns } from './migrations/0013_message_headers.ts';
 import type { RunArtifactsTables } from './migrations/0014_run_artifacts.ts';
+import type { TestHistoryTables } from './migrations/0015_test_history.ts';
+import type { InstallAdminColumns, InstallAdminTables } from './migrations/0016_install_admin.ts';
+import type { VisualBaselinesTables } from './migrations/0017_visual_baselines.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
 type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
   emailMessages: InboxesTables['emailMessages'] & MessageHeadersColumns['emailMessages'];
 };
 
+/** The foundation's tables with the columns the install-admin migration added. */
+type FoundationTablesNow = Omit<FoundationTables, 'organizations' | 'apiKeys'> & {
+  organizations: FoundationTables['organizations'] & InstallAdminColumns['organizations'];
+  apiKeys: FoundationTables['apiKeys'] & InstallAdminColumns['apiKeys'];
+};
+type SchedulesTablesNow = Omit<SchedulesTables, 'schedules'> & {
+  schedules: SchedulesTables['schedules'] & InstallAdminColumns['schedules'];
+};
+type PresetsAuditTablesNow = Omit<PresetsAuditTables, 'auditLog'> & {
+  auditLog: PresetsAuditTables['auditLog'] & InstallAdminColumns['auditLog'];
+};
+
 export interface Database
-  extends FoundationTables,
+  extends FoundationTablesNow,
     TestsTables,
     RunsTables,
     WebhooksTables,
     InboxesTablesNow,
-    SchedulesTables,
+    SchedulesTablesNow,
     RunProcessesTables,
-    PresetsAuditTables,
+    PresetsAuditTablesNow,
     RunBatchesTables,
-    RunArtifactsTables {}
+    RunArtifactsTables,
+    TestHistoryTables,
+    InstallAdminTables,
+    VisualBaselinesTables {}

@@ -14,8 +14,18 @@ type Role = 'owner' | 'admin' | 'member';
 export async function findUserForSignIn(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'passwordHash', 'organizationId', 'role', 'email'])
-    .where('email', '=', email)
+    .innerJoin('organizations', 'organizations.id', 'users.organizationId')
+    .leftJoin('installAdmins', 'installAdmins.userId', 'users.id')
+    .select([
+      'users.id',
+      'users.passwordHash',
+      'users.organizationId',
+      'users.role',
+      'users.email',
+      'organizations.suspendedAt',
+      'installAdmins.userId as installAdminId',
+    ])
+    .where('users.email', '=', email)
     .executeTakeFirst();
 }
 

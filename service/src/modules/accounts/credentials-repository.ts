@@ -26,6 +26,7 @@ interface LookupRow {
   revokedAt: string | null;
   organizationId: string;
   subscriptionActive: number | boolean;
+  suspendedAt: string | null;
   projectId: string | null;
   projectName: string | null;
   defaultBranchId: string | null;
@@ -54,6 +55,7 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
     'apiKeys.revokedAt as revokedAt',
     'apiKeys.organizationId as organizationId',
     'organizations.subscriptionActive as subscriptionActive',
+    'organizations.suspendedAt as suspendedAt',
   ] as const;
   const keyOnly = db
     .selectFrom('apiKeys')
@@ -132,7 +134,8 @@ export function apiKeyLookup(db: Db, sqlite?: SqliteDatabase.Database, writes?: 
 
 /** The row of a key lookup as the principal, project and branch the request runs as. */
 function toLookup(row: LookupRow | undefined): ApiKeyLookup {
-  if (!row || row.revokedAt) return { principal: undefined, project: null, branch: null };
+  // A suspended organization's keys are refused like revoked ones.
+  if (!row || row.revokedAt || row.suspendedAt) return { principal: undefined, project: null, branch: null };
   const principal: ApiKeyPrincipal = {
     kind: 'apiKey',
     organizationId: row.organizationId,
@@ -198,8 +201,8 @@ function sqliteLookup(sqlite: SqliteDatabase.Database) {
   >(
     'select "id", "name", "prefix", "scopes", "revokedAt", "organizationId" from "apiKeys" where "keyHash" = ?',
   );
-  const organization = sqlite.prepare<[string], { subscriptionActive: number }>(
-    'select "subscriptionActive" from "organizations" where "id" = ?',
+  const organization = sqlite.prepare<[string], { subscriptionActive: number; suspendedAt: string | null }>(
+    'select "subscriptionActive", "suspendedAt" from "organizations" where "id" = ?',
   );
   const project = sqlite.prepare<[string, string], { id: string; name: string; defaultBranchId: string }>(
     'select "id", "name", "defaultBranchId" from "projects" where "id" = ? and "organizationId" = ?',
@@ -228,6 +231,7 @@ function sqliteLookup(sqlite: SqliteDatabase.Database) {
       revokedAt: found.revokedAt,
       organizationId: found.organizationId,
       subscriptionActive: org.subscriptionActive,
+      suspendedAt: org.suspendedAt,
       projectId: foundProject?.id ?? null,
       projectName: foundProject?.name ?? null,
       defaultBranchId: foundProject?.defaultBranchId ?? null,
@@ -242,6 +246,7 @@ export async function findSessionUser(db: Db, token: string, now: Date): Promise
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .innerJoin('organizations', 'organizations.id', 'users.organizationId')
+    .leftJoin('installAdmins', 'installAdmins.userId', 'users.id')
     .select([
       'users.id',
       'users.email',
@@ -249,10 +254,14 @@ export async function findSessionUser(db: Db, token: string, now: Date): Promise
       'users.organizationId',
       'sessions.expiresAt',
       'organizations.subscriptionActive',
+      'organizations.suspendedAt',
+      'installAdmins.userId as installAdminId',
     ])
     .where('sessions.tokenHash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row || row.expiresAt <= now.toISOString()) return undefined;
+  // A suspended organization's people are signed out; an install admin keeps the install running.
+  if (row.suspendedAt !== null && row.installAdminId === null) return undefined;
   return {
     kind: 'user',
     organizationId: row.organizationId,
@@ -260,6 +269,7 @@ export async function findSessionUser(db: Db, token: string, now: Date): Promise
     email: row.email,
     role: row.role,
     subscriptionActive: fromFlag(row.subscriptionActive),
+    installAdmin: row.installAdminId !== null,
   };
 }
 

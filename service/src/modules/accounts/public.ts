@@ -12,6 +12,8 @@ export { adminEmail, bootstrapFileName } from './bootstrap-file.ts';
 export { consoleCredentials } from './credential-lookups.ts';
 // The key lookup alone, uncached (bench/auth.ts measures it).
 export { apiKeyLookup } from './credentials-repository.ts';
+// The install admins (the bootstrap admin is the first) and whether an organization may fire schedules.
+export { insertInstallAdmin, organizationStanding } from './install-repository.ts';
 // Projects, branches, tags, API keys and organization settings.
 export {
   branchNames,

@@ -6,11 +6,17 @@ import { apiKeyPrefix, hashPassword, hashToken, newApiKey } from '../../plugins/
 
 type Executor = Db | Tx;
 
-export async function insertOrganization(db: Executor, name: string, now: string) {
+/** `concurrencyCap` null: the install's default applies (`defaultConcurrencyCap`). */
+export async function insertOrganization(
+  db: Executor,
+  name: string,
+  now: string,
+  concurrencyCap: number | null = null,
+) {
   const id = randomUUID();
   await db
     .insertInto('organizations')
-    .values({ id, name, subscriptionActive: 1, concurrencyCap: null, createdAt: now })
+    .values({ id, name, subscriptionActive: 1, concurrencyCap, createdAt: now })
     .execute();
   return id;
 }
@@ -62,7 +68,13 @@ export async function findProject(db: Executor, organizationId: string, projectI
 
 export async function insertApiKey(
   db: Executor,
-  key: { organizationId: string; name: string; scopes: readonly Scope[]; createdByUserId: string | null },
+  key: {
+    organizationId: string;
+    name: string;
+    scopes: readonly Scope[];
+    createdByUserId: string | null;
+    createdByEmail?: string | null;
+  },
   now: string,
 ) {
   const id = randomUUID();
@@ -78,6 +90,7 @@ export async function insertApiKey(
       keyHash: hashToken(value),
       scopes: toJson(key.scopes),
       createdByUserId: key.createdByUserId,
+      createdByEmail: key.createdByEmail ?? null,
       revokedAt: null,
       lastUsedAt: null,
       createdAt: now,
@@ -89,7 +102,17 @@ export async function insertApiKey(
 export async function listApiKeys(db: Db, organizationId: string) {
   const rows = await db
     .selectFrom('apiKeys')
-    .select(['id', 'name', 'prefix', 'scopes', 'revokedAt', 'createdAt', 'lastUsedAt'])
+    .select([
+      'id',
+      'name',
+      'prefix',
+      'scopes',
+      'revokedAt',
+      'createdAt',
+      'lastUsedAt',
+      'createdByUserId',
+      'createdByEmail',
+    ])
     .where('organizationId', '=', organizationId)
     .orderBy('createdAt', 'asc')
     .execute();

@@ -14,12 +14,16 @@ import {
   createdApiKeyResponse,
   createdOrganizationResponse,
   createdUserResponse,
+  installOrganizationCreateBody,
+  limitsBody,
   noPayloadResponse,
   passwordChangeBody,
   roleChangeBody,
   scope,
   signInResponse,
+  subscriptionBody,
   subscriptionResponse,
+  userRemovalQuery,
   uuid,
 } from '@stepdeck/contract';
 import type { FastifyInstance } from 'fastify';
@@ -35,7 +39,8 @@ import {
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
 import { adminEmail, removeBootstrapFile } from './bootstrap-file.ts';
-import { changeRole, removeUser } from './members.ts';
+import type { InstallService } from './install-service.ts';
+import { changeRole, keysDetail, removeUser } from './members.ts';
 import { changeOwnPassword } from './password.ts';
 import type { ConsoleService } from './service.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
@@ -49,7 +54,11 @@ const role = z.enum(['owner', 'admin', 'member']);
 export async function consoleRoutes(
   parent: FastifyInstance,
   ctx: AppContext,
-  { service, throttle }: { service: ConsoleService; throttle: SignInThrottle },
+  {
+    service,
+    install,
+    throttle,
+  }: { service: ConsoleService; install: InstallService; throttle: SignInThrottle },
 ): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const secureCookie = ctx.config.publicUrl.startsWith('https://');
@@ -67,17 +76,25 @@ export async function consoleRoutes(
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const retryAfter = throttle.retryAfterSeconds(email, request.ip);
-      if (retryAfter > 0) {
-        throw appError('SIGN_IN_THROTTLED').retryAfter(retryAfter);
-      }
-      const delay = throttle.delayMs(email, request.ip);
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       let session: Awaited<ReturnType<ConsoleService['signIn']>>;
       try {
-        session = await service.signIn(email, password);
+        const retryAfter = throttle.retryAfterSeconds(email, request.ip);
+        if (retryAfter > 0) {
+          throw appError('SIGN_IN_THROTTLED').retryAfter(retryAfter);
+        }
+        const delay = throttle.delayMs(email, request.ip);
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+        try {
+          session = await service.signIn(email, password);
+        } catch (error) {
+          if (error instanceof AppError && error.statusCode === 401)
+            throttle.recordFailure(email, request.ip);
+          throw error;
+        }
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) throttle.recordFailure(email, request.ip);
+        // A failed sign-in is audited under the account tried (the password never is).
+        const subject = await service.signInSubject(email);
+        if (subject) request.auditSubject = { kind: 'user', ...subject };
         throw error;
       }
       throttle.recordSuccess(email, request.ip);
@@ -99,7 +116,13 @@ export async function consoleRoutes(
     async (request) => {
       const user = requireUser(request);
       return {
-        data: { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId },
+        data: {
+          id: user.userId,
+          email: user.email,
+          role: user.role,
+          organizationId: user.organizationId,
+          installAdmin: user.installAdmin,
+        },
       };
     },
   );
@@ -306,16 +329,18 @@ export async function consoleRoutes(
   app.put(
     '/console/v1/subscription',
     {
-      // Billing: owners only; admins read it with the organization.
-      config: { access: session('owner') },
+      // Billing is the install's: an organization's owners read it, install admins set it.
+      config: { access: session('installAdmin') },
       schema: {
-        summary: 'Set the subscription',
+        summary: "Set your organization's subscription (install admins)",
         response: { 200: subscriptionResponse },
         tags,
-        body: z.object({ active: z.boolean({ error: 'active must be a boolean' }) }),
+        body: subscriptionBody,
       },
     },
-    async (request) => ({ data: await service.setSubscription(requireUser(request), request.body.active) }),
+    async (request) => ({
+      data: await install.setSubscription(requireUser(request).organizationId, request.body.active),
+    }),
   );
   app.get(
     '/console/v1/organization',
@@ -330,17 +355,17 @@ export async function consoleRoutes(
   app.put(
     '/console/v1/organization/limits',
     {
-      // Billing: owners only; admins read it with the organization.
-      config: { access: session('owner') },
+      // Limits share the install's runner slots: install admins set them.
+      config: { access: session('installAdmin') },
       schema: {
-        summary: 'Set the organization limits',
+        summary: "Set your organization's limits (install admins; the cap is at most the runner slots)",
         response: { 200: concurrencyCapResponse },
         tags,
-        body: z.object({ concurrencyCap: z.number().int().min(1).max(64) }),
+        body: limitsBody,
       },
     },
     async (request) => ({
-      data: await service.setConcurrencyCap(requireUser(request), request.body.concurrencyCap),
+      data: await install.setConcurrencyCap(requireUser(request).organizationId, request.body.concurrencyCap),
     }),
   );
 
@@ -388,18 +413,33 @@ export async function consoleRoutes(
         body: roleChangeBody,
       },
     },
-    async (request) => ({
-      data: await changeRole(ctx.db, requireUser(request), request.params.id, request.body.role),
-    }),
+    async (request) => {
+      const changed = await changeRole(ctx.db, requireUser(request), request.params.id, {
+        ...request.body,
+        now: ctx.clock.now(),
+      });
+      if (changed.keys) request.auditDetail = keysDetail(changed.keys);
+      return { data: changed.member };
+    },
   );
   app.delete(
     '/console/v1/users/:id',
     {
       config: { access: session('change') },
-      schema: { summary: 'Remove a user', response: { 200: noPayloadResponse }, tags, params: idParams },
+      schema: {
+        summary: 'Remove a user (their API keys are revoked unless revokeKeys=false)',
+        response: { 200: noPayloadResponse },
+        tags,
+        params: idParams,
+        querystring: userRemovalQuery,
+      },
     },
     async (request) => {
-      await removeUser(ctx.db, requireUser(request), request.params.id);
+      const keys = await removeUser(ctx.db, requireUser(request), request.params.id, {
+        revokeKeys: request.query.revokeKeys !== 'false',
+        now: ctx.clock.now(),
+      });
+      request.auditDetail = keysDetail(keys);
       return { data: null };
     },
   );
@@ -407,20 +447,17 @@ export async function consoleRoutes(
   app.post(
     '/console/v1/organizations',
     {
-      config: { access: session('installOwner') },
+      config: { access: session('installAdmin') },
       schema: {
-        summary: 'Create an organization (install owner)',
+        summary: 'Create an organization (install admins; also POST /console/v1/install/organizations)',
         response: { 201: createdOrganizationResponse },
         tags,
-        body: z.object({
-          name,
-          ownerEmail: z.email({ error: 'ownerEmail must be an email address' }),
-          ownerPassword: z.string().min(8, 'ownerPassword must be at least 8 characters'),
-        }),
+        body: installOrganizationCreateBody,
       },
     },
     async (request, reply) => {
-      const org = await service.createOrganization(requireUser(request), request.body);
+      if (!requireUser(request).installAdmin) throw appError('INSTALL_OWNER_REQUIRED');
+      const org = await install.createOrganization(request.body);
       return reply.code(201).send({ data: org });
     },
   );

@@ -21,14 +21,11 @@ import {
   listTagsOf,
   listUsersOf,
   revokeApiKeyOf,
-  updateConcurrencyCap,
-  updateSubscription,
 } from './accounts-repository.ts';
 import {
   defaultConcurrencyCap,
   findProject,
   insertApiKey,
-  insertOrganization,
   insertProject,
   insertUser,
   listApiKeys,
@@ -65,6 +62,8 @@ export class ConsoleService {
     if (!user || !matches) {
       throw appError('INVALID_CREDENTIALS');
     }
+    // Told only to whoever knows the password: it reveals nothing to a guesser.
+    if (user.suspendedAt !== null && user.installAdminId === null) throw appError('ORGANIZATION_SUSPENDED');
     const token = newSessionToken();
     const now = this.clock.now();
     await insertSession(this.db, {
@@ -76,8 +75,28 @@ export class ConsoleService {
     return {
       token,
       maxAgeSeconds: sessionLifetimeMs / 1000,
-      user: { id: user.id, email: user.email, role: user.role, organizationId: user.organizationId },
+      user: {
+        id: user.id,
+        email: user.email,
+        role: user.role,
+        organizationId: user.organizationId,
+        installAdmin: user.installAdminId !== null,
+      },
     };
+  }
+
+  /**
+   * Whom a failed sign-in names in the audit log: the account tried, in its organization; an
+   * email nobody uses goes to the install's own organization (the install admins read it).
+   */
+  async signInSubject(email: string) {
+    const normalized = email.trim().toLowerCase().slice(0, 320);
+    const user = await findUserForSignIn(this.db, normalized);
+    if (user) return { userId: user.id, email: user.email, organizationId: user.organizationId };
+    const installOrganization = await installOrganizationId(this.db);
+    return installOrganization
+      ? { userId: '', email: normalized, organizationId: installOrganization }
+      : undefined;
   }
 
   async signOut(token: string) {
@@ -89,7 +108,13 @@ export class ConsoleService {
     const unique = [...new Set(scopes)];
     return insertApiKey(
       this.db,
-      { organizationId: user.organizationId, name, scopes: unique, createdByUserId: user.userId },
+      {
+        organizationId: user.organizationId,
+        name,
+        scopes: unique,
+        createdByUserId: user.userId,
+        createdByEmail: user.email,
+      },
       isoNow(this.clock),
     );
   }
@@ -104,6 +129,10 @@ export class ConsoleService {
       revokedAt: key.revokedAt,
       createdAt: key.createdAt,
       lastUsedAt: key.lastUsedAt,
+      createdBy:
+        key.createdByUserId === null && key.createdByEmail === null
+          ? null
+          : { userId: key.createdByUserId, email: key.createdByEmail },
     }));
   }
 
@@ -199,11 +228,6 @@ export class ConsoleService {
     if (!(await deleteTagOf(this.db, user.organizationId, id))) throw appError('TAG_NOT_FOUND');
   }
 
-  async setSubscription(user: UserPrincipal, active: boolean) {
-    await updateSubscription(this.db, user.organizationId, active);
-    return { active };
-  }
-
   async organization(user: UserPrincipal) {
     const org = await getOrganization(this.db, user.organizationId);
     return {
@@ -216,16 +240,17 @@ export class ConsoleService {
     };
   }
 
-  async setConcurrencyCap(user: UserPrincipal, concurrencyCap: number) {
-    await updateConcurrencyCap(this.db, user.organizationId, concurrencyCap);
-    return { concurrencyCap };
-  }
-
   async createUser(
     user: UserPrincipal,
     input: { email: string; password: string; role: 'owner' | 'admin' | 'member' },
   ) {
     if (input.role === 'owner' && user.role !== 'owner') throw appError('OWNER_REQUIRED_TO_ADD_OWNER');
+    const existing = await findUserForSignIn(this.db, input.email.toLowerCase());
+    if (existing && existing.organizationId !== user.organizationId) {
+      // Another organization's person: the answer looks like any other add, so it tells this
+      // organization nothing about who uses the install; nothing is created here.
+      return { id: randomUUID(), email: input.email.toLowerCase(), role: input.role };
+    }
     try {
       const id = await insertUser(
         this.db,
@@ -234,40 +259,16 @@ export class ConsoleService {
       );
       return { id, email: input.email.toLowerCase(), role: input.role };
     } catch (error) {
-      if (isUniqueViolation(error)) throw appError('USER_EMAIL_TAKEN', input.email);
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      const taken = await findUserForSignIn(this.db, input.email.toLowerCase());
+      if (taken && taken.organizationId !== user.organizationId)
+        return { id: randomUUID(), email: input.email.toLowerCase(), role: input.role };
+      throw appError('USER_EMAIL_TAKEN', input.email);
     }
   }
 
   async listUsers(user: UserPrincipal) {
     return listUsersOf(this.db, user.organizationId);
-  }
-
-  /** Another team on the same install; only the install's first owner may create one. */
-  async createOrganization(
-    user: UserPrincipal,
-    input: { name: string; ownerEmail: string; ownerPassword: string },
-  ) {
-    const installOrganization = await installOrganizationId(this.db);
-    if (installOrganization !== user.organizationId || user.role !== 'owner') {
-      throw appError('INSTALL_OWNER_REQUIRED');
-    }
-    const now = isoNow(this.clock);
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        const id = await insertOrganization(trx, input.name, now);
-        await insertUser(
-          trx,
-          { organizationId: id, email: input.ownerEmail, password: input.ownerPassword, role: 'owner' },
-          now,
-        );
-        const { projectId, branchId } = await insertProject(trx, id, 'Default', now);
-        return { id, projectId, branchId };
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw appError('USER_EMAIL_TAKEN', input.ownerEmail);
-      throw error;
-    }
   }
 }
 

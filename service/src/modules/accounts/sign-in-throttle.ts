@@ -12,13 +12,15 @@ const accountOf = (email: string) => email.trim().toLowerCase();
 
 /**
  * Throttles console sign-in against guessing. Each failure is remembered for
- * {@link signInWindowMs}. After {@link signInMaxFailures} failures from a client address (for
- * any account, or for one account from that address), that address gets 429 with Retry-After
- * until the oldest failure ages out. The account's failures from all addresses together only
- * slow its answers (a growing delay, at most a second): a lock-out per account alone would let
- * anyone keep the owner out for good by guessing from a few addresses, while this way the
- * owner's own address is never blocked by someone else's guesses and nothing is permanent.
- * The counts live in this process (a restart forgets them, as a rate limiter's would).
+ * {@link signInWindowMs}. After {@link signInMaxFailures} failures for one account from one
+ * client address, that account gets 429 with Retry-After from that address until the oldest
+ * failure ages out. The lock is per account and address together: behind a proxy (see
+ * `TRUSTED_PROXIES`) or a shared NAT many people share an address, and a lock per address
+ * would let one person's typos, or a guesser's, keep everyone out. The account's failures
+ * from all addresses, and the address's failures for all accounts, only slow the answers (a
+ * growing delay, at most a second): a lock per account alone would let anyone keep the owner
+ * out for good by guessing from a few addresses. The counts live in this process (a restart
+ * forgets them, as a rate limiter's would).
  */
 export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();
@@ -28,9 +30,14 @@ export class SignInThrottle {
     this.clock = options.clock;
   }
 
-  /** Keys whose failures lead to 429: the address, and the account from that address. */
+  /** The key whose failures lead to 429: the account from that address. */
   private lockKeys(email: string, address: string): string[] {
-    return [`address:${address}`, `pair:${address}\n${accountOf(email)}`];
+    return [`pair:${address}\n${accountOf(email)}`];
+  }
+
+  /** Keys whose failures only slow the answers. */
+  private slowKeys(email: string, address: string): string[] {
+    return [...this.lockKeys(email, address), `address:${address}`, `account:${accountOf(email)}`];
   }
 
   private recent(key: string, now: number): number[] {
@@ -57,15 +64,14 @@ export class SignInThrottle {
   /** The growing delay before answering an attempt (0 before any failure). */
   delayMs(email: string, address: string): number {
     const now = this.clock.now().getTime();
-    const keys = [...this.lockKeys(email, address), `account:${accountOf(email)}`];
+    const keys = this.slowKeys(email, address);
     const count = Math.max(...keys.map((key) => this.recent(key, now).length));
     return Math.min(maxDelayMs, count * delayStepMs);
   }
 
   recordFailure(email: string, address: string): void {
     const now = this.clock.now().getTime();
-    for (const key of [...this.lockKeys(email, address), `account:${accountOf(email)}`])
-      this.failures.set(key, [...this.recent(key, now), now]);
+    for (const key of this.slowKeys(email, address)) this.failures.set(key, [...this.recent(key, now), now]);
   }
 
   /** A successful sign-in clears the account's failures (the address keeps its own). */

@@ -24,24 +24,25 @@ export const auditEntryInsert = (db: Db, row: AuditRow) => db.insertInto('auditL
 export interface AuditOutcome {
   status: number;
   resource?: { resourceType: string; resourceId: string | null } | undefined;
+  detail?: string | undefined;
 }
+
+const outcomeColumns = (outcome: AuditOutcome) => ({
+  status: outcome.status,
+  ...outcome.resource,
+  ...(outcome.detail === undefined ? {} : { detail: outcome.detail.slice(0, 512) }),
+});
 
 export const upsertAuditEntry = (db: Db, row: AuditRow, outcome: AuditOutcome) =>
   db
     .insertInto('auditLog')
-    .values({ ...row, status: outcome.status, ...outcome.resource })
-    .onConflict((conflict) =>
-      conflict.column('id').doUpdateSet({ status: outcome.status, ...outcome.resource }),
-    )
+    .values({ ...row, ...outcomeColumns(outcome) })
+    .onConflict((conflict) => conflict.column('id').doUpdateSet(outcomeColumns(outcome)))
     .execute();
 
 /** One statement (one commit on its own) for the outcome and the created record. */
 export const completeAuditEntry = (db: Db, id: string, outcome: AuditOutcome) =>
-  db
-    .updateTable('auditLog')
-    .set({ status: outcome.status, ...outcome.resource })
-    .where('id', '=', id)
-    .execute();
+  db.updateTable('auditLog').set(outcomeColumns(outcome)).where('id', '=', id).execute();
 
 /** Case-insensitive substring match, the user's text taken literally (`%` and `_` are no wildcards). */
 const contains = (column: 'actorLabel' | 'action', text: string) => {
@@ -49,8 +50,10 @@ const contains = (column: 'actorLabel' | 'action', text: string) => {
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 };
 
-function filtered(db: Db, organizationId: string, filters: AuditFilters) {
-  let query = db.selectFrom('auditLog').where('organizationId', '=', organizationId);
+/** `organizationId` undefined: every organization's entries (the install's log). */
+function filtered(db: Db, organizationId: string | undefined, filters: AuditFilters) {
+  let query = db.selectFrom('auditLog');
+  if (organizationId !== undefined) query = query.where('organizationId', '=', organizationId);
   if (filters.actor) query = query.where(contains('actorLabel', filters.actor));
   if (filters.action) query = query.where(contains('action', filters.action));
   if (filters.resource) {
@@ -64,7 +67,7 @@ function filtered(db: Db, organizationId: string, filters: AuditFilters) {
   return query;
 }
 
-export async function countAuditEntries(db: Db, organizationId: string, filters: AuditFilters) {
+export async function countAuditEntries(db: Db, organizationId: string | undefined, filters: AuditFilters) {
   const row = await filtered(db, organizationId, filters)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
@@ -74,7 +77,7 @@ export async function countAuditEntries(db: Db, organizationId: string, filters:
 /** Newest first; the id (time-ordered, service.ts) breaks ties between entries of the same millisecond. */
 export const listAuditEntries = (
   db: Db,
-  organizationId: string,
+  organizationId: string | undefined,
   filters: AuditFilters,
   page: { limit: number; offset: number },
 ): Promise<AuditRow[]> =>

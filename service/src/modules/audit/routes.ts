@@ -1,4 +1,4 @@
-import { auditLogQuery, auditLogResponse } from '@stepdeck/contract';
+import { auditLogQuery, auditLogResponse, installAuditLogQuery } from '@stepdeck/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { requireUser } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import type { AuditRow } from './repository.ts';
 import { auditResource, isAudited } from './resource.ts';
-import { type AuditLog, auditCsv } from './service.ts';
+import { type AuditActor, type AuditLog, auditCsv } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,6 +17,13 @@ declare module 'fastify' {
     auditEntryId: string | undefined;
     /** The entry prepared for this changing request and how far it got (see companion-writes.ts). */
     auditEntry: { row: AuditRow; companion: CompanionWrite } | undefined;
+    /**
+     * Whom a request without credentials is recorded as (a failed sign-in names the account
+     * tried); set by the route, which also makes an otherwise unaudited request audited.
+     */
+    auditSubject: AuditActor | undefined;
+    /** What the request did beyond its route, in words, written with its outcome. */
+    auditDetail: string | undefined;
   }
 }
 
@@ -31,9 +38,9 @@ export const defaultAuditRetentionDays = 365;
 export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audit: AuditLog): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
-  const actorOf = (request: FastifyRequest) => {
+  const actorOf = (request: FastifyRequest): AuditActor | undefined => {
     const principal = request.principal;
-    if (!principal) return undefined;
+    if (!principal) return request.auditSubject;
     return principal.kind === 'user'
       ? {
           kind: 'user' as const,
@@ -73,6 +80,7 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
   const audited = (request: FastifyRequest) => {
     const route = request.routeOptions.url;
     const rule = request.routeOptions.config.access;
+    if (request.auditSubject) return true;
     return (
       route !== undefined && rule !== undefined && rule.kind !== 'public' && isAudited(request.method, route)
     );
@@ -80,6 +88,8 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
 
   app.decorateRequest('auditEntryId', undefined);
   app.decorateRequest('auditEntry', undefined);
+  app.decorateRequest('auditSubject', undefined);
+  app.decorateRequest('auditDetail', undefined);
   // After authentication (onRequest) and before the body is validated or the handler runs: the
   // entry is prepared, and the rest of the request runs in a scope where the database adapter
   // writes it inside the first transaction of the change (companion-writes.ts): no change
@@ -109,11 +119,16 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
       // A create names its record only in the response: the entry's resource comes from it,
       // written with the outcome in one statement.
       const resource = reply.statusCode === 201 ? createdResource(request, payload) : undefined;
-      await audit.finish(prepared.row, written, { status: reply.statusCode, resource });
+      await audit.finish(prepared.row, written, {
+        status: reply.statusCode,
+        resource,
+        detail: request.auditDetail,
+      });
     } else {
-      // Refused before validation (a member's admin action, a missing scope): recorded as refused.
+      // Refused before validation (a member's admin action, a missing scope, a missing CSRF
+      // header, a failed sign-in): recorded as refused.
       const entry = describe(request, undefined, reply.statusCode);
-      if (entry) await audit.record(entry);
+      if (entry) await audit.record({ ...entry, detail: request.auditDetail });
     }
     return payload;
   });
@@ -147,6 +162,22 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
     async (request) => {
       const { page, limit, ...filters } = request.query;
       return audit.list(requireUser(request).organizationId, filters, page, limit);
+    },
+  );
+  app.get(
+    '/console/v1/install/audit-log',
+    {
+      config: { access: session('installAdmin') },
+      schema: {
+        summary: "List the install's audit log: every organization's, or one's (install admins)",
+        response: { 200: auditLogResponse },
+        tags: ['install'],
+        querystring: installAuditLogQuery,
+      },
+    },
+    async (request) => {
+      const { page, limit, organizationId, ...filters } = request.query;
+      return audit.list(organizationId, filters, page, limit);
     },
   );
   app.get(

@@ -32,6 +32,8 @@ export interface AuditRequest {
   userAgent: string;
   /** Known already when the request was refused before its handler ran. */
   status?: number;
+  /** What the request did beyond its route, in words. */
+  detail?: string | undefined;
 }
 
 const purgeEveryMs = 60 * 60 * 1000;
@@ -50,6 +52,7 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   status: row.status === null ? null : Number(row.status),
   ip: row.ip,
   userAgent: row.userAgent,
+  detail: row.detail ?? null,
 });
 
 /** The audit log: each entry committed with the change it records, completed with its outcome. */
@@ -114,10 +117,12 @@ export class AuditLog {
       status: request.status ?? null,
       ip: request.ip,
       userAgent: request.userAgent.slice(0, 512),
+      detail: request.detail?.slice(0, 512) ?? null,
     };
   }
 
-  async list(organizationId: string, filters: AuditFilters, page: number, limit: number) {
+  /** One organization's entries, or (undefined) the whole install's. */
+  async list(organizationId: string | undefined, filters: AuditFilters, page: number, limit: number) {
     const [total, rows] = await Promise.all([
       countAuditEntries(this.db, organizationId, filters),
       listAuditEntries(this.db, organizationId, filters, { limit, offset: (page - 1) * limit }),

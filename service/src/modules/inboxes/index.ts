@@ -65,6 +65,16 @@ export class Inboxes {
     return this.listener?.port;
   }
 
+  /**
+   * Where senders reach the SMTP listener: `HOST`, or the public URL's host when `HOST` is every
+   * interface (`0.0.0.0`, `::`). The port is null while the listener is not running.
+   */
+  smtpAddress(): { host: string; port: number | null } {
+    const { host, publicUrl } = this.ctx.config;
+    const everyInterface = host === '0.0.0.0' || host === '::';
+    return { host: everyInterface ? new URL(publicUrl).hostname : host, port: this.smtpPort ?? null };
+  }
+
   async start(): Promise<void> {
     if (this.listener) return;
     const { ctx } = this;
@@ -102,7 +112,7 @@ export const inboxesPlugin = fp<ModuleOptions>(
   async (app, { ctx, background, role }) => {
     const inboxes = new Inboxes(ctx);
     app.decorate('inboxes', inboxes);
-    await inboxRoutes(app, inboxes.service);
+    await inboxRoutes(app, inboxes.service, () => inboxes.smtpAddress());
     if (background && role === 'api') app.addHook('onReady', async () => inboxes.start());
     app.addHook('onClose', async () => inboxes.stop());
   },

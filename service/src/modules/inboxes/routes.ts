@@ -1,4 +1,5 @@
 import {
+  consoleEmailInboxLimitsResponse,
   consoleEmailMessageResponse,
   emailInboxLimitsResponse,
   emailInboxListResponse,
@@ -47,7 +48,12 @@ export function messageFramePolicy(remote: boolean): string {
   ].join('; ');
 }
 
-export async function inboxRoutes(parent: FastifyInstance, service: InboxService): Promise<void> {
+export async function inboxRoutes(
+  parent: FastifyInstance,
+  service: InboxService,
+  /** Where the SMTP listener takes mail (the console tells senders). */
+  smtpAddress: () => { host: string; port: number | null },
+): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -183,14 +189,14 @@ export async function inboxRoutes(parent: FastifyInstance, service: InboxService
     {
       config: { access: session('read') },
       schema: {
-        summary: 'Read the inbox limits (console)',
-        response: { 200: emailInboxLimitsResponse },
+        summary: 'Read the inbox limits and the SMTP address (console)',
+        response: { 200: consoleEmailInboxLimitsResponse },
         tags: ['console'],
       },
     },
     async (request) => {
       requireUser(request);
-      return { data: service.limits() };
+      return { data: { ...service.limits(), smtp: smtpAddress() } };
     },
   );
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { defaultRunnerSlots } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { Poller } from '../../poller.ts';
 import type { OwnPort } from '../../runner/egress.ts';
@@ -21,7 +22,8 @@ import { dispatchJob, type RunDispatcher } from './runtime.ts';
  * Runs (or batches of orchestrated runs) one process executes at a time, across
  * organizations (each org is also capped): `RUNNER_SLOTS`, default 4.
  */
-export const defaultRunnerSlots = 4;
+export { defaultRunnerSlots };
+
 /** How often a dispatcher looks for work and for dead holders' work without being woken. */
 const pollMs = 1000;
 /** What a run ended by a shutdown reports (after SHUTDOWN_GRACE_MS). */

@@ -21,6 +21,7 @@ import { beatRun, beatUnit, heartbeatMs } from './queue/heartbeat-repository.ts'
 import { runLifecycle } from './queue/lifecycle.ts';
 import { findRun } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
+import { recordVisualChecks } from './visual-checks.ts';
 import { acquireWorkDir } from './work-dirs.ts';
 
 /** The key of a unit in this process's aborts and in `runProcesses`. */
@@ -111,6 +112,7 @@ async function executeBatch(
       return undefined;
     }
     const capError = await uploadTestArtifacts(ctx, run, result.tests);
+    await recordVisualChecks(ctx, run, loaded, result.tests);
     const blobs = fs.existsSync(blobDir) ? await fsp.readdir(blobDir) : [];
     for (const file of blobs.filter((name) => name.endsWith('.zip')))
       await ctx.blobs.put(

@@ -12,6 +12,7 @@ import { beatHeldRun, heartbeatMs } from './queue/heartbeat-repository.ts';
 import { startQueuedRun } from './queue/start-repository.ts';
 import { findRun, type RunRow, runStatusOf } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
+import { recordVisualChecks } from './visual-checks.ts';
 import { acquireWorkDir, type WorkDir } from './work-dirs.ts';
 
 export interface SlotInfo {
@@ -105,6 +106,7 @@ async function executeUnsplit(
   await bundleStored;
   if (signal.aborted) return;
   const capError = await uploadArtifacts(ctx, run, result, secrets);
+  await recordVisualChecks(ctx, run, loaded, result.tests);
   await finishRun(ctx, run, withCapError(result, capError));
 }
 

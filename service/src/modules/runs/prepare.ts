@@ -15,6 +15,7 @@ import { addArtifactBytes } from './artifacts-repository.ts';
 import { startupCost, storeStartupCost } from './planner.ts';
 import { recordProcessGroup } from './processes-repository.ts';
 import { type RunRow, runTests } from './repository.ts';
+import { withBaselines } from './visual-checks.ts';
 
 /**
  * From a claimed run to Playwright's result: the tests compiled with the run's overrides, the
@@ -53,7 +54,8 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
   const repeatEach = new Map(compilable.map((test, index) => [test.id, resolvedAll[index]?.repeatEach ?? 1]));
   // The compiled config runs the most workers any test asks for.
   const workers = Math.max(1, ...resolvedAll.map((config) => config.workers));
-  return { compilable, project, secrets, timeoutMs, repeatEach, workers };
+  // `effective`: each test with the config it runs with (the browser and viewport of its screenshots).
+  return { compilable, project, secrets, timeoutMs, repeatEach, workers, effective: merged };
 }
 
 /** The compiled project as a bundle (generated code only, secrets stay in the environment). */
@@ -85,7 +87,7 @@ export async function executeLoaded(
   signal: AbortSignal,
   options: { blobDir?: string; processKey?: string } = {},
 ) {
-  const { compilable, project, secrets, timeoutMs } = loaded;
+  const { compilable, secrets, timeoutMs } = loaded;
   // The service URL reaches email steps through the environment, like the secrets, so the
   // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
   const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
@@ -102,7 +104,8 @@ export async function executeLoaded(
   const artifactLimits = await artifactLimitsOf(ctx, run);
   const result = await executeProject({
     dir: path.join(workDir, 'project'),
-    project,
+    // The branch's baselines go with the run, not into its stored bundle.
+    project: await withBaselines(ctx, run, loaded),
     env: { ...env, ...inbox.env },
     signal,
     timeoutMs,

@@ -3,8 +3,11 @@
  * through `startRun`) and the few reads of the runs tables others need. Nothing else of
  * runs/ is imported from outside (test/architecture.test.ts).
  */
+
+// The history module records each ended run's results from here.
+export { type RunOutcome, runOutcome } from './outcome-repository.ts';
 export { activeStatuses } from './queue/lifecycle.ts';
-export { hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';
+export { findRunOwner, hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';
 // The process's run slots and wake-ups, created with the app and kept on its context.
-export { RunsRuntime } from './runtime.ts';
+export { RunsRuntime, type RunVisualChecks, type VisualCheckKey, type VisualCheckResult } from './runtime.ts';
 export { startRun } from './trigger.ts';

@@ -104,6 +104,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         ...chosen,
         trigger: triggerOf(scope.principal),
         mode: 'single',
+        source: request.body?.metadata,
       });
       if (result.single) return { data: { runId: result.runId, status: result.status } };
       const { runId, status, totalTests, message } = result;
@@ -135,6 +136,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         ...chosen,
         trigger: triggerOf(scope.principal),
         mode: 'bulk',
+        source: request.body.metadata,
       });
       const { runId, status, totalTests, message } = result;
       return { data: { runId, status, totalTests, message } };

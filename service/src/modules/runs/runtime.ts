@@ -17,6 +17,42 @@ export interface RunDispatcher {
   readonly slots: number;
 }
 
+/** Where one `assertScreenshot` of a run's test runs: its step, browser and viewport (`1280x720`). */
+export interface VisualCheckKey {
+  testId: string;
+  stepId: string;
+  browser: string;
+  viewport: string;
+}
+
+/** A screenshot of a run that is not its baseline (`new` or `changed`), with its stored pictures. */
+export interface VisualCheckResult extends VisualCheckKey {
+  testName: string;
+  stepName: string;
+  status: 'new' | 'changed';
+  diffPixels: number;
+  ratio: number;
+  width: number;
+  height: number;
+  actualKey: string | null;
+  diffKey: string | null;
+}
+
+/**
+ * The visual checks of runs, provided by the visual module when it starts (runs never import
+ * it): the baselines handed to a run before it starts, and what it found recorded after.
+ */
+export interface RunVisualChecks {
+  baselinesFor(
+    run: { organizationId: string; projectId: string; branchId: string },
+    checks: VisualCheckKey[],
+  ): Promise<Map<VisualCheckKey, Buffer>>;
+  record(
+    run: { id: string; organizationId: string; projectId: string; branchId: string },
+    results: VisualCheckResult[],
+  ): Promise<void>;
+}
+
 interface WakeLog {
   warn(obj: object | string, msg?: string): void;
 }
@@ -36,6 +72,8 @@ export class RunsRuntime {
    */
   shutdownGraceMs = 0;
   readonly aborts = new Map<string, AbortController>();
+  /** Baselines and visual changes of runs: set by the visual module, absent without it. */
+  visualChecks: RunVisualChecks | undefined;
   private readonly queue: ProcessQueue;
   private readonly log: WakeLog;
   private readonly remote: boolean;

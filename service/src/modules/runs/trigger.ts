@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunConfig } from '@stepdeck/contract';
+import type { RunConfig, RunSource } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
@@ -33,6 +33,8 @@ export interface StartRunRequest {
   preset?: { id: string; name: string };
   trigger: RunTrigger;
   mode: 'single' | 'bulk';
+  /** Where the run's code came from (commit, ref, pull request, label), as the caller said. */
+  source?: RunSource;
 }
 
 export interface StartRunResult {
@@ -148,6 +150,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
           target,
           trigger: { type: trigger.type, name: triggerName },
           ...(request.preset ? { preset: request.preset } : {}),
+          ...(request.source && Object.keys(request.source).length > 0 ? { source: request.source } : {}),
         }),
         totalTests: tests.length,
         stats: null,

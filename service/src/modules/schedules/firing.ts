@@ -3,6 +3,7 @@ import { fromFlag } from '../../adapters/db/index.ts';
 import type { JobQueue } from '../../adapters/queue/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
+import { organizationStanding } from '../accounts/public.ts';
 import { hasActiveRunOfSchedule } from '../runs/public.ts';
 import {
   beginFiring,
@@ -70,6 +71,20 @@ export class Firer {
     if (!schedule) return undefined;
     if (!fromFlag(schedule.enabled)) {
       await recordDropped(db, job.firingId, 'The schedule was disabled before the firing ran');
+      return 'skipped';
+    }
+    // A lapsed or suspended organization's schedules keep their ticks but start nothing; the
+    // next tick after a renewal fires again.
+    const standing = await organizationStanding(db, schedule.organizationId);
+    const idle = !standing
+      ? 'The organization no longer exists'
+      : standing.suspended
+        ? 'The organization is suspended'
+        : !standing.subscriptionActive
+          ? "The organization's subscription is not active"
+          : undefined;
+    if (idle) {
+      await recordSkipped(db, schedule.id, job.firingId, idle, nowIso);
       return 'skipped';
     }
     if (await hasActiveRunOfSchedule(db, schedule.id)) {

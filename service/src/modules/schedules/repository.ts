@@ -33,6 +33,7 @@ export function toSchedule(row: ScheduleRow) {
     lastRunAt: row.lastRunAt,
     lastRunId: row.lastRunId,
     lastSkippedAt: row.lastSkippedAt,
+    lastSkipReason: row.lastSkipReason,
     skippedCount: row.skippedCount,
     lastError: row.lastError,
     lastErrorAt: row.lastErrorAt,
@@ -154,7 +155,11 @@ export async function recordSkipped(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('schedules')
-      .set((eb) => ({ lastSkippedAt: nowIso, skippedCount: eb('skippedCount', '+', 1) }))
+      .set((eb) => ({
+        lastSkippedAt: nowIso,
+        lastSkipReason: message.slice(0, 512),
+        skippedCount: eb('skippedCount', '+', 1),
+      }))
       .where('id', '=', scheduleId)
       .execute();
     await trx

@@ -179,7 +179,9 @@ export async function schedulesRoutes(
       },
     },
     async (request, reply) => {
-      const schedule = await service.create(requireUser(request).organizationId, request.body);
+      const user = requireUser(request);
+      if (!user.subscriptionActive) throw appError('SCHEDULE_SUBSCRIPTION_LAPSED');
+      const schedule = await service.create(user.organizationId, request.body);
       return reply.code(201).send({ data: schedule });
     },
   );
@@ -210,9 +212,12 @@ export async function schedulesRoutes(
         body: updateBody,
       },
     },
-    async (request) => ({
-      data: await service.update(requireUser(request).organizationId, request.params.id, request.body),
-    }),
+    async (request) => {
+      const user = requireUser(request);
+      if (request.body.enabled === true && !user.subscriptionActive)
+        throw appError('SCHEDULE_SUBSCRIPTION_LAPSED');
+      return { data: await service.update(user.organizationId, request.params.id, request.body) };
+    },
   );
   app.delete(
     '/console/v1/schedules/:id',

@@ -141,6 +141,7 @@ export class SchedulesService {
       lastRunAt: null,
       lastRunId: null,
       lastSkippedAt: null,
+      lastSkipReason: null,
       skippedCount: 0,
       lastError: null,
       lastErrorAt: null,

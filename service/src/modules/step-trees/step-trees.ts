@@ -180,6 +180,7 @@ export async function loadStepTree(db: Executor, revisionId: string): Promise<St
 export function toStepNodes(views: StepView[]): StepNode[] {
   return views.map((view) => ({
     id: view.id,
+    stepId: view.stepId,
     name: view.name,
     action: view.action as StepAction,
     condition: view.condition,

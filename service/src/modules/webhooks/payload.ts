@@ -53,6 +53,7 @@ export function buildBody(input: {
         errorMessage: test.errorMessage,
         errorLocation: test.errorLocation,
       })),
+      visualChanges: run.visualChanges ?? [],
     },
   };
   if (input.custom !== null) body.custom = input.custom;
@@ -95,6 +96,7 @@ export function sampleBody(event: WebhookEvent, publicUrl: string): WebhookBody 
             errorLocation: null,
           },
     ],
+    visualChanges: [],
   };
   return buildBody({
     event,

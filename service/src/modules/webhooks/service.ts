@@ -20,6 +20,7 @@ import {
   type WebhookRow,
 } from './repository.ts';
 import { assertTargetUrl } from './url-guard.ts';
+import { maskWebhookUrl } from './url-mask.ts';
 
 export const maxCustomDataBytes = 4 * 1024;
 
@@ -33,6 +34,11 @@ export interface WebhookInput {
 }
 
 /** Console management of an organization's webhooks and their deliveries. */
+const viewFor = (user: UserPrincipal, row: WebhookRow) => {
+  const view = toView(row);
+  return user.role === 'member' ? { ...view, url: maskWebhookUrl(view.url) } : view;
+};
+
 export class WebhooksService {
   private readonly ctx: AppContext;
   private readonly delivery: WebhookDelivery;
@@ -73,12 +79,13 @@ export class WebhooksService {
     return { id: view.id, url: view.url, events: view.events, enabled: view.enabled, secret: row.secret };
   }
 
+  /** Members see each URL masked (maskWebhookUrl); admins and owners, who may change it, in full. */
   async list(user: UserPrincipal) {
-    return (await listWebhooks(this.ctx.db, user.organizationId)).map(toView);
+    return (await listWebhooks(this.ctx.db, user.organizationId)).map((row) => viewFor(user, row));
   }
 
   async get(user: UserPrincipal, id: string) {
-    return toView(await this.load(user, id));
+    return viewFor(user, await this.load(user, id));
   }
 
   async update(user: UserPrincipal, id: string, input: Partial<WebhookInput>) {

@@ -21,7 +21,10 @@ export type AccessRule =
        */
       session?: SessionRole;
     }
-  /** Console routes: a session cookie; `change` needs an admin or owner, `owner` an owner (billing). */
+  /**
+   * Console routes: a session cookie; `change` needs an admin or owner, `owner` an owner,
+   * `installAdmin` an install administrator (whatever their role in their organization).
+   */
   | { kind: 'session'; access: SessionAccess }
   /** Reachable without credentials (login, health, signed blob URLs). */
   | { kind: 'public' };
@@ -31,8 +34,11 @@ export type ApiKeyRule = Extract<AccessRule, { kind: 'apiKey' }>;
 /** The least console role a session needs on a `/v1` route. */
 export type SessionRole = 'member' | 'admin';
 
-/** `read`: any role; `change`: admin or owner; `owner`: owner; `installOwner`: an owner of the install's organization. */
-export type SessionAccess = 'read' | 'change' | 'owner' | 'installOwner';
+/**
+ * `read`: any role; `change`: admin or owner; `owner`: owner; `installAdmin`: one of the people
+ * who run the install (organizations, their subscription and limits, the install's audit log).
+ */
+export type SessionAccess = 'read' | 'change' | 'owner' | 'installAdmin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -51,8 +51,8 @@ export async function authenticateConsoleSession(
   const token = readSessionToken(request);
   const user = token ? await credentials.sessionUser(token, clock.now()) : undefined;
   if (!user) throw appError('SESSION_REQUIRED');
+  request.principal = user; // before the CSRF and role checks: a refused request is audited with its actor
   requireCsrfHeader(request);
-  request.principal = user; // before the role check: a refused request is audited with its actor
   if (rule.session === 'admin' && user.role === 'member') throw appError('ADMIN_ROLE_REQUIRED');
   if (rule.project) {
     const projectId = headerValue(request, 'x-project-id');

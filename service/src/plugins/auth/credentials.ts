@@ -25,6 +25,8 @@ export interface UserPrincipal {
   email: string;
   role: 'owner' | 'admin' | 'member';
   subscriptionActive: boolean;
+  /** One of the people who run the install (organizations, subscriptions, limits). */
+  installAdmin: boolean;
 }
 
 export interface ActiveProject {

@@ -125,9 +125,14 @@ export const authPlugin = fp(
       const token = readSessionToken(request);
       const user = token ? await credentials.sessionUser(token, clock.now()) : undefined;
       if (!user) throw appError('SESSION_REQUIRED');
+      // Before the CSRF and role checks: a refused request is audited with its actor.
+      request.principal = user;
       // The /console/v1 routes are reached only with the session cookie: the same CSRF rule as /v1.
       requireCsrfHeader(request);
-      request.principal = user; // before the role check: a refused request is audited with its actor
+      if (access === 'installAdmin') {
+        if (!user.installAdmin) throw appError('INSTALL_ADMIN_REQUIRED');
+        return;
+      }
       if (access !== 'read' && user.role === 'member') throw appError('ADMIN_ROLE_REQUIRED');
       if (access === 'owner' && user.role !== 'owner') throw appError('OWNER_ROLE_REQUIRED');
     }

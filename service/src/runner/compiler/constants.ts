@@ -42,3 +42,17 @@ export const DEFAULT_ACTION_TIMEOUT_MS = 60_000;
 export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
+
+/** The visual checks' runtime, copied beside the runtime and loaded only by `assertScreenshot`. */
+export const VISUAL_RUNTIME_FILE = 'stepdeck-visual.ts';
+/** Written by the runtime for each `assertScreenshot` (see `stepdeck-visual.ts`). */
+export const VISUAL_ANNOTATION = 'stepdeck-visual';
+/**
+ * Where a step's baseline is handed to a run, relative to the project: the runner writes the
+ * branch's baselines there before the run starts (the run cannot reach the service), and a
+ * step without one records its screenshot as a candidate.
+ */
+export function visualBaselineFile(testId: string, stepId: string): string {
+  const segment = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
+  return `visual-baselines/${segment(testId)}/${segment(stepId)}.png`;
+}

@@ -1,7 +1,13 @@
 import { type ResolvedRunConfig, type RunConfig, resolveRunConfig, type StepNode } from '@stepdeck/contract';
 import { actionCode } from './actions/index.ts';
 import { lit, slug, type TestContext } from './code.ts';
-import { EMAIL_RUNTIME_FILE, PAGE_RUNTIME_FILE, RUNTIME_FILE, TEST_ID_ANNOTATION } from './constants.ts';
+import {
+  EMAIL_RUNTIME_FILE,
+  PAGE_RUNTIME_FILE,
+  RUNTIME_FILE,
+  TEST_ID_ANNOTATION,
+  VISUAL_RUNTIME_FILE,
+} from './constants.ts';
 import { outlineSteps, stepTitle } from './outline.ts';
 import {
   configSource,
@@ -10,6 +16,8 @@ import {
   playwrightVersion,
   readme,
   runtime,
+  visualDependencies,
+  visualRuntime,
 } from './project-files.ts';
 import type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
@@ -32,11 +40,14 @@ export {
   RUNTIME_FILE,
   secretEnvVar,
   TEST_ID_ANNOTATION,
+  VISUAL_ANNOTATION,
+  visualBaselineFile,
 } from './constants.ts';
 
 // Actions that need the browser page.
 const PAGE_ACTIONS = new Set([
   'goto',
+  'assertScreenshot',
   'reload',
   'goBack',
   'goForward',
@@ -88,6 +99,15 @@ function usesAction(test: CompilableTest, names: Set<string>): boolean {
   let found = false;
   walk(test.steps, (step) => {
     if (names.has(step.action.name)) found = true;
+  });
+  return found;
+}
+
+/** The `assertScreenshot` steps of a test, shared steps and groups included. */
+export function screenshotSteps(test: Pick<CompilableTest, 'steps'>): StepNode[] {
+  const found: StepNode[] = [];
+  walk(test.steps, (step) => {
+    if (step.action.name === 'assertScreenshot') found.push(step);
   });
   return found;
 }
@@ -203,6 +223,7 @@ export function compileProject(input: CompileInput): CompiledProject {
     groups.set('default', { config, specs: [] });
   }
   const groupList = [...groups.values()];
+  const visual = input.tests.some((test) => usesAction(test, new Set(['assertScreenshot'])));
 
   files.set(
     'package.json',
@@ -212,7 +233,10 @@ export function compileProject(input: CompileInput): CompiledProject {
         private: true,
         type: 'module',
         scripts: { test: 'playwright test' },
-        devDependencies: { '@playwright/test': playwrightVersion() },
+        devDependencies: {
+          '@playwright/test': playwrightVersion(),
+          ...(visual ? visualDependencies() : {}),
+        },
       },
       null,
       2,
@@ -222,6 +246,7 @@ export function compileProject(input: CompileInput): CompiledProject {
   files.set(RUNTIME_FILE, runtime());
   files.set(EMAIL_RUNTIME_FILE, emailRuntime());
   files.set(PAGE_RUNTIME_FILE, pageRuntime());
+  if (visual) files.set(VISUAL_RUNTIME_FILE, visualRuntime());
   files.set('README.md', readme(input));
   files.set('.gitignore', 'node_modules/\ntest-results/\nplaywright-report/\n');
 

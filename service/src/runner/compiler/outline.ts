@@ -62,6 +62,8 @@ export function actionLabel(action: StepAction): string {
         return `${action.selector} ${action.attribute}`;
       case 'assertCss':
         return `${action.selector} ${action.property}`;
+      case 'assertScreenshot':
+        return action.selector ?? 'page';
       case 'screenshot':
       case 'gotoEmailLink':
       case 'group':

@@ -49,6 +49,26 @@ export function pageRuntime(): string {
   return pageRuntimeSource;
 }
 
+let visualRuntimeSource: string | undefined;
+export function visualRuntime(): string {
+  visualRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-visual.ts', import.meta.url), 'utf8');
+  return visualRuntimeSource;
+}
+
+/** The packages `stepdeck-visual.ts` imports, at the versions the runner has. */
+export function visualDependencies(): Record<string, string> {
+  const version = (name: string) => {
+    try {
+      return (
+        JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }
+      ).version;
+    } catch {
+      return 'latest';
+    }
+  };
+  return { pixelmatch: version('pixelmatch'), pngjs: version('pngjs') };
+}
+
 function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
   return {
     browserName: config.use.browserName,

@@ -327,7 +327,6 @@ describe.each(databaseKinds)('console API on %s', (database) => {
         { method: 'POST', url: '/console/v1/api-keys', payload: { name: 'm', scopes: ['tests:read'] } },
         { method: 'POST', url: '/console/v1/projects', payload: { name: 'P' } },
         { method: 'POST', url: '/console/v1/tags', payload: { name: 't' } },
-        { method: 'PUT', url: '/console/v1/subscription', payload: { active: false } },
         {
           method: 'POST',
           url: '/console/v1/users',
@@ -344,6 +343,15 @@ describe.each(databaseKinds)('console API on %s', (database) => {
         expect(response.statusCode, `${change.method} ${change.url}`).toBe(403);
         expect(response.json().message).toMatch(/admin or owner/);
       }
+      // The subscription is the install admins' to set, which the answer says.
+      const subscription = await consoleCall(t.app, member, {
+        method: 'PUT',
+        url: '/console/v1/subscription',
+        payload: { active: false },
+      });
+      expect(subscription.statusCode).toBe(403);
+      expect(subscription.json()).toMatchObject({ code: 'INSTALL_ADMIN_REQUIRED' });
+      expect(subscription.json().message).toMatch(/install administrator/);
       // Nothing was changed by the refused calls.
       const projects = (await call({ method: 'GET', url: '/console/v1/projects' })).json().data as unknown[];
       expect(projects.some((p) => (p as { name: string }).name === 'P')).toBe(false);

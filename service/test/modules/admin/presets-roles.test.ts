@@ -312,7 +312,7 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
     it("shows the organization's concurrency cap that applies: the default (2) until one is set", async () => {
       const before = await as(member, { method: 'GET', url: '/console/v1/organization' });
       expect(before.json().data.concurrencyCap).toBe(2);
-      // Billing limits are the owner's alone: an admin reads them and is refused a change.
+      // Limits are the install admins' alone: an admin reads them and is refused a change.
       // (A fresh admin: the one above was promoted to owner by an earlier case.)
       await as(owner, {
         method: 'POST',
@@ -326,18 +326,19 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
       const refused = await as(billingAdmin, {
         method: 'PUT',
         url: '/console/v1/organization/limits',
-        payload: { concurrencyCap: 5 },
+        payload: { concurrencyCap: 3 },
       });
       expect(refused.statusCode).toBe(403);
-      expect(refused.json().message).toBe('This action needs the owner role');
+      expect(refused.json().code).toBe('INSTALL_ADMIN_REQUIRED');
+      // The bootstrap admin runs the install.
       const set = await as(owner, {
         method: 'PUT',
         url: '/console/v1/organization/limits',
-        payload: { concurrencyCap: 5 },
+        payload: { concurrencyCap: 3 },
       });
       expect(set.statusCode).toBe(200);
       const after = await as(member, { method: 'GET', url: '/console/v1/organization' });
-      expect(after.json().data.concurrencyCap).toBe(5);
+      expect(after.json().data.concurrencyCap).toBe(3);
     });
 
     it('keeps webhook management to admins and owners while members view them', async () => {

@@ -115,6 +115,20 @@ describe.each(databaseKinds)('email inboxes on %s', (database) => {
     });
   });
 
+  it("tells the console where to send mail: the SMTP listener's host and bound port", async () => {
+    const response = await consoleCall(t.app, cookie, {
+      method: 'GET',
+      url: '/console/v1/email-inboxes/limits',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toMatchObject({
+      maxPerOrg: 5,
+      smtp: { host: t.config.host, port: t.app.inboxes.smtpPort },
+    });
+    // The same address the tests' own sender uses (every delivery below goes there).
+    expect(t.app.inboxes.smtpPort).toBeGreaterThan(0);
+  });
+
   it('delivers over SMTP and reads by inbox UUID and by address', async () => {
     const info = await send({
       to: inboxA.address,

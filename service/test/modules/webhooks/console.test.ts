@@ -214,6 +214,8 @@ describe.each(databaseKinds)('webhook console on %s', (database) => {
         'target',
         'stats',
         'tests',
+        // Additive: the run's screenshots that differ from their baselines (docs/api.md).
+        'visualChanges',
       ]);
       expect(body.run.status).toBe(event === 'run.completed' ? 'completed' : 'failed');
       expect(body.run.url.startsWith('https://stepdeck.example.com/console/')).toBe(true);

@@ -137,6 +137,8 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       target: run.target,
       stats: { passed: 2, failed: 0, skipped: 1, total: 3 },
       tests: run.tests,
+      // Additive: screenshots that differ from their baselines (none in this run).
+      visualChanges: [],
     });
 
     const record = await settled(webhook.id, deliveryId);

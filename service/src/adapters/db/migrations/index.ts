@@ -11,6 +11,9 @@ import * as presetsAudit from './0011_presets_audit.ts';
 import * as runBatches from './0012_run_batches.ts';
 import * as messageHeaders from './0013_message_headers.ts';
 import * as runArtifacts from './0014_run_artifacts.ts';
+import * as testHistory from './0015_test_history.ts';
+import * as installAdmin from './0016_install_admin.ts';
+import * as visualBaselines from './0017_visual_baselines.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0012_run_batches': runBatches,
   '0013_message_headers': messageHeaders,
   '0014_run_artifacts': runArtifacts,
+  '0015_test_history': testHistory,
+  '0016_install_admin': installAdmin,
+  '0017_visual_baselines': visualBaselines,
 };

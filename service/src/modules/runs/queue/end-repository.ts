@@ -72,6 +72,22 @@ function buildReport(
       stats: result.stats,
       runnerError: result.runnerError ?? null,
     },
+    visualChanges: result.tests.flatMap((test) =>
+      (test.visual ?? []).flatMap((check) =>
+        check.status === 'passed'
+          ? []
+          : [
+              {
+                testId: test.testId,
+                testName: test.name,
+                stepId: check.stepId,
+                status: check.status,
+                diffPixels: check.diffPixels,
+                ratio: check.ratio,
+              },
+            ],
+      ),
+    ),
   };
 }
 
@@ -193,6 +209,7 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
         errorMessage: test.status === 'passed' ? null : test.errorMessage,
         errorLocation: test.status === 'passed' ? null : test.errorLocation,
       })),
+      visualChanges: report?.visualChanges ?? [],
     };
     ctx.events.emit('run.finished', event);
   } catch (error) {

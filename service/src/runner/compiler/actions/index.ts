@@ -5,6 +5,7 @@ import { assertionCode } from './assertions.ts';
 import { browserActionCode } from './browser.ts';
 import { emailActionCode } from './email.ts';
 import { scriptActionCode } from './scripts.ts';
+import { visualActionCode } from './visual.ts';
 
 /**
  * The code of one action, by family (browser, assertions on the page, page scripts, API,
@@ -24,6 +25,7 @@ export function actionCode(
     assertionCode(step) ??
     scriptActionCode(step) ??
     apiActionCode(step) ??
-    emailActionCode(step);
+    emailActionCode(step) ??
+    visualActionCode(ctx, step);
   return code ?? [`throw new Error(${lit(`unknown step action "${(action as { name: string }).name}"`)});`];
 }

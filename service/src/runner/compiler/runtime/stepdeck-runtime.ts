@@ -13,6 +13,7 @@ import path from 'node:path';
 import { type BrowserContext, type Page, type Request, type TestInfo, test } from '@playwright/test';
 import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdeck-email.ts';
 import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
+import type { VisualOptions } from './stepdeck-visual.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -43,6 +44,8 @@ export function secretEnvVar(name: string): string {
 
 /** Result annotation with a failed assertion's expected and received values (JSON text). */
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
+/** Result annotation with each `assertScreenshot`'s outcome (JSON), read by the service. */
+export const VISUAL_ANNOTATION = 'stepdeck-visual';
 const EXPECTATION_MAX_CHARS = 2_000;
 
 const TEMPLATE = /\{\{\s*(vars|parameters|secrets)\.([^}\s]+)\s*\}\}/g;
@@ -460,6 +463,25 @@ export class Stepdeck {
     const target = this.testInfo.outputPath(file);
     await page.screenshot({ path: target });
     return target;
+  }
+
+  /**
+   * `assertScreenshot`: compares with the baseline the runner wrote into the project (none: the
+   * screenshot is a candidate and the step passes). `stepdeck-visual.ts` and its two packages
+   * load only in a test that has such a step.
+   */
+  async assertScreenshot(page: Page, options: VisualOptions): Promise<void> {
+    const { checkScreenshot } = await import('./stepdeck-visual.ts');
+    const mask = options.mask.map((selector) => this.t(selector));
+    const selector = options.selector === undefined ? undefined : this.t(options.selector);
+    const { record, failure } = await checkScreenshot(page, this.testInfo, {
+      ...options,
+      mask,
+      ...(selector === undefined ? {} : { selector }),
+      baseline: this.file(options.baseline),
+    });
+    this.testInfo.annotations.push({ type: VISUAL_ANNOTATION, description: JSON.stringify(record) });
+    if (failure) throw new Error(failure);
   }
 
   setVar(name: string, value: unknown): void {

@@ -1,5 +1,5 @@
-export const id = 923;
-export const ids = [923];
+export const id = 624;
+export const ids = [624];
 export const modules = {
 
 /***/ 17079:
@@ -132,7 +132,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 81923:
+/***/ 40624:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -365,6 +365,13 @@ async function parseInputs(raw, defaults = {}) {
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
         rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
+        metadata: check(() => {
+            const label = inputs_text(raw, 'label');
+            if (label && label.length > 200)
+                fail('label', `must be at most 200 characters, got ${label.length}`);
+            const metadata = { ...defaults.source, ...(label ? { label } : {}) };
+            return Object.keys(metadata).length > 0 ? metadata : undefined;
+        }),
     };
     if (problems.length > 0)
         throw new InputError(problems);
@@ -397,6 +404,7 @@ const inputNames = [
     'github-token',
     'annotations',
     'commit-status',
+    'label',
 ];
 
 ;// CONCATENATED MODULE: ./src/cli-args.ts
@@ -469,8 +477,8 @@ var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/client.ts + 2 modules
-var src_client = __webpack_require__(77196);
+// EXTERNAL MODULE: ./src/client.ts + 4 modules
+var src_client = __webpack_require__(71208);
 ;// CONCATENATED MODULE: ./src/record/map.ts
 /** Parses the recorder's JSONL (the header line of options is skipped; blank lines too). */
 function parseRecording(jsonl) {
@@ -962,7 +970,32 @@ async function recordMain(argv, env, session = {}) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run-source.ts
+/**
+ * Where the run's code came from, from the GitHub Actions variables (absent elsewhere): the
+ * commit, the branch (a pull request's head branch), its base branch and number. The service
+ * stores it with the run; its history and triage compare branches with it.
+ */
+function runSourceOf(env) {
+    const source = {};
+    const value = (name) => env[name]?.trim() || undefined;
+    const commitSha = value('GITHUB_SHA');
+    if (commitSha)
+        source.commitSha = commitSha;
+    const ref = value('GITHUB_HEAD_REF') ?? value('GITHUB_REF_NAME') ?? value('GITHUB_REF');
+    if (ref)
+        source.ref = ref;
+    const baseRef = value('GITHUB_BASE_REF');
+    if (baseRef)
+        source.baseRef = baseRef;
+    const pullRequest = /^refs\/pull\/(\d+)\//.exec(value('GITHUB_REF') ?? '')?.[1];
+    if (pullRequest)
+        source.pullRequest = Number(pullRequest);
+    return source;
+}
+
 ;// CONCATENATED MODULE: ./src/cli-main.ts
+
 
 
 
@@ -981,6 +1014,7 @@ STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins ov
   --timeout-minutes N         (30)     --poll-interval-seconds N (5)
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
+  --label TEXT                a label stored with the run (a deploy, an environment)
   --json                      print the outputs as JSON on stdout (errors too)
 
 Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
@@ -1021,7 +1055,7 @@ async function main(argv, env = process.env) {
     let inputs;
     const problems = [...args.problems];
     try {
-        inputs = await parseInputs(args.raw, { workflow: 'cli', job: 'run' });
+        inputs = await parseInputs(args.raw, { workflow: 'cli', job: 'run', source: runSourceOf(env) });
     }
     catch (error) {
         if (!(error instanceof InputError))
@@ -1034,7 +1068,7 @@ async function main(argv, env = process.env) {
         const message = problems.join('\n');
         return fail(apiKey ? message.replaceAll(apiKey, '***') : message, true);
     }
-    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(762)]).then(__webpack_require__.bind(__webpack_require__, 78762));
+    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(187)]).then(__webpack_require__.bind(__webpack_require__, 48187));
     try {
         return await runCommand(inputs, args, err);
     }
@@ -1047,7 +1081,7 @@ async function main(argv, env = process.env) {
 
 /***/ }),
 
-/***/ 77196:
+/***/ 71208:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1312,7 +1346,220 @@ const deletedStepResponse = schemas/* object */.Ikc({
     data: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
 });
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(64377);
+;// CONCATENATED MODULE: ./contract/src/history.ts
+
+
+/**
+ * Where a run's code came from, sent by the action and CLI with a trigger (all optional,
+ * additive): the commit, the ref, the pull request's number and base ref, and a free label
+ * (a deploy, an environment). Stored with the run; its test results carry it in their history.
+ */
+const runSource = schemas/* object */.Ikc({
+    commitSha: schemas/* string */.YjP().max(64, 'metadata.commitSha must be at most 64 characters').optional(),
+    ref: schemas/* string */.YjP().max(255, 'metadata.ref must be at most 255 characters').optional(),
+    baseRef: schemas/* string */.YjP().max(255, 'metadata.baseRef must be at most 255 characters').optional(),
+    pullRequest: schemas/* number */.aig({ error: 'metadata.pullRequest must be a number' })
+        .int('metadata.pullRequest must be a whole number')
+        .positive('metadata.pullRequest must be positive')
+        .optional(),
+    label: schemas/* string */.YjP().max(200, 'metadata.label must be at most 200 characters').optional(),
+});
+const historyStatus = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'flaky']);
+/** One stored result of a test in a run (`GET /v1/tests/:testId/history` item). */
+const testHistoryEntry = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    testId: schemas/* string */.YjP(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP(),
+    /** apiKey | schedule | manual. */
+    trigger: schemas/* string */.YjP(),
+    /** `flaky`: failed, then passed on a retry of the same run. */
+    status: historyStatus,
+    duration: schemas/* number */.aig().int(),
+    attempts: schemas/* number */.aig().int(),
+    failedStepId: schemas/* string */.YjP().nullable(),
+    /** The failure normalised (step, assertion kind, selector; volatile values stripped); null when it passed. */
+    fingerprint: schemas/* string */.YjP().nullable(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    /** Each step's duration in the attempt that decided the status, in document order. */
+    stepDurations: schemas/* array */.YOg(schemas/* object */.Ikc({ stepId: schemas/* string */.YjP(), duration: schemas/* number */.aig().int() })),
+    commitSha: schemas/* string */.YjP().nullable(),
+    ref: schemas/* string */.YjP().nullable(),
+    pullRequest: schemas/* number */.aig().int().nullable(),
+    label: schemas/* string */.YjP().nullable(),
+    createdAt: common/* isoTimestamp */.yh,
+});
+/** Derived over the filtered results of the summary's window (the latest `window` of them). */
+const testHistorySummary = schemas/* object */.Ikc({
+    window: schemas/* number */.aig().int(),
+    runs: schemas/* number */.aig().int(),
+    /** Share of passed (or flaky) results among the non-skipped ones, 0..1; null with none. */
+    passRate: schemas/* number */.aig().nullable(),
+    /**
+     * Share of flaky results, 0..1: passed on a retry, or both outcomes on the same test
+     * revision and commit within the window.
+     */
+    flakeRate: schemas/* number */.aig().nullable(),
+    /** The first result of the current failure streak (null when the latest result passed). */
+    failingSince: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: common/* isoTimestamp */.yh, commitSha: schemas/* string */.YjP().nullable() })
+        .nullable(),
+    durationP50: schemas/* number */.aig().int().nullable(),
+    durationP95: schemas/* number */.aig().int().nullable(),
+});
+const testQuarantine = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    reason: schemas/* string */.YjP(),
+    owner: schemas/* string */.YjP().nullable(),
+    expiresAt: common/* isoTimestamp */.yh.nullable(),
+    createdBy: schemas/* string */.YjP(),
+    createdAt: common/* isoTimestamp */.yh,
+});
+const testHistoryResponse = schemas/* object */.Ikc({
+    data: schemas/* array */.YOg(testHistoryEntry),
+    pagination: common/* pagination */.X$,
+    summary: testHistorySummary,
+    quarantine: testQuarantine.nullable(),
+});
+/** Query of `GET /v1/tests/:testId/history`. */
+const testHistoryQuery = schemas/* object */.Ikc({
+    limit: (0,common/* queryInteger */.Py)('limit', 1, 500).default(20),
+    page: (0,common/* queryInteger */.Py)('page', 0).default(0),
+    /** A branch name of the project (default: every branch). */
+    branch: schemas/* string */.YjP().min(1, 'branch must not be empty').optional(),
+    status: historyStatus.optional(),
+    since: iso/* datetime */.w$({ offset: true, error: 'since must be an ISO 8601 date-time' }).optional(),
+    /** How many latest results the summary looks at. */
+    window: (0,common/* queryInteger */.Py)('window', 1, 1000).default(50),
+});
+/**
+ * Where a failure of a run stands: `quarantined` (the test is in quarantine: it does not fail
+ * the action or CLI), `flaky` (flaky in its latest results), `known`
+ * (the same fingerprint failing on the base branch), else `new`.
+ */
+const triageClass = schemas/* enum */.k5n(['new', 'known', 'flaky', 'quarantined']);
+const runTriageItem = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    triage: triageClass,
+    fingerprint: schemas/* string */.YjP().nullable(),
+    /** The base branch's latest run with the same failure (`known`). */
+    knownSince: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: common/* isoTimestamp */.yh, commitSha: schemas/* string */.YjP().nullable() })
+        .nullable(),
+    /** Flake rate of the test over its recent history on any branch, 0..1 (null without history). */
+    flakeRate: schemas/* number */.aig().nullable(),
+    quarantine: testQuarantine.nullable(),
+});
+/** `GET /v1/test-runs/:runId/triage`. */
+const runTriage = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    /** The branch the failures were compared with. */
+    baseBranch: schemas/* string */.YjP().nullable(),
+    failures: schemas/* array */.YOg(runTriageItem),
+    counts: schemas/* object */.Ikc({
+        new: schemas/* number */.aig().int(),
+        known: schemas/* number */.aig().int(),
+        flaky: schemas/* number */.aig().int(),
+        quarantined: schemas/* number */.aig().int(),
+    }),
+});
+const runTriageResponse = (0,common/* dataOf */.qu)(runTriage);
+/** `PUT /v1/tests/:testId/quarantine`. */
+const quarantineBody = schemas/* object */.Ikc({
+    reason: schemas/* string */.YjP({ error: 'reason is required' })
+        .trim()
+        .min(1, 'reason is required')
+        .max(500, 'reason must be at most 500 characters'),
+    owner: schemas/* string */.YjP().trim().min(1).max(200, 'owner must be at most 200 characters').optional(),
+    expiresAt: iso/* datetime */.w$({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).optional(),
+});
+const testQuarantineResponse = (0,common/* dataOf */.qu)(testQuarantine);
+
+;// CONCATENATED MODULE: ./contract/src/visual.ts
+
+
+/**
+ * Visual checks: the screenshots of `assertScreenshot` steps that are not their branch's
+ * baseline, their review (approve makes the screenshot the baseline, reject keeps it failing)
+ * and the baselines of a branch.
+ */
+/** One visual change as the run report and the webhook body list it. */
+const visualChangeSummary = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    /** `new`: no baseline yet (the step passed); `changed`: beyond the threshold (it failed). */
+    status: schemas/* enum */.k5n(['new', 'changed']),
+    diffPixels: schemas/* number */.aig().int(),
+    ratio: schemas/* number */.aig(),
+});
+const visualDecision = schemas/* enum */.k5n(['pending', 'approved', 'rejected']);
+const visualChange = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    branchId: schemas/* string */.YjP(),
+    testId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    stepName: schemas/* string */.YjP(),
+    browser: schemas/* string */.YjP(),
+    /** `1280x720`. */
+    viewport: schemas/* string */.YjP(),
+    status: schemas/* enum */.k5n(['new', 'changed']),
+    diffPixels: schemas/* number */.aig().int(),
+    ratio: schemas/* number */.aig(),
+    width: schemas/* number */.aig().int(),
+    height: schemas/* number */.aig().int(),
+    decision: visualDecision,
+    decidedBy: schemas/* string */.YjP().nullable(),
+    decidedAt: common/* isoTimestamp */.yh.nullable(),
+    createdAt: common/* isoTimestamp */.yh,
+    /** API paths of the pictures (PNG); null when there is none (no baseline, no diff, left out by a cap). */
+    images: schemas/* object */.Ikc({
+        baseline: schemas/* string */.YjP().nullable(),
+        actual: schemas/* string */.YjP().nullable(),
+        diff: schemas/* string */.YjP().nullable(),
+    }),
+});
+const visualChangeListResponse = schemas/* object */.Ikc({
+    data: schemas/* array */.YOg(visualChange),
+    summary: schemas/* object */.Ikc({ new: schemas/* number */.aig().int(), changed: schemas/* number */.aig().int(), pending: schemas/* number */.aig().int() }),
+});
+/** Approve or reject some of a run's changes (`changeIds`), or every pending one (no body, or no ids). */
+const visualDecisionBody = schemas/* object */.Ikc({
+    changeIds: schemas/* array */.YOg(common/* uuid */.uR, { error: 'changeIds must be a list of visual change ids' })
+        .min(1, 'changeIds must name at least one change; leave it out for all of the run')
+        .max(500, 'changeIds takes at most 500 ids')
+        .optional(),
+})
+    .optional();
+const visualDecisionResponse = (0,common/* dataOf */.qu)(schemas/* object */.Ikc({ decision: schemas/* enum */.k5n(['approved', 'rejected']), changes: schemas/* array */.YOg(visualChange) }));
+const visualBaseline = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    branchId: schemas/* string */.YjP(),
+    /** True when the branch has none of its own and uses its project's default branch's. */
+    inherited: schemas/* boolean */.zMY(),
+    testId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    browser: schemas/* string */.YjP(),
+    viewport: schemas/* string */.YjP(),
+    width: schemas/* number */.aig().int(),
+    height: schemas/* number */.aig().int(),
+    bytes: schemas/* number */.aig().int(),
+    sourceRunId: schemas/* string */.YjP().nullable(),
+    approvedBy: schemas/* string */.YjP(),
+    approvedAt: common/* isoTimestamp */.yh,
+    image: schemas/* string */.YjP(),
+});
+const visualBaselineListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(visualBaseline) });
+const visualBaselineQuery = schemas/* object */.Ikc({ testId: common/* uuid */.uR.optional() });
+
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
 
 
 
@@ -1342,11 +1589,14 @@ const bulkRemoteRunBody = schemas/* object */.Ikc({
     config: run_config/* runConfig */.a.optional(),
     /** A config preset of the project (console sessions only): its config, with `config` over it. */
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    /** Where the run's code came from (commit, ref, pull request, label); additive. */
+    metadata: runSource.optional(),
 });
 /** Body of `POST /v1/tests/:testId/remote-run`. */
 const singleRemoteRunBody = schemas/* object */.Ikc({
     config: run_config/* runConfig */.a.optional(),
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    metadata: runSource.optional(),
 })
     .loose();
 const runStats = schemas/* object */.Ikc({
@@ -1437,6 +1687,8 @@ const runReport = schemas/* object */.Ikc({
         stats: runStats,
         runnerError: schemas/* string */.YjP().nullable().optional(),
     }),
+    /** Screenshots of `assertScreenshot` steps that are not their baseline (review: visual-changes). */
+    visualChanges: schemas/* array */.YOg(visualChangeSummary).optional(),
 });
 /**
  * One runner slot that took part in an orchestrated (split) run: which worker, the tests it
@@ -1600,13 +1852,28 @@ class StepdeckClient {
         this.#options = options;
         this.#sleep = options.sleep ?? sleepReal;
     }
-    async triggerTest(testId, config) {
-        return this.#start(testId, `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+    async triggerTest(testId, config, metadata) {
+        return this.#start(testId, `/v1/tests/${testId}/remote-run`, {
+            ...(config ? { config } : {}),
+            ...(metadata ? { metadata } : {}),
+        });
     }
-    async triggerBulk(target, config) {
+    async triggerBulk(target, config, metadata) {
         // The latest run of the tag, or of the first test id, is the run this request may have started.
         const key = target.tagId ?? target.testIds?.[0] ?? '';
-        return this.#start(key, '/v1/tests/remote-run', { ...target, ...(config ? { config } : {}) });
+        return this.#start(key, '/v1/tests/remote-run', {
+            ...target,
+            ...(config ? { config } : {}),
+            ...(metadata ? { metadata } : {}),
+        });
+    }
+    /**
+     * Each failure of an ended run, classed new, known, flaky or quarantined. One attempt:
+     * a service without the endpoint, or any failure, leaves the results without triage.
+     */
+    async triage(runId) {
+        const body = await this.#call('GET', `/v1/test-runs/${runId}/triage`, undefined, 'json', true, 1);
+        return runTriageResponse.parse(body).data;
     }
     /**
      * A trigger POST is not idempotent: resending it after the service started a run (and a
@@ -1711,9 +1978,9 @@ class StepdeckClient {
     }
     async #call(method, path, json, as = 'json', 
     /** False for trigger POSTs: see #start. */
-    idempotent = true) {
+    idempotent = true, attempts) {
         const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
-        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const maxAttempts = attempts ?? this.#options.maxAttempts ?? 5;
         const backoffMs = this.#options.backoffMs ?? 1000;
         const headers = {
             'x-api-key': apiKey,

@@ -1,8 +1,8 @@
-export const id = 762;
-export const ids = [762];
+export const id = 187;
+export const ids = [187];
 export const modules = {
 
-/***/ 78762:
+/***/ 48187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -283,6 +283,13 @@ const markdown_commentMaxChars = 65_000;
 /** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
 const markdown_summaryMaxChars = 250_000;
 const tableHead = (/* unused pure expression or super */ null && (['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|']));
+/** A failure as the service classes it against history (src/triage.ts), in the reader's words. */
+const triageText = {
+    new: '🆕 new',
+    known: 'known: failing on the base branch too',
+    flaky: 'flaky in recent runs',
+    quarantined: '🔒 quarantined: does not fail the check',
+};
 function row(test, runUrl) {
     const failed = isFailedTest(test);
     const flaky = isFlakyTest(test);
@@ -293,7 +300,8 @@ function row(test, runUrl) {
             : test.status === 'skipped'
                 ? '⏭️ skipped'
                 : `✅ ${markdown_cell(test.status)}`;
-    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+    const carried = (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
+        (failed && test.triage ? ` · ${triageText[test.triage]}` : '');
     const step = failed ? failingStepText(test) : '';
     const why = failed || flaky ? reason(test) : '';
     return `| ${markdown_cell(test.name)} | ${status}${carried} | ${markdown_cell(step)} | ${markdown_cell(why)} | ${markdown_formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
@@ -324,6 +332,7 @@ function markdown_resultsMarkdown(results, context = {}) {
             `**${stats.total}** total · ${markdown_formatDuration(results.durationMs)}` +
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         ...(results.note ? ['', `**${markdown_cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
+        ...triageLine(results),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -374,6 +383,22 @@ function markdown_resultsMarkdown(results, context = {}) {
     if (blocks.length < failedRows.length)
         lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
     return `${lines.join('\n')}\n`;
+}
+/** "2 new failures · 1 known · 1 quarantined", when the service classed the failures. */
+function triageLine(results) {
+    const counts = new Map();
+    for (const test of results.tests)
+        if (isFailedTest(test) && test.triage)
+            counts.set(test.triage, (counts.get(test.triage) ?? 0) + 1);
+    if (counts.size === 0)
+        return [];
+    const parts = ['new', 'known', 'flaky', 'quarantined']
+        .filter((triage) => counts.has(triage))
+        .map((triage) => {
+        const n = counts.get(triage) ?? 0;
+        return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
+    });
+    return ['', `Failures against history: ${parts.join(' · ')}`];
 }
 
 ;// CONCATENATED MODULE: ./src/cli-progress.ts
@@ -468,9 +493,69 @@ async function cancelAll(client, runIds, timeoutMs) {
 }
 const plural = (count, word) => (count === 1 ? word : `${word}s`);
 
-// EXTERNAL MODULE: ./src/client.ts + 2 modules
-var src_client = __webpack_require__(77196);
+// EXTERNAL MODULE: ./src/client.ts + 4 modules
+var src_client = __webpack_require__(71208);
+;// CONCATENATED MODULE: ./src/triage.ts
+
+/**
+ * Each failed test of the results classed by the service (`GET /v1/test-runs/:runId/triage`):
+ * new, known (failing the same way on the base branch), flaky or quarantined. A service
+ * without triage, or a failing lookup, leaves the results as they were (one line logged).
+ */
+async function withTriage(client, results, log) {
+    const runIds = [...new Set(results.tests.filter(results_isFailedTest).map((test) => test.runId))];
+    if (runIds.length === 0)
+        return results;
+    const classes = new Map();
+    try {
+        for (const runId of runIds) {
+            const triage = await client.triage(runId);
+            for (const failure of triage.failures)
+                classes.set(`${runId}/${failure.testId}`, {
+                    triage: failure.triage,
+                    reason: failure.quarantine?.reason ?? null,
+                });
+        }
+    }
+    catch (error) {
+        log(`Failures not triaged (new, known, flaky, quarantined): ${error.message}`);
+        return results;
+    }
+    return {
+        ...results,
+        tests: results.tests.map((test) => {
+            const found = classes.get(`${test.runId}/${test.testId}`);
+            return found && results_isFailedTest(test)
+                ? { ...test, triage: found.triage, ...(found.reason ? { quarantineReason: found.reason } : {}) }
+                : test;
+        }),
+    };
+}
+/** Failed tests whose test is in quarantine: reported, but not failing the step. */
+const quarantinedFailures = (results) => results.tests.filter((test) => results_isFailedTest(test) && test.triage === 'quarantined');
+/** Failed tests not known to fail elsewhere (without triage, every failure counts as new). */
+const newFailures = (results) => results.tests.filter((test) => results_isFailedTest(test) && (test.triage === undefined || test.triage === 'new'));
+/**
+ * The outcome `fail-on` judges: a run failed only by quarantined tests counts as passed (the
+ * run's own status, the report and the webhooks still say failed).
+ */
+function gatingStatus(results) {
+    if (results.status !== 'failed')
+        return results.status;
+    const failed = results.tests.filter(results_isFailedTest);
+    return failed.length > 0 && failed.every((test) => test.triage === 'quarantined') ? 'passed' : 'failed';
+}
+/** `Quarantined, not failing the step: checkout (payment sandbox down)`, or nothing. */
+function quarantineLine(results) {
+    const quarantined = quarantinedFailures(results);
+    if (quarantined.length === 0)
+        return undefined;
+    const names = quarantined.map((test) => test.quarantineReason ? `${test.name} (${test.quarantineReason})` : test.name);
+    return `Quarantined, not failing the step: ${names.join(', ')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/outputs.ts
+
 /** Every output of action.yml as strings (also the CLI's --json, parsed back). */
 function outputsFor(sources) {
     const { results } = sources;
@@ -489,6 +574,7 @@ function outputsFor(sources) {
             total: String(results.stats.total),
             'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
+            'new-failures': String(newFailures(results).length),
             results: JSON.stringify({
                 status: results.status,
                 stats: results.stats,
@@ -1192,10 +1278,10 @@ function chunk(items, size) {
  * expands beyond the cap.
  */
 async function trigger(client, target, log) {
-    const { testIds, tagId, config } = target;
+    const { testIds, tagId, config, metadata } = target;
     if (tagId) {
         try {
-            return { runs: [await client.triggerBulk({ tagId }, config)], attached: false };
+            return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
         }
         catch (error) {
             if (!overCap(error))
@@ -1203,12 +1289,12 @@ async function trigger(client, target, log) {
         }
         const leaves = await client.activeLeafTests({ tagId });
         log(`The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        return { runs: await triggerChunks(client, leaves, config, log), attached: false };
+        return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
     }
     if (testIds.length === 1) {
         const testId = testIds[0];
         try {
-            return { runs: [await client.triggerTest(testId, config)], attached: false };
+            return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
         }
         catch (error) {
             if (!(error instanceof src_client/* ApiError */.hD && error.status === 409))
@@ -1226,7 +1312,7 @@ async function trigger(client, target, log) {
         log(`${testIds.length} test ids, more than ${maxTestsPerRun} per run: splitting into ${parts.length} runs`);
     for (const part of parts) {
         try {
-            runs.push(await client.triggerBulk({ testIds: part }, config));
+            runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
             continue;
         }
         catch (error) {
@@ -1241,15 +1327,15 @@ async function trigger(client, target, log) {
         }
         const unique = [...new Set(leaves)];
         log(`The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        runs.push(...(await triggerChunks(client, unique, config, log)));
+        runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
     }
     return { runs, attached: false };
 }
-async function triggerChunks(client, ids, config, log) {
+async function triggerChunks(client, ids, config, log, metadata) {
     const runs = [];
     const parts = chunk(ids, maxTestsPerRun);
     for (const [index, part] of parts.entries()) {
-        const run = await client.triggerBulk({ testIds: part }, config);
+        const run = await client.triggerBulk({ testIds: part }, config, metadata);
         log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
         runs.push(run);
     }
@@ -1323,8 +1409,18 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 /** Outputs that are counts: numbers in the CLI's JSON (the action's outputs are strings by nature). */
-const numericOutputs = ['passed', 'failed', 'skipped', 'flaky', 'total', 'carried-over', 'duration-ms'];
+const numericOutputs = [
+    'passed',
+    'failed',
+    'skipped',
+    'flaky',
+    'total',
+    'carried-over',
+    'duration-ms',
+    'new-failures',
+];
 /** The CLI's JSON document: the action's outputs with counts as numbers and `results` as an object. */
 function jsonDocument(outputs) {
     const document = { ...outputs };
@@ -1370,11 +1466,11 @@ async function runCommand(inputs, args, err) {
         });
         // The runs have ended: nothing left to cancel on a signal.
         stopCancelling();
-        const results = mergeRuns(waited.runs, {
+        const results = await withTriage(client, mergeRuns(waited.runs, {
             ...inputs,
             timedOut: waited.timedOut,
             unfinished: waited.unfinished,
-        });
+        }), err);
         if (results.note)
             err(`stepdeck: ${results.status}: ${results.note}`);
         const dir = external_node_path_default().resolve(args.artifactsDir);
@@ -1396,7 +1492,10 @@ async function runCommand(inputs, args, err) {
             print(JSON.stringify(jsonDocument(outputs)));
         else
             print(summaryText(results, { runUrls, dir, junitPath }));
-        return failsStep(results.status, inputs.failOn) ? 1 : 0;
+        const quarantined = quarantineLine(results);
+        if (quarantined)
+            err(quarantined);
+        return failsStep(gatingStatus(results), inputs.failOn) ? 1 : 0;
     }
     finally {
         stopCancelling();
@@ -1416,10 +1515,11 @@ function summaryText(results, where) {
             if (!results_isFailedTest(test))
                 return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
             const step = failure_failingStepText(test);
+            const triage = test.triage ? ` [${test.triage}]` : '';
             const indent = (text) => text.replace(/\n/g, '\n        ');
             const why = failure_reason(test, 300);
             return [
-                `  ✗ ${test.name}`,
+                `  ✗ ${test.name}${triage}`,
                 step && `      step: ${step}`,
                 `      ${why}`,
                 // A one-line message is already the reason: said once.

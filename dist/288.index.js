@@ -1,5 +1,5 @@
-export const id = 106;
-export const ids = [106];
+export const id = 288;
+export const ids = [288];
 export const modules = {
 
 /***/ 34908:
@@ -70,7 +70,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 98106:
+/***/ 60288:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -612,7 +612,220 @@ const deletedStepResponse = schemas/* object */.Ikc({
     data: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), shared: schemas/* boolean */.zMY(), group: schemas/* boolean */.zMY() }),
 });
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(64377);
+;// CONCATENATED MODULE: ./contract/src/history.ts
+
+
+/**
+ * Where a run's code came from, sent by the action and CLI with a trigger (all optional,
+ * additive): the commit, the ref, the pull request's number and base ref, and a free label
+ * (a deploy, an environment). Stored with the run; its test results carry it in their history.
+ */
+const runSource = schemas/* object */.Ikc({
+    commitSha: schemas/* string */.YjP().max(64, 'metadata.commitSha must be at most 64 characters').optional(),
+    ref: schemas/* string */.YjP().max(255, 'metadata.ref must be at most 255 characters').optional(),
+    baseRef: schemas/* string */.YjP().max(255, 'metadata.baseRef must be at most 255 characters').optional(),
+    pullRequest: schemas/* number */.aig({ error: 'metadata.pullRequest must be a number' })
+        .int('metadata.pullRequest must be a whole number')
+        .positive('metadata.pullRequest must be positive')
+        .optional(),
+    label: schemas/* string */.YjP().max(200, 'metadata.label must be at most 200 characters').optional(),
+});
+const historyStatus = schemas/* enum */.k5n(['passed', 'failed', 'skipped', 'flaky']);
+/** One stored result of a test in a run (`GET /v1/tests/:testId/history` item). */
+const testHistoryEntry = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    testId: schemas/* string */.YjP(),
+    testRevisionId: schemas/* string */.YjP().nullable(),
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP(),
+    /** apiKey | schedule | manual. */
+    trigger: schemas/* string */.YjP(),
+    /** `flaky`: failed, then passed on a retry of the same run. */
+    status: historyStatus,
+    duration: schemas/* number */.aig().int(),
+    attempts: schemas/* number */.aig().int(),
+    failedStepId: schemas/* string */.YjP().nullable(),
+    /** The failure normalised (step, assertion kind, selector; volatile values stripped); null when it passed. */
+    fingerprint: schemas/* string */.YjP().nullable(),
+    errorMessage: schemas/* string */.YjP().nullable(),
+    /** Each step's duration in the attempt that decided the status, in document order. */
+    stepDurations: schemas/* array */.YOg(schemas/* object */.Ikc({ stepId: schemas/* string */.YjP(), duration: schemas/* number */.aig().int() })),
+    commitSha: schemas/* string */.YjP().nullable(),
+    ref: schemas/* string */.YjP().nullable(),
+    pullRequest: schemas/* number */.aig().int().nullable(),
+    label: schemas/* string */.YjP().nullable(),
+    createdAt: isoTimestamp,
+});
+/** Derived over the filtered results of the summary's window (the latest `window` of them). */
+const testHistorySummary = schemas/* object */.Ikc({
+    window: schemas/* number */.aig().int(),
+    runs: schemas/* number */.aig().int(),
+    /** Share of passed (or flaky) results among the non-skipped ones, 0..1; null with none. */
+    passRate: schemas/* number */.aig().nullable(),
+    /**
+     * Share of flaky results, 0..1: passed on a retry, or both outcomes on the same test
+     * revision and commit within the window.
+     */
+    flakeRate: schemas/* number */.aig().nullable(),
+    /** The first result of the current failure streak (null when the latest result passed). */
+    failingSince: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: isoTimestamp, commitSha: schemas/* string */.YjP().nullable() })
+        .nullable(),
+    durationP50: schemas/* number */.aig().int().nullable(),
+    durationP95: schemas/* number */.aig().int().nullable(),
+});
+const testQuarantine = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    reason: schemas/* string */.YjP(),
+    owner: schemas/* string */.YjP().nullable(),
+    expiresAt: isoTimestamp.nullable(),
+    createdBy: schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+});
+const testHistoryResponse = schemas/* object */.Ikc({
+    data: schemas/* array */.YOg(testHistoryEntry),
+    pagination: pagination,
+    summary: testHistorySummary,
+    quarantine: testQuarantine.nullable(),
+});
+/** Query of `GET /v1/tests/:testId/history`. */
+const testHistoryQuery = schemas/* object */.Ikc({
+    limit: queryInteger('limit', 1, 500).default(20),
+    page: queryInteger('page', 0).default(0),
+    /** A branch name of the project (default: every branch). */
+    branch: schemas/* string */.YjP().min(1, 'branch must not be empty').optional(),
+    status: historyStatus.optional(),
+    since: iso/* datetime */.w$({ offset: true, error: 'since must be an ISO 8601 date-time' }).optional(),
+    /** How many latest results the summary looks at. */
+    window: queryInteger('window', 1, 1000).default(50),
+});
+/**
+ * Where a failure of a run stands: `quarantined` (the test is in quarantine: it does not fail
+ * the action or CLI), `flaky` (flaky in its latest results), `known`
+ * (the same fingerprint failing on the base branch), else `new`.
+ */
+const triageClass = schemas/* enum */.k5n(['new', 'known', 'flaky', 'quarantined']);
+const runTriageItem = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP(),
+    triage: triageClass,
+    fingerprint: schemas/* string */.YjP().nullable(),
+    /** The base branch's latest run with the same failure (`known`). */
+    knownSince: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: isoTimestamp, commitSha: schemas/* string */.YjP().nullable() })
+        .nullable(),
+    /** Flake rate of the test over its recent history on any branch, 0..1 (null without history). */
+    flakeRate: schemas/* number */.aig().nullable(),
+    quarantine: testQuarantine.nullable(),
+});
+/** `GET /v1/test-runs/:runId/triage`. */
+const runTriage = schemas/* object */.Ikc({
+    runId: schemas/* string */.YjP(),
+    /** The branch the failures were compared with. */
+    baseBranch: schemas/* string */.YjP().nullable(),
+    failures: schemas/* array */.YOg(runTriageItem),
+    counts: schemas/* object */.Ikc({
+        new: schemas/* number */.aig().int(),
+        known: schemas/* number */.aig().int(),
+        flaky: schemas/* number */.aig().int(),
+        quarantined: schemas/* number */.aig().int(),
+    }),
+});
+const runTriageResponse = dataOf(runTriage);
+/** `PUT /v1/tests/:testId/quarantine`. */
+const quarantineBody = schemas/* object */.Ikc({
+    reason: schemas/* string */.YjP({ error: 'reason is required' })
+        .trim()
+        .min(1, 'reason is required')
+        .max(500, 'reason must be at most 500 characters'),
+    owner: schemas/* string */.YjP().trim().min(1).max(200, 'owner must be at most 200 characters').optional(),
+    expiresAt: iso/* datetime */.w$({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).optional(),
+});
+const testQuarantineResponse = dataOf(testQuarantine);
+
+;// CONCATENATED MODULE: ./contract/src/visual.ts
+
+
+/**
+ * Visual checks: the screenshots of `assertScreenshot` steps that are not their branch's
+ * baseline, their review (approve makes the screenshot the baseline, reject keeps it failing)
+ * and the baselines of a branch.
+ */
+/** One visual change as the run report and the webhook body list it. */
+const visualChangeSummary = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    /** `new`: no baseline yet (the step passed); `changed`: beyond the threshold (it failed). */
+    status: schemas/* enum */.k5n(['new', 'changed']),
+    diffPixels: schemas/* number */.aig().int(),
+    ratio: schemas/* number */.aig(),
+});
+const visualDecision = schemas/* enum */.k5n(['pending', 'approved', 'rejected']);
+const visualChange = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    runId: schemas/* string */.YjP(),
+    branchId: schemas/* string */.YjP(),
+    testId: schemas/* string */.YjP(),
+    testName: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    stepName: schemas/* string */.YjP(),
+    browser: schemas/* string */.YjP(),
+    /** `1280x720`. */
+    viewport: schemas/* string */.YjP(),
+    status: schemas/* enum */.k5n(['new', 'changed']),
+    diffPixels: schemas/* number */.aig().int(),
+    ratio: schemas/* number */.aig(),
+    width: schemas/* number */.aig().int(),
+    height: schemas/* number */.aig().int(),
+    decision: visualDecision,
+    decidedBy: schemas/* string */.YjP().nullable(),
+    decidedAt: isoTimestamp.nullable(),
+    createdAt: isoTimestamp,
+    /** API paths of the pictures (PNG); null when there is none (no baseline, no diff, left out by a cap). */
+    images: schemas/* object */.Ikc({
+        baseline: schemas/* string */.YjP().nullable(),
+        actual: schemas/* string */.YjP().nullable(),
+        diff: schemas/* string */.YjP().nullable(),
+    }),
+});
+const visualChangeListResponse = schemas/* object */.Ikc({
+    data: schemas/* array */.YOg(visualChange),
+    summary: schemas/* object */.Ikc({ new: schemas/* number */.aig().int(), changed: schemas/* number */.aig().int(), pending: schemas/* number */.aig().int() }),
+});
+/** Approve or reject some of a run's changes (`changeIds`), or every pending one (no body, or no ids). */
+const visualDecisionBody = schemas/* object */.Ikc({
+    changeIds: schemas/* array */.YOg(uuid, { error: 'changeIds must be a list of visual change ids' })
+        .min(1, 'changeIds must name at least one change; leave it out for all of the run')
+        .max(500, 'changeIds takes at most 500 ids')
+        .optional(),
+})
+    .optional();
+const visualDecisionResponse = dataOf(schemas/* object */.Ikc({ decision: schemas/* enum */.k5n(['approved', 'rejected']), changes: schemas/* array */.YOg(visualChange) }));
+const visualBaseline = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    branchId: schemas/* string */.YjP(),
+    /** True when the branch has none of its own and uses its project's default branch's. */
+    inherited: schemas/* boolean */.zMY(),
+    testId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    browser: schemas/* string */.YjP(),
+    viewport: schemas/* string */.YjP(),
+    width: schemas/* number */.aig().int(),
+    height: schemas/* number */.aig().int(),
+    bytes: schemas/* number */.aig().int(),
+    sourceRunId: schemas/* string */.YjP().nullable(),
+    approvedBy: schemas/* string */.YjP(),
+    approvedAt: isoTimestamp,
+    image: schemas/* string */.YjP(),
+});
+const visualBaselineListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(visualBaseline) });
+const visualBaselineQuery = schemas/* object */.Ikc({ testId: uuid.optional() });
+
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
 
 
 
@@ -642,11 +855,14 @@ const bulkRemoteRunBody = schemas/* object */.Ikc({
     config: run_config/* runConfig */.a.optional(),
     /** A config preset of the project (console sessions only): its config, with `config` over it. */
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    /** Where the run's code came from (commit, ref, pull request, label); additive. */
+    metadata: runSource.optional(),
 });
 /** Body of `POST /v1/tests/:testId/remote-run`. */
 const singleRemoteRunBody = schemas/* object */.Ikc({
     config: run_config/* runConfig */.a.optional(),
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    metadata: runSource.optional(),
 })
     .loose();
 const runStats = schemas/* object */.Ikc({
@@ -737,6 +953,8 @@ const runReport = schemas/* object */.Ikc({
         stats: runStats,
         runnerError: schemas/* string */.YjP().nullable().optional(),
     }),
+    /** Screenshots of `assertScreenshot` steps that are not their baseline (review: visual-changes). */
+    visualChanges: schemas/* array */.YOg(visualChangeSummary).optional(),
 });
 /**
  * One runner slot that took part in an orchestrated (split) run: which worker, the tests it
@@ -898,13 +1116,28 @@ class StepdeckClient {
         this.#options = options;
         this.#sleep = options.sleep ?? sleepReal;
     }
-    async triggerTest(testId, config) {
-        return this.#start(testId, `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+    async triggerTest(testId, config, metadata) {
+        return this.#start(testId, `/v1/tests/${testId}/remote-run`, {
+            ...(config ? { config } : {}),
+            ...(metadata ? { metadata } : {}),
+        });
     }
-    async triggerBulk(target, config) {
+    async triggerBulk(target, config, metadata) {
         // The latest run of the tag, or of the first test id, is the run this request may have started.
         const key = target.tagId ?? target.testIds?.[0] ?? '';
-        return this.#start(key, '/v1/tests/remote-run', { ...target, ...(config ? { config } : {}) });
+        return this.#start(key, '/v1/tests/remote-run', {
+            ...target,
+            ...(config ? { config } : {}),
+            ...(metadata ? { metadata } : {}),
+        });
+    }
+    /**
+     * Each failure of an ended run, classed new, known, flaky or quarantined. One attempt:
+     * a service without the endpoint, or any failure, leaves the results without triage.
+     */
+    async triage(runId) {
+        const body = await this.#call('GET', `/v1/test-runs/${runId}/triage`, undefined, 'json', true, 1);
+        return runTriageResponse.parse(body).data;
     }
     /**
      * A trigger POST is not idempotent: resending it after the service started a run (and a
@@ -1009,9 +1242,9 @@ class StepdeckClient {
     }
     async #call(method, path, json, as = 'json', 
     /** False for trigger POSTs: see #start. */
-    idempotent = true) {
+    idempotent = true, attempts) {
         const { baseUrl, apiKey, projectId, branchId, log } = this.#options;
-        const maxAttempts = this.#options.maxAttempts ?? 5;
+        const maxAttempts = attempts ?? this.#options.maxAttempts ?? 5;
         const backoffMs = this.#options.backoffMs ?? 1000;
         const headers = {
             'x-api-key': apiKey,
@@ -1119,7 +1352,67 @@ function serviceMessage(text) {
     return text.slice(0, 200);
 }
 
+;// CONCATENATED MODULE: ./src/triage.ts
+
+/**
+ * Each failed test of the results classed by the service (`GET /v1/test-runs/:runId/triage`):
+ * new, known (failing the same way on the base branch), flaky or quarantined. A service
+ * without triage, or a failing lookup, leaves the results as they were (one line logged).
+ */
+async function withTriage(client, results, log) {
+    const runIds = [...new Set(results.tests.filter(isFailedTest).map((test) => test.runId))];
+    if (runIds.length === 0)
+        return results;
+    const classes = new Map();
+    try {
+        for (const runId of runIds) {
+            const triage = await client.triage(runId);
+            for (const failure of triage.failures)
+                classes.set(`${runId}/${failure.testId}`, {
+                    triage: failure.triage,
+                    reason: failure.quarantine?.reason ?? null,
+                });
+        }
+    }
+    catch (error) {
+        log(`Failures not triaged (new, known, flaky, quarantined): ${error.message}`);
+        return results;
+    }
+    return {
+        ...results,
+        tests: results.tests.map((test) => {
+            const found = classes.get(`${test.runId}/${test.testId}`);
+            return found && isFailedTest(test)
+                ? { ...test, triage: found.triage, ...(found.reason ? { quarantineReason: found.reason } : {}) }
+                : test;
+        }),
+    };
+}
+/** Failed tests whose test is in quarantine: reported, but not failing the step. */
+const quarantinedFailures = (results) => results.tests.filter((test) => isFailedTest(test) && test.triage === 'quarantined');
+/** Failed tests not known to fail elsewhere (without triage, every failure counts as new). */
+const newFailures = (results) => results.tests.filter((test) => isFailedTest(test) && (test.triage === undefined || test.triage === 'new'));
+/**
+ * The outcome `fail-on` judges: a run failed only by quarantined tests counts as passed (the
+ * run's own status, the report and the webhooks still say failed).
+ */
+function gatingStatus(results) {
+    if (results.status !== 'failed')
+        return results.status;
+    const failed = results.tests.filter(isFailedTest);
+    return failed.length > 0 && failed.every((test) => test.triage === 'quarantined') ? 'passed' : 'failed';
+}
+/** `Quarantined, not failing the step: checkout (payment sandbox down)`, or nothing. */
+function quarantineLine(results) {
+    const quarantined = quarantinedFailures(results);
+    if (quarantined.length === 0)
+        return undefined;
+    const names = quarantined.map((test) => test.quarantineReason ? `${test.name} (${test.quarantineReason})` : test.name);
+    return `Quarantined, not failing the step: ${names.join(', ')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/outputs.ts
+
 /** Every output of action.yml as strings (also the CLI's --json, parsed back). */
 function outputsFor(sources) {
     const { results } = sources;
@@ -1138,6 +1431,7 @@ function outputsFor(sources) {
             total: String(results.stats.total),
             'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
+            'new-failures': String(newFailures(results).length),
             results: JSON.stringify({
                 status: results.status,
                 stats: results.stats,
@@ -1489,6 +1783,13 @@ const commentMaxChars = 65_000;
 /** A summary's budget: 1 MiB, counted in characters of up to 4 bytes each, less a margin. */
 const summaryMaxChars = 250_000;
 const tableHead = ['| Test | Status | Failing step | Reason | Duration | Run |', '|---|---|---|---|---|---|'];
+/** A failure as the service classes it against history (src/triage.ts), in the reader's words. */
+const triageText = {
+    new: '🆕 new',
+    known: 'known: failing on the base branch too',
+    flaky: 'flaky in recent runs',
+    quarantined: '🔒 quarantined: does not fail the check',
+};
 function row(test, runUrl) {
     const failed = isFailedTest(test);
     const flaky = isFlakyTest(test);
@@ -1499,7 +1800,8 @@ function row(test, runUrl) {
             : test.status === 'skipped'
                 ? '⏭️ skipped'
                 : `✅ ${cell(test.status)}`;
-    const carried = test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '';
+    const carried = (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
+        (failed && test.triage ? ` · ${triageText[test.triage]}` : '');
     const step = failed ? failingStepText(test) : '';
     const why = failed || flaky ? reason(test) : '';
     return `| ${cell(test.name)} | ${status}${carried} | ${cell(step)} | ${cell(why)} | ${formatDuration(test.durationMs)} | ${runUrl ? `[run](${runUrl})` : ''} |`;
@@ -1530,6 +1832,7 @@ function resultsMarkdown(results, context = {}) {
             `**${stats.total}** total · ${formatDuration(results.durationMs)}` +
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
+        ...triageLine(results),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -1580,6 +1883,22 @@ function resultsMarkdown(results, context = {}) {
     if (blocks.length < failedRows.length)
         lines.push('', `…the full messages of ${failedRows.length - blocks.length} more failed tests are on the run page.`);
     return `${lines.join('\n')}\n`;
+}
+/** "2 new failures · 1 known · 1 quarantined", when the service classed the failures. */
+function triageLine(results) {
+    const counts = new Map();
+    for (const test of results.tests)
+        if (isFailedTest(test) && test.triage)
+            counts.set(test.triage, (counts.get(test.triage) ?? 0) + 1);
+    if (counts.size === 0)
+        return [];
+    const parts = ['new', 'known', 'flaky', 'quarantined']
+        .filter((triage) => counts.has(triage))
+        .map((triage) => {
+        const n = counts.get(triage) ?? 0;
+        return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
+    });
+    return ['', `Failures against history: ${parts.join(' · ')}`];
 }
 
 ;// CONCATENATED MODULE: ./src/report/aggregate.ts
@@ -2063,10 +2382,10 @@ function chunk(items, size) {
  * expands beyond the cap.
  */
 async function trigger(client, target, log) {
-    const { testIds, tagId, config } = target;
+    const { testIds, tagId, config, metadata } = target;
     if (tagId) {
         try {
-            return { runs: [await client.triggerBulk({ tagId }, config)], attached: false };
+            return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
         }
         catch (error) {
             if (!overCap(error))
@@ -2074,12 +2393,12 @@ async function trigger(client, target, log) {
         }
         const leaves = await client.activeLeafTests({ tagId });
         log(`The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        return { runs: await triggerChunks(client, leaves, config, log), attached: false };
+        return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
     }
     if (testIds.length === 1) {
         const testId = testIds[0];
         try {
-            return { runs: [await client.triggerTest(testId, config)], attached: false };
+            return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
         }
         catch (error) {
             if (!(error instanceof ApiError && error.status === 409))
@@ -2097,7 +2416,7 @@ async function trigger(client, target, log) {
         log(`${testIds.length} test ids, more than ${maxTestsPerRun} per run: splitting into ${parts.length} runs`);
     for (const part of parts) {
         try {
-            runs.push(await client.triggerBulk({ testIds: part }, config));
+            runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
             continue;
         }
         catch (error) {
@@ -2112,15 +2431,15 @@ async function trigger(client, target, log) {
         }
         const unique = [...new Set(leaves)];
         log(`The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        runs.push(...(await triggerChunks(client, unique, config, log)));
+        runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
     }
     return { runs, attached: false };
 }
-async function triggerChunks(client, ids, config, log) {
+async function triggerChunks(client, ids, config, log, metadata) {
     const runs = [];
     const parts = chunk(ids, maxTestsPerRun);
     for (const [index, part] of parts.entries()) {
-        const run = await client.triggerBulk({ testIds: part }, config);
+        const run = await client.triggerBulk({ testIds: part }, config, metadata);
         log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
         runs.push(run);
     }
@@ -2192,6 +2511,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 /** What the main step saves for the post step: the runs it started, and whether it saw them end. */
 const state = { runIds: 'run-ids', done: 'done' };
 const clientFor = (inputs) => new StepdeckClient({
@@ -2207,7 +2527,9 @@ async function execute(inputs, env = process.env) {
     try {
         const client = clientFor(inputs);
         const rerun = await rerunPlan(inputs, env);
-        const triggered = await trigger(client, rerun ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config } : inputs, core/* info */.pq);
+        const triggered = await trigger(client, rerun
+            ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config, metadata: inputs.metadata }
+            : inputs, core/* info */.pq);
         const runIds = triggered.runs.map((run) => run.runId);
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
         core/* saveState */.LZ(state.runIds, runIds.join(','));
@@ -2231,7 +2553,7 @@ async function execute(inputs, env = process.env) {
             },
         });
         core/* saveState */.LZ(state.done, 'true');
-        const results = withCarriedOver(mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }), rerun?.carried ?? []);
+        const results = withCarriedOver(await withTriage(client, mergeRuns(waited.runs, { ...inputs, timedOut: waited.timedOut, unfinished: waited.unfinished }), core/* warning */.$e), rerun?.carried ?? []);
         const name = inputs.artifactName ?? defaultArtifactName(runIds[0] ?? 'run', env);
         const dir = external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), 'stepdeck', name);
         const collected = await collectArtifacts(client, waited.runs, results, {
@@ -2258,8 +2580,13 @@ async function execute(inputs, env = process.env) {
             artifactsPath: dir,
             uploaded,
         }));
-        if (failsStep(results.status, inputs.failOn)) {
-            const failed = results.tests.filter((test) => test.status === 'failed').map((test) => test.name);
+        const quarantined = quarantineLine(results);
+        if (quarantined)
+            core/* notice */.lm(quarantined);
+        if (failsStep(gatingStatus(results), inputs.failOn)) {
+            const failed = results.tests
+                .filter((test) => test.status === 'failed' && test.triage !== 'quarantined')
+                .map((test) => test.name);
             const stopped = results.tests.filter((test) => test.status === unfinishedStatus).length;
             core/* setFailed */.C1(`Stepdeck run ${results.status}` +
                 (results.note ? `: ${results.note}` : '') +

@@ -1,8 +1,8 @@
-export const id = 854;
-export const ids = [854];
+export const id = 15;
+export const ids = [15];
 export const modules = {
 
-/***/ 24473:
+/***/ 9015:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -234,6 +234,13 @@ async function parseInputs(raw, defaults = {}) {
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
         rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
+        metadata: check(() => {
+            const label = inputs_text(raw, 'label');
+            if (label && label.length > 200)
+                fail('label', `must be at most 200 characters, got ${label.length}`);
+            const metadata = { ...defaults.source, ...(label ? { label } : {}) };
+            return Object.keys(metadata).length > 0 ? metadata : undefined;
+        }),
     };
     if (problems.length > 0)
         throw new InputError(problems);
@@ -266,11 +273,37 @@ const inputNames = [
     'github-token',
     'annotations',
     'commit-status',
+    'label',
 ];
+
+;// CONCATENATED MODULE: ./src/run-source.ts
+/**
+ * Where the run's code came from, from the GitHub Actions variables (absent elsewhere): the
+ * commit, the branch (a pull request's head branch), its base branch and number. The service
+ * stores it with the run; its history and triage compare branches with it.
+ */
+function runSourceOf(env) {
+    const source = {};
+    const value = (name) => env[name]?.trim() || undefined;
+    const commitSha = value('GITHUB_SHA');
+    if (commitSha)
+        source.commitSha = commitSha;
+    const ref = value('GITHUB_HEAD_REF') ?? value('GITHUB_REF_NAME') ?? value('GITHUB_REF');
+    if (ref)
+        source.ref = ref;
+    const baseRef = value('GITHUB_BASE_REF');
+    if (baseRef)
+        source.baseRef = baseRef;
+    const pullRequest = /^refs\/pull\/(\d+)\//.exec(value('GITHUB_REF') ?? '')?.[1];
+    if (pullRequest)
+        source.pullRequest = Number(pullRequest);
+    return source;
+}
 
 // EXTERNAL MODULE: ./src/workflow-commands.ts
 var workflow_commands = __webpack_require__(16137);
 ;// CONCATENATED MODULE: ./src/main.ts
+
 
 
 async function readInputs(env = process.env) {
@@ -278,7 +311,7 @@ async function readInputs(env = process.env) {
     // Masked before validation, so even a rejected key never reaches the log.
     if (raw['api-key'])
         (0,workflow_commands/* setSecret */.Pq)(raw['api-key']);
-    return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB });
+    return parseInputs(raw, { workflow: env.GITHUB_WORKFLOW, job: env.GITHUB_JOB, source: runSourceOf(env) });
 }
 /**
  * The action: inputs → trigger → wait → collect → report → outputs (src/action.ts). The
@@ -296,7 +329,7 @@ async function run(env = process.env) {
         (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(820), __webpack_require__.e(106)]).then(__webpack_require__.bind(__webpack_require__, 98106));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(288)]).then(__webpack_require__.bind(__webpack_require__, 60288));
     await execute(inputs, env);
 }
 

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { auditLogQuery } from './admin.ts';
+import { dataOf, isoTimestamp, uuid } from './common.ts';
+
+/**
+ * Shapes of `/console/v1/install/...`: what the people who run the install (install admins)
+ * see and change across organizations: the organizations, their subscription and limits, the
+ * install admins themselves and the install's audit log.
+ */
+
+const organizationName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(128, 'must be at most 128 characters');
+
+/** Item of `GET /console/v1/install/organizations`. */
+export const installOrganization = z.object({
+  id: z.string(),
+  name: z.string(),
+  subscriptionActive: z.boolean(),
+  /** The parallel runs the organization may hold; at most the install's runner slots. */
+  concurrencyCap: z.number().int(),
+  /** Set while suspended: the organization's keys and sessions are refused, its schedules do not fire. */
+  suspendedAt: isoTimestamp.nullable(),
+  /** Set once deleted: the organization is purged after this time unless restored. */
+  deleteAfter: isoTimestamp.nullable(),
+  /** The install's own organization (never suspended or deleted). */
+  isInstallOrganization: z.boolean(),
+  userCount: z.number().int(),
+  createdAt: isoTimestamp,
+});
+export type InstallOrganization = z.infer<typeof installOrganization>;
+export const installOrganizationResponse = dataOf(installOrganization);
+export const installOrganizationsResponse = dataOf(z.array(installOrganization));
+
+export const installOrganizationCreateBody = z.object({
+  name: organizationName,
+  ownerEmail: z.email({ error: 'ownerEmail must be an email address' }),
+  ownerPassword: z.string().min(8, 'ownerPassword must be at least 8 characters'),
+});
+export type InstallOrganizationCreate = z.infer<typeof installOrganizationCreateBody>;
+
+export const subscriptionBody = z.object({ active: z.boolean({ error: 'active must be a boolean' }) });
+export type SubscriptionBody = z.infer<typeof subscriptionBody>;
+/** The upper bound is the install's runner slots, checked by the service (400 naming it). */
+export const limitsBody = z.object({
+  concurrencyCap: z
+    .number({ error: 'concurrencyCap must be a number' })
+    .int('concurrencyCap must be an integer')
+    .min(1, 'concurrencyCap must be at least 1')
+    .max(64, 'concurrencyCap must be at most 64'),
+});
+export type LimitsBody = z.infer<typeof limitsBody>;
+export const suspensionBody = z.object({ suspended: z.boolean({ error: 'suspended must be a boolean' }) });
+export type SuspensionBody = z.infer<typeof suspensionBody>;
+
+/** `GET /console/v1/install/settings`: the install's bounds the console shows beside the forms. */
+export const installSettings = z.object({
+  runnerSlots: z.number().int(),
+  organizationDeleteGraceDays: z.number().int(),
+});
+export type InstallSettings = z.infer<typeof installSettings>;
+export const installSettingsResponse = dataOf(installSettings);
+
+/** Item of `GET /console/v1/install/admins`. */
+export const installAdmin = z.object({
+  userId: z.string(),
+  email: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  /** The install admin who granted the role; null for the bootstrap admin. */
+  grantedBy: z.string().nullable(),
+  createdAt: isoTimestamp,
+});
+export type InstallAdmin = z.infer<typeof installAdmin>;
+export const installAdminResponse = dataOf(installAdmin);
+export const installAdminsResponse = dataOf(z.array(installAdmin));
+export const installAdminGrantBody = z.object({
+  email: z.email({ error: 'email must be an email address' }),
+});
+
+/** Filters of `GET /console/v1/install/audit-log`: the organization's log, or every organization's. */
+export const installAuditLogQuery = auditLogQuery.extend({ organizationId: uuid.optional() });
+export type InstallAuditLogQuery = z.input<typeof installAuditLogQuery>;

@@ -1,0 +1,222 @@
+/**
+ * Screenshot comparison for `assertScreenshot`, copied beside `stepdeck-runtime.ts` into a
+ * compiled project that uses it and loaded only then (an exported project lists `pixelmatch`
+ * and `pngjs` in its package.json). The baseline is a file the runner wrote into the project
+ * before the run; the actual screenshot and the diff are attached to the test, and the outcome
+ * is a result annotation the service reads after the run.
+ */
+import fs from 'node:fs/promises';
+import type { Page, TestInfo } from '@playwright/test';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+
+export interface VisualOptions {
+  stepId: string;
+  /** The baseline's path (absent: the step has none on this branch yet). */
+  baseline: string;
+  selector?: string;
+  mask: string[];
+  maxDiffPixels?: number;
+  maxDiffPixelRatio?: number;
+  /** pixelmatch's per-pixel colour threshold (0 exact … 1 anything), 0.2 as Playwright's. */
+  threshold?: number;
+  fullPage?: boolean;
+  /** How long the page may take to settle or to match, ms (Playwright's expect default). */
+  timeout?: number;
+}
+
+/** What the service reads back (the `stepdeck-visual` annotation). */
+export interface VisualRecord {
+  stepId: string;
+  /** `new`: no baseline, the screenshot is a candidate; `changed`: beyond the threshold. */
+  status: 'new' | 'passed' | 'changed';
+  diffPixels: number;
+  ratio: number;
+  width: number;
+  height: number;
+}
+
+export interface Comparison {
+  diffPixels: number;
+  ratio: number;
+  width: number;
+  height: number;
+  /** The diff image (PNG); null when the sizes differ. */
+  diff: Buffer | null;
+  sizeMismatch: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+/** Masks are painted in a colour pages rarely use, as Playwright's default. */
+const MASK_COLOR = '#FF00FF';
+
+/** A decoded PNG: what `PNG.sync.read` returns. */
+export interface Pixels {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+const decoded = (image: Buffer | Pixels): Pixels => (Buffer.isBuffer(image) ? PNG.sync.read(image) : image);
+
+/** Compares two PNG screenshots pixel by pixel with pixelmatch; the diff is painted red. */
+export function compareScreenshots(
+  expected: Buffer | Pixels,
+  actual: Buffer | Pixels,
+  threshold = 0.2,
+  withDiff = true,
+): Comparison {
+  const a = decoded(expected);
+  const b = decoded(actual);
+  const width = b.width;
+  const height = b.height;
+  if (a.width !== b.width || a.height !== b.height) {
+    const pixels = Math.max(a.width * a.height, width * height);
+    return { diffPixels: pixels, ratio: 1, width, height, diff: null, sizeMismatch: true };
+  }
+  const diff = withDiff ? new PNG({ width, height }) : null;
+  const diffPixels = pixelmatch(a.data, b.data, diff?.data, width, height, { threshold });
+  const total = width * height;
+  return {
+    diffPixels,
+    ratio: total === 0 ? 0 : diffPixels / total,
+    width,
+    height,
+    diff: diff ? PNG.sync.write(diff) : null,
+    sizeMismatch: false,
+  };
+}
+
+/** Width and height from a PNG's header (IHDR), without decoding it. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * The comparison a step makes. Chromium encodes the same pixels to the same bytes, so an
+ * unchanged screenshot is recognised without decoding (a 1920×1080 decode costs tens of ms);
+ * anything else is decoded and compared pixel by pixel.
+ */
+export function compareWithBaseline(
+  baseline: Buffer,
+  actual: Buffer,
+  threshold?: number,
+  withDiff = false,
+): Comparison {
+  if (baseline.equals(actual)) {
+    const { width, height } = pngSize(actual);
+    return { diffPixels: 0, ratio: 0, width, height, diff: null, sizeMismatch: false };
+  }
+  return compareScreenshots(baseline, actual, threshold, withDiff);
+}
+
+/** How many pixels may differ: the smaller of the two limits when both are given, else 0. */
+export function allowedPixels(options: VisualOptions, width: number, height: number): number {
+  const byCount = options.maxDiffPixels;
+  const byRatio =
+    options.maxDiffPixelRatio === undefined
+      ? undefined
+      : Math.floor(width * height * options.maxDiffPixelRatio);
+  if (byCount !== undefined && byRatio !== undefined) return Math.min(byCount, byRatio);
+  return byCount ?? byRatio ?? 0;
+}
+
+async function readBaseline(file: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Screenshots the page or element as Playwright's `toHaveScreenshot` does (animations stopped,
+ * caret hidden, masks painted over) until it matches the baseline, or is stable (two identical
+ * in a row) and still differs, or the time is up. Without a baseline: until stable, then it is
+ * the candidate.
+ */
+export async function checkScreenshot(
+  page: Page,
+  testInfo: TestInfo,
+  options: VisualOptions,
+): Promise<{ record: VisualRecord; failure: string | null }> {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeout;
+  const masks = options.mask.map((selector) => page.locator(selector));
+  const shoot = async () => {
+    const remaining = Math.max(1_000, deadline - Date.now());
+    const common = {
+      animations: 'disabled' as const,
+      caret: 'hide' as const,
+      scale: 'css' as const,
+      mask: masks,
+      maskColor: MASK_COLOR,
+      timeout: remaining,
+    };
+    return options.selector
+      ? page.locator(options.selector).screenshot(common)
+      : page.screenshot({ ...common, fullPage: options.fullPage === true });
+  };
+  const baselineBytes = await readBaseline(options.baseline);
+  // Decoded only when a screenshot's bytes differ from it.
+  let decodedBaseline: Pixels | null = null;
+  const baselinePixels = () => {
+    decodedBaseline ??= PNG.sync.read(baselineBytes as Buffer);
+    return decodedBaseline;
+  };
+  let previous: Buffer | null = null;
+  let actual = await shoot();
+  let comparison: Comparison | null = null;
+  for (;;) {
+    if (baselineBytes) {
+      comparison = baselineBytes.equals(actual)
+        ? compareWithBaseline(baselineBytes, actual)
+        : compareScreenshots(baselinePixels(), actual, options.threshold, false);
+      if (comparison.diffPixels <= allowedPixels(options, comparison.width, comparison.height)) break;
+    }
+    const stable = previous?.equals(actual) ?? false;
+    if (stable || Date.now() >= deadline) break;
+    previous = actual;
+    actual = await shoot();
+  }
+  const name = `visual-${options.stepId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const attach = async (suffix: string, body: Buffer) => {
+    const file = testInfo.outputPath(`${name}-${suffix}.png`);
+    await fs.writeFile(file, body);
+    await testInfo.attach(`${name}-${suffix}.png`, { path: file, contentType: 'image/png' });
+  };
+  if (!baselineBytes || !comparison) {
+    await attach('actual', actual);
+    const { width, height } = pngSize(actual);
+    return {
+      record: { stepId: options.stepId, status: 'new', diffPixels: 0, ratio: 0, width, height },
+      failure: null,
+    };
+  }
+  const allowed = allowedPixels(options, comparison.width, comparison.height);
+  const record: VisualRecord = {
+    stepId: options.stepId,
+    status: comparison.diffPixels <= allowed ? 'passed' : 'changed',
+    diffPixels: comparison.diffPixels,
+    ratio: comparison.ratio,
+    width: comparison.width,
+    height: comparison.height,
+  };
+  if (record.status === 'passed') return { record, failure: null };
+  const baseline = baselinePixels();
+  const withDiff = compareScreenshots(baseline, actual, options.threshold, true);
+  await attach('actual', actual);
+  if (withDiff.diff) await attach('diff', withDiff.diff);
+  const size = `${comparison.width}×${comparison.height}`;
+  const failure = comparison.sizeMismatch
+    ? `the screenshot is ${size}, the baseline ${baseline.width}×${baseline.height} (ratio 1)`
+    : `the screenshot differs from the baseline: ${comparison.diffPixels} of ${comparison.width * comparison.height} pixels (ratio ${formatRatio(comparison.ratio)}) differ, ${allowed} allowed; diff: ${name}-diff.png`;
+  return { record, failure };
+}
+
+/** A ratio with enough digits to tell a few pixels from none: 0.0123, 0.00004. */
+export function formatRatio(ratio: number): string {
+  if (ratio === 0 || ratio >= 0.01) return ratio.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+  return Number(ratio.toPrecision(2)).toString();
+}
