@@ -832,12 +832,22 @@ const visualBaselineQuery = schemas/* object */.Ikc({ testId: uuid.optional() })
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
 const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
 const remoteRunSingleResponse = dataOf(remoteRunSingle);
+/**
+ * A test of the run's target that the run did not include, and why: directory, tag and bulk
+ * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ */
+const leftOutTest = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* enum */.k5n(['draft', 'archived']),
+});
 /** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
 const remoteRunMany = schemas/* object */.Ikc({
     runId: schemas/* string */.YjP(),
     status: runStatus,
     totalTests: schemas/* number */.aig().int(),
     message: schemas/* string */.YjP(),
+    leftOut: schemas/* array */.YOg(leftOutTest).optional(),
 });
 const remoteRunManyResponse = dataOf(remoteRunMany);
 /** Either shape: `totalTests`/`message` are absent for a single leaf. */
@@ -846,6 +856,7 @@ const remoteRunResult = schemas/* object */.Ikc({
     status: runStatus,
     totalTests: schemas/* number */.aig().int().optional(),
     message: schemas/* string */.YjP().optional(),
+    leftOut: schemas/* array */.YOg(leftOutTest).optional(),
 });
 const remoteRunResponse = dataOf(remoteRunResult);
 /** Body of `POST /v1/tests/remote-run`. */
@@ -2382,6 +2393,21 @@ function chunk(items, size) {
  * expands beyond the cap.
  */
 async function trigger(client, target, log) {
+    const triggered = await startRuns(client, target, log);
+    // Said out loud: a directory or tag run takes active tests only.
+    for (const run of triggered.runs) {
+        const leftOut = run.leftOut ?? [];
+        if (leftOut.length > 0)
+            log(leftOutLine(run.runId, leftOut));
+    }
+    return triggered;
+}
+/** "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)". */
+function leftOutLine(runId, leftOut) {
+    const named = leftOut.map((test) => `${test.name} (${test.status})`).join(', ');
+    return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
+}
+async function startRuns(client, target, log) {
     const { testIds, tagId, config, metadata } = target;
     if (tagId) {
         try {

@@ -2,6 +2,7 @@ import {
   cancelRunResponse,
   createdTest,
   dataOf,
+  type LeftOutTest,
   latestRunResponse,
   pagination,
   type RunArtifact,
@@ -86,6 +87,8 @@ export interface TriggeredRun {
   status: string;
   totalTests?: number | undefined;
   message?: string | undefined;
+  /** Tests of the target the run did not include (drafts, archived), from newer services. */
+  leftOut?: LeftOutTest[] | undefined;
 }
 
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

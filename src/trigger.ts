@@ -1,4 +1,4 @@
-import type { RunConfig, RunSource } from '@stepdeck/contract';
+import type { LeftOutTest, RunConfig, RunSource } from '@stepdeck/contract';
 import { ApiError, type StepdeckClient, type TriggeredRun } from './client.ts';
 
 /** The spec's cap of active tests per remote run. */
@@ -33,6 +33,26 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
  * expands beyond the cap.
  */
 export async function trigger(
+  client: StepdeckClient,
+  target: TriggerTarget,
+  log: (message: string) => void,
+): Promise<Triggered> {
+  const triggered = await startRuns(client, target, log);
+  // Said out loud: a directory or tag run takes active tests only.
+  for (const run of triggered.runs) {
+    const leftOut = run.leftOut ?? [];
+    if (leftOut.length > 0) log(leftOutLine(run.runId, leftOut));
+  }
+  return triggered;
+}
+
+/** "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)". */
+export function leftOutLine(runId: string, leftOut: LeftOutTest[]): string {
+  const named = leftOut.map((test) => `${test.name} (${test.status})`).join(', ');
+  return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
+}
+
+async function startRuns(
   client: StepdeckClient,
   target: TriggerTarget,
   log: (message: string) => void,

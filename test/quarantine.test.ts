@@ -10,7 +10,7 @@ import { type Service, startService, startSite, waitFor } from './e2e/harness.ts
  * failing test fails the command until it is quarantined; then the command exits 0 and names
  * it, and the JSON counts no new failure.
  */
-describe('quarantine through the CLI (real service)', () => {
+describe('quarantine and left-out tests through the CLI (real service)', () => {
   let service: Service;
   let site: Awaited<ReturnType<typeof startSite>>;
   let testId: string;
@@ -38,7 +38,8 @@ describe('quarantine through the CLI (real service)', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const cli = async (...extra: string[]) => {
+  const cli = async (...extra: string[]) => cliWith(['--test-ids', testId], ...extra);
+  const cliWith = async (target: string[], ...extra: string[]) => {
     stdout = [];
     stderr = [];
     process.stdout.write = ((chunk: string) => stdout.push(String(chunk)) > 0) as typeof process.stdout.write;
@@ -47,8 +48,7 @@ describe('quarantine through the CLI (real service)', () => {
       return await main(
         [
           'run',
-          '--test-ids',
-          testId,
+          ...target,
           '--config',
           JSON.stringify({ retries: 0, use: { baseURL: site.url, actionTimeout: 1500 } }),
           '--artifacts',
@@ -111,5 +111,25 @@ describe('quarantine through the CLI (real service)', () => {
 
     expect((await service.api('DELETE', `/v1/tests/${testId}/quarantine`)).status).toBe(200);
     expect(await cli()).toBe(1);
+  }, 300_000);
+
+  it('names the draft and archived tests a directory run leaves out', async () => {
+    const suite = await service.createTest({ name: 'left-out suite', directory: true });
+    const title = (name: string, status: string) => ({
+      name,
+      parentTestId: suite,
+      status,
+      steps: [
+        { name: 'open', action: { name: 'goto', url: '/' } },
+        { name: 'title', action: { name: 'assertTitle', value: 'E2E page' } },
+      ],
+    });
+    await service.createTest(title('runs', 'active'));
+    await service.createTest(title('still a draft', 'draft'));
+    await service.createTest(title('retired', 'archived'));
+    await cliWith(['--test-ids', suite]);
+    expect(`${stdout.join('')}${stderr.join('')}`).toMatch(
+      /left out 2 tests that are not active: (still a draft \(draft\), retired \(archived\)|retired \(archived\), still a draft \(draft\))\. Mark a test active in the console to include it\./,
+    );
   }, 300_000);
 });

@@ -81,6 +81,24 @@ test('the run page links its test and the test its runs; Config shows the effect
   await expect(page.getByRole('link', { name: `first hour ${suffix}` })).toHaveCount(1);
 });
 
+test('a directory run names the tests it left out, each linked to its editor', async ({ page }) => {
+  const suite = await createTest({ name: `left-out suite ${suffix}`, directory: true });
+  await createTest({ ...failingUiTest(`left-out active ${suffix}`), parentTestId: suite });
+  const draft = await createTest({
+    ...failingUiTest(`left-out draft ${suffix}`),
+    parentTestId: suite,
+    status: 'draft',
+  });
+  const suiteRun = await startRun(suite);
+  await page.goto(runPath(suiteRun));
+  const facts = page.locator('dl.facts').first();
+  await expect(facts).toContainText('Left out');
+  await expect(facts).toContainText('1 not active (drafts and archived tests are not run)');
+  await facts.getByRole('link', { name: `left-out draft ${suffix}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/tests/${draft}`));
+  await apiCall('POST', `/v1/test-runs/${suiteRun}/cancel`);
+});
+
 test('the runs list shows each run’s counts and trigger', async ({ page }) => {
   await page.goto(`/console/projects/${bootstrap().projectId}/runs?testId=${testId}`);
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: `first hour ${suffix}` }) });

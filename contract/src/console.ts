@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, isoTimestamp } from './common.ts';
+import { leftOutTest } from './runs.ts';
 
 /**
  * Shapes of the `/console/v1` routes the web console reads (session, projects, branches,
@@ -71,6 +72,8 @@ export const runMetadata = z.looseObject({
     .looseObject({ type: z.string(), id: z.string().optional(), name: z.string().optional() })
     .optional(),
   trigger: z.looseObject({ type: z.string(), name: z.string().optional() }).optional(),
+  /** The target's tests the run did not include (drafts, archived): the first 100 and the count. */
+  leftOut: z.object({ count: z.number().int(), tests: z.array(leftOutTest) }).optional(),
 });
 export type RunMetadata = z.infer<typeof runMetadata>;
 

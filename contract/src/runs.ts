@@ -8,12 +8,24 @@ import { visualChangeSummary } from './visual.ts';
 export const remoteRunSingle = z.object({ runId: z.string(), status: runStatus });
 export const remoteRunSingleResponse = dataOf(remoteRunSingle);
 
+/**
+ * A test of the run's target that the run did not include, and why: directory, tag and bulk
+ * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ */
+export const leftOutTest = z.object({
+  testId: z.string(),
+  name: z.string(),
+  status: z.enum(['draft', 'archived']),
+});
+export type LeftOutTest = z.infer<typeof leftOutTest>;
+
 /** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
 export const remoteRunMany = z.object({
   runId: z.string(),
   status: runStatus,
   totalTests: z.number().int(),
   message: z.string(),
+  leftOut: z.array(leftOutTest).optional(),
 });
 export const remoteRunManyResponse = dataOf(remoteRunMany);
 
@@ -23,6 +35,7 @@ export const remoteRunResult = z.object({
   status: runStatus,
   totalTests: z.number().int().optional(),
   message: z.string().optional(),
+  leftOut: z.array(leftOutTest).optional(),
 });
 export const remoteRunResponse = dataOf(remoteRunResult);
 

@@ -1278,6 +1278,21 @@ function chunk(items, size) {
  * expands beyond the cap.
  */
 async function trigger(client, target, log) {
+    const triggered = await startRuns(client, target, log);
+    // Said out loud: a directory or tag run takes active tests only.
+    for (const run of triggered.runs) {
+        const leftOut = run.leftOut ?? [];
+        if (leftOut.length > 0)
+            log(leftOutLine(run.runId, leftOut));
+    }
+    return triggered;
+}
+/** "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)". */
+function leftOutLine(runId, leftOut) {
+    const named = leftOut.map((test) => `${test.name} (${test.status})`).join(', ');
+    return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
+}
+async function startRuns(client, target, log) {
     const { testIds, tagId, config, metadata } = target;
     if (tagId) {
         try {

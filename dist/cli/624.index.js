@@ -1566,12 +1566,22 @@ const visualBaselineQuery = schemas/* object */.Ikc({ testId: common/* uuid */.u
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
 const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: common/* runStatus */.em });
 const remoteRunSingleResponse = (0,common/* dataOf */.qu)(remoteRunSingle);
+/**
+ * A test of the run's target that the run did not include, and why: directory, tag and bulk
+ * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ */
+const leftOutTest = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    status: schemas/* enum */.k5n(['draft', 'archived']),
+});
 /** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
 const remoteRunMany = schemas/* object */.Ikc({
     runId: schemas/* string */.YjP(),
     status: common/* runStatus */.em,
     totalTests: schemas/* number */.aig().int(),
     message: schemas/* string */.YjP(),
+    leftOut: schemas/* array */.YOg(leftOutTest).optional(),
 });
 const remoteRunManyResponse = (0,common/* dataOf */.qu)(remoteRunMany);
 /** Either shape: `totalTests`/`message` are absent for a single leaf. */
@@ -1580,6 +1590,7 @@ const remoteRunResult = schemas/* object */.Ikc({
     status: common/* runStatus */.em,
     totalTests: schemas/* number */.aig().int().optional(),
     message: schemas/* string */.YjP().optional(),
+    leftOut: schemas/* array */.YOg(leftOutTest).optional(),
 });
 const remoteRunResponse = (0,common/* dataOf */.qu)(remoteRunResult);
 /** Body of `POST /v1/tests/remote-run`. */

@@ -149,6 +149,24 @@ export function RunPage() {
             ? `${stats.passed} passed, ${stats.failed} failed, ${stats.skipped} skipped of ${stats.total}`
             : '—'}
         </dd>
+        {metadata.leftOut ? (
+          <>
+            <dt>Left out</dt>
+            <dd>
+              {metadata.leftOut.count} not active (drafts and archived tests are not run):{' '}
+              {metadata.leftOut.tests.map((test, index) => (
+                <span key={test.testId}>
+                  {index > 0 ? ', ' : ''}
+                  <Link to={`/projects/${scope.projectId}/tests/${test.testId}${scope.branchQuery}`}>
+                    {test.name}
+                  </Link>{' '}
+                  ({test.status})
+                </span>
+              ))}
+              {metadata.leftOut.count > metadata.leftOut.tests.length ? ', …' : ''}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <RunConfigFacts scope={scope} detail={detail} />
       {runnerError ? (

@@ -8870,6 +8870,12 @@ export interface operations {
                             status: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled";
                             totalTests?: number;
                             message?: string;
+                            leftOut?: {
+                                testId: string;
+                                name: string;
+                                /** @enum {string} */
+                                status: "draft" | "archived";
+                            }[];
                         };
                     };
                 };
@@ -9021,6 +9027,12 @@ export interface operations {
                             status: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled";
                             totalTests: number;
                             message: string;
+                            leftOut?: {
+                                testId: string;
+                                name: string;
+                                /** @enum {string} */
+                                status: "draft" | "archived";
+                            }[];
                         };
                     };
                 };

@@ -107,8 +107,8 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         source: request.body?.metadata,
       });
       if (result.single) return { data: { runId: result.runId, status: result.status } };
-      const { runId, status, totalTests, message } = result;
-      return { data: { runId, status, totalTests, message } };
+      const { runId, status, totalTests, message, leftOut } = result;
+      return { data: { runId, status, totalTests, message, leftOut } };
     },
   );
 
@@ -138,8 +138,8 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
         mode: 'bulk',
         source: request.body.metadata,
       });
-      const { runId, status, totalTests, message } = result;
-      return { data: { runId, status, totalTests, message } };
+      const { runId, status, totalTests, message, leftOut } = result;
+      return { data: { runId, status, totalTests, message, leftOut } };
     },
   );
 

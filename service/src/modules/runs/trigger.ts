@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunConfig, RunSource } from '@stepdeck/contract';
+import type { LeftOutTest, RunConfig, RunSource } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
@@ -42,9 +42,14 @@ export interface StartRunResult {
   status: 'pending';
   totalTests: number;
   message: string;
+  /** The target's draft and archived tests, not run (said in the response and kept on the run). */
+  leftOut: LeftOutTest[];
   /** True for a single leaf test (the response then omits totalTests and message). */
   single: boolean;
 }
+
+/** How many left-out tests a run records by name; the count is always whole. */
+const leftOutNamed = 100;
 
 /** The run's config overrides: headless forced, workers clamped to the organization's cap. */
 export function runOverrides(config: RunConfig | undefined, cap: number): RunConfig {
@@ -73,7 +78,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     assertCooldown(last?.createdAt, now, 'bulk runs');
   }
 
-  const { tests, target } = await expandRunTargets(ctx.db, {
+  const { tests, leftOut, target } = await expandRunTargets(ctx.db, {
     projectId: request.projectId,
     branchId: request.branchId,
     testIds: request.testIds,
@@ -151,6 +156,9 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
           trigger: { type: trigger.type, name: triggerName },
           ...(request.preset ? { preset: request.preset } : {}),
           ...(request.source && Object.keys(request.source).length > 0 ? { source: request.source } : {}),
+          ...(leftOut.length > 0
+            ? { leftOut: { count: leftOut.length, tests: leftOut.slice(0, leftOutNamed) } }
+            : {}),
         }),
         totalTests: tests.length,
         stats: null,
@@ -174,6 +182,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     status: 'pending',
     totalTests: tests.length,
     message: `Started a run of ${tests.length} test${tests.length === 1 ? '' : 's'}`,
+    leftOut: leftOut.slice(0, leftOutNamed),
     single,
   };
 }

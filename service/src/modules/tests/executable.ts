@@ -1,3 +1,4 @@
+import type { LeftOutTest } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import { chunk } from '../../adapters/db/index.ts';
@@ -30,24 +31,35 @@ export async function expandRunTargets(
   },
 ): Promise<{
   tests: Array<{ id: string; name: string }>;
+  /** The target's tests that a directory, tag or bulk run leaves out, and why (their status). */
+  leftOut: LeftOutTest[];
   target: { type: 'test' | 'directory' | 'tag'; id: string; name: string };
 }> {
   const tree = await branchTree(db, input.projectId, input.branchId);
   const byId = new Map(tree.map((node) => [node.id, node]));
-  const runnable = (ids: string[]) =>
+  const leaves = (ids: string[]) =>
     ids
       .map((id) => byId.get(id))
-      .filter(
-        (node): node is NonNullable<typeof node> => !!node && !node.directory && node.status === 'active',
-      )
+      .filter((node): node is NonNullable<typeof node> => !!node && !node.directory);
+  const runnable = (ids: string[]) =>
+    leaves(ids)
+      .filter((node) => node.status === 'active')
       .map((node) => ({ id: node.id, name: node.name }));
+  const notRunnable = (ids: string[]): LeftOutTest[] =>
+    leaves(ids)
+      .filter((node) => node.status !== 'active')
+      .map((node) => ({ testId: node.id, name: node.name, status: node.status as LeftOutTest['status'] }));
 
   if (input.tagId) {
     const tag = await findTag(db, input.organizationId, input.tagId);
     if (!tag) throw appError('TAG_NOT_FOUND');
     const ids = (await testIdsTagged(db, tag.id)).filter((id) => byId.has(id));
-    const tests = runnable(subtreeIds(tree, ids));
-    return { tests, target: { type: 'tag', id: tag.id, name: tag.name } };
+    const subtree = subtreeIds(tree, ids);
+    return {
+      tests: runnable(subtree),
+      leftOut: notRunnable(subtree),
+      target: { type: 'tag', id: tag.id, name: tag.name },
+    };
   }
 
   const testIds = [...new Set(input.testIds ?? [])];
@@ -55,11 +67,11 @@ export async function expandRunTargets(
   const first = byId.get(testIds[0] ?? '');
   if (!first) throw appError('TEST_NOT_FOUND');
   const type = testIds.length === 1 && !first.directory ? 'test' : 'directory';
-  const tests =
-    type === 'test' && input.leafRunsAnyStatus
-      ? [{ id: first.id, name: first.name }]
-      : runnable(subtreeIds(tree, testIds));
-  return { tests, target: { type, id: first.id, name: first.name } };
+  const target = { type, id: first.id, name: first.name } as const;
+  if (type === 'test' && input.leafRunsAnyStatus)
+    return { tests: [{ id: first.id, name: first.name }], leftOut: [], target };
+  const subtree = subtreeIds(tree, testIds);
+  return { tests: runnable(subtree), leftOut: notRunnable(subtree), target };
 }
 
 /** Tests with resolved step trees (shared steps inlined) and their files, ready for the compiler. */

@@ -25,6 +25,7 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
   let dirLeafA: string;
   let dirLeafB: string;
   let draft: string;
+  let suiteDraft: string;
   let draftsOnly: string;
   let tagged: string;
   let tagId: string;
@@ -35,7 +36,7 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     dir = await createTest(t, { name: 'suite', directory: true });
     dirLeafA = await createTest(t, { ...apiTest('suite a', 'http://127.0.0.1:9/a'), parentTestId: dir });
     dirLeafB = await createTest(t, { ...apiTest('suite b', 'http://127.0.0.1:9/b'), parentTestId: dir });
-    await createTest(t, {
+    suiteDraft = await createTest(t, {
       ...apiTest('suite draft', 'http://127.0.0.1:9/c'),
       parentTestId: dir,
       status: 'draft',
@@ -147,6 +148,10 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
     expect(data.message).toContain('2 tests');
     const tests = (await t.api({ method: 'GET', url: `/v1/test-runs/${data.runId}/tests` })).json().data;
     expect(tests.map((test: { testId: string }) => test.testId).sort()).toEqual([dirLeafA, dirLeafB].sort());
+    // The draft is said out loud: in the answer, and on the run for whoever reads it later.
+    expect(data.leftOut).toEqual([{ testId: suiteDraft, name: 'suite draft', status: 'draft' }]);
+    const run = (await t.api({ method: 'GET', url: `/v1/test-runs/${data.runId}` })).json().data;
+    expect(run.metadata.leftOut).toEqual({ count: 1, tests: data.leftOut });
     expect((await cancel(data.runId)).statusCode).toBe(200);
   });
 

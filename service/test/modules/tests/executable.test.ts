@@ -58,16 +58,19 @@ describe.each(databaseKinds)('executable tests on %s', (database) => {
     const single = await expandRunTargets(t.ctx.db, { ...scope, testIds: [ids.active as string] });
     expect(single).toEqual({
       tests: [{ id: ids.active, name: 'Active leaf' }],
+      leftOut: [],
       target: { type: 'test', id: ids.active, name: 'Active leaf' },
     });
     const draft = await expandRunTargets(t.ctx.db, { ...scope, testIds: [ids.draft as string] });
     expect(draft.tests).toEqual([]);
+    expect(draft.leftOut).toEqual([{ testId: ids.draft, name: expect.any(String), status: 'draft' }]);
     const several = await expandRunTargets(t.ctx.db, {
       ...scope,
       testIds: [ids.active as string, ids.sub as string, ids.archived as string],
     });
     expect(several.target.type).toBe('directory');
     expect(several.tests.map((test) => test.name).sort()).toEqual(['Active leaf', 'Deep leaf']);
+    expect(several.leftOut).toEqual([{ testId: ids.archived, name: expect.any(String), status: 'archived' }]);
   });
 
   it('expands a tag to the active leaves carrying it (and under tagged directories)', async () => {
