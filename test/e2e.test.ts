@@ -221,7 +221,8 @@ describe('action end to end (dist/index.js, real service)', () => {
     expect(result.summary).toContain('Stepdeck CI/e2e: failed');
     // Row: test | status | failing step | reason (the expectation) | duration | run link.
     expect(result.summary).toMatch(
-      /\| e2e fails on purpose \| ❌ failed \| [^|]* \| [^|]*Goodbye Stepdeck[^|]* \| [^|]+ \| \[run\]\(/,
+      // Classed against the history by the real service: this failure is new.
+      /\| e2e fails on purpose \| ❌ failed · 🆕 new \| [^|]* \| [^|]*Goodbye Stepdeck[^|]* \| [^|]+ \| \[run\]\(/,
     );
     expect(result.summary).toMatch(/<details>\n<summary>❌ e2e fails on purpose/);
     expect(result.summary).not.toContain('&lt;br>');
