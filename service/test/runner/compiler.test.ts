@@ -69,6 +69,8 @@ function everyAction(): CompilableTest {
     { name: 'assertScript', script: EVIL },
     { name: 'assertScript', script: EVIL, equals: { [EVIL]: EVIL }, not: true, timeout: 5 },
     { name: 'assertScript', script: EVIL, matches: EVIL },
+    { name: 'assertScreenshot', selector: EVIL, mask: [EVIL], maxDiffPixels: 3, fullPage: true },
+    { name: 'assertScreenshot' },
   ];
   const steps = actions.map((action, index) =>
     step(`${EVIL} ${index}`, action, { condition: { type: 'if', variable: EVIL, equals: { [EVIL]: EVIL } } }),

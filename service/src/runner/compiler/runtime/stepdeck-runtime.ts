@@ -13,7 +13,6 @@ import path from 'node:path';
 import { type BrowserContext, type Page, type Request, type TestInfo, test } from '@playwright/test';
 import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdeck-email.ts';
 import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
-import type { VisualOptions } from './stepdeck-visual.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -40,6 +39,31 @@ export type { EmailRecord, WaitForEmailOptions } from './stepdeck-email.ts';
 /** The environment variable holding a project secret at run time. */
 export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** What an `assertScreenshot` step asks of `stepdeck-visual.ts`. */
+export interface VisualOptions {
+  stepId: string;
+  /** The baseline's path (absent: the step has none on this branch yet). */
+  baseline: string;
+  selector?: string;
+  mask: string[];
+  maxDiffPixels?: number;
+  maxDiffPixelRatio?: number;
+  /** pixelmatch's per-pixel colour threshold (0 exact … 1 anything), 0.2 as Playwright's. */
+  threshold?: number;
+  fullPage?: boolean;
+  /** How long the page may take to settle or to match, ms (Playwright's expect default). */
+  timeout?: number;
+}
+
+/** The part of `stepdeck-visual.ts` the runtime calls. */
+interface VisualModule {
+  checkScreenshot(
+    page: Page,
+    testInfo: TestInfo,
+    options: VisualOptions,
+  ): Promise<{ record: unknown; failure: string | null }>;
 }
 
 /** Result annotation with a failed assertion's expected and received values (JSON text). */
@@ -471,7 +495,10 @@ export class Stepdeck {
    * load only in a test that has such a step.
    */
   async assertScreenshot(page: Page, options: VisualOptions): Promise<void> {
-    const { checkScreenshot } = await import('./stepdeck-visual.ts');
+    // Named through a variable: the file is in the project only when a test has this step, and
+    // type-checking an exported project without one must not look for it.
+    const visualFile = './stepdeck-visual.ts';
+    const { checkScreenshot } = (await import(visualFile)) as VisualModule;
     const mask = options.mask.map((selector) => this.t(selector));
     const selector = options.selector === undefined ? undefined : this.t(options.selector);
     const { record, failure } = await checkScreenshot(page, this.testInfo, {

@@ -9,21 +9,7 @@ import fs from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
-
-export interface VisualOptions {
-  stepId: string;
-  /** The baseline's path (absent: the step has none on this branch yet). */
-  baseline: string;
-  selector?: string;
-  mask: string[];
-  maxDiffPixels?: number;
-  maxDiffPixelRatio?: number;
-  /** pixelmatch's per-pixel colour threshold (0 exact … 1 anything), 0.2 as Playwright's. */
-  threshold?: number;
-  fullPage?: boolean;
-  /** How long the page may take to settle or to match, ms (Playwright's expect default). */
-  timeout?: number;
-}
+import type { VisualOptions } from './stepdeck-runtime.ts';
 
 /** What the service reads back (the `stepdeck-visual` annotation). */
 export interface VisualRecord {
