@@ -280,15 +280,17 @@ test('an owner creates a project and a branch; a member is refused in the page a
   expect(refused.status).toBe(403);
 });
 
-test('billing is read-only for an admin (the API refuses) and editable by the owner', async ({ page }) => {
+test('billing is read-only for an admin (the API refuses) and editable by the install admin', async ({
+  page,
+}) => {
   await signInAs(page, adminEmail, password);
   await page.goto(adminPath('organization'));
-  await expect(page.getByRole('note')).toContainText('only an owner changes them');
+  await expect(page.getByRole('note')).toContainText("only the install's administrators change them");
   await expect(page.getByRole('button', { name: 'Save limits' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Deactivate subscription' })).toBeDisabled();
   await expect(page.getByRole('definition').first()).toHaveText('5');
   const refused = await consoleFetch(page, 'PUT', '/console/v1/organization/limits', { concurrencyCap: 4 });
-  expect(refused).toMatchObject({ status: 403, json: { message: 'This action needs the owner role' } });
+  expect(refused).toMatchObject({ status: 403, json: { code: 'INSTALL_ADMIN_REQUIRED' } });
   await expectAccessible(page);
 
   await page.context().clearCookies();

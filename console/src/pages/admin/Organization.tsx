@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { api, sessionKey } from '../../api/endpoints.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
-import { usePermissions } from '../../lib/permissions.ts';
 import './admin.css';
 
 /**
@@ -22,7 +21,8 @@ export function OrganizationPage() {
   });
   const [cap, setCap] = useState('');
   const org = organization.data?.data;
-  const isOwner = usePermissions().can('billing');
+  // Subscription and limits are the install's to set, not an organization's owners'.
+  const isOwner = session.data?.data.installAdmin === true;
   useEffect(() => {
     if (org) setCap(String(org.concurrencyCap));
   }, [org]);
@@ -39,8 +39,7 @@ export function OrganizationPage() {
       <h1>Organization</h1>
       {session.data && !isOwner && (
         <p className="notice" role="note">
-          Billing and limits are read-only for your role ({session.data.data.role}): only an owner changes
-          them.
+          Billing and limits are read-only here: only the install's administrators change them.
         </p>
       )}
       <Problems errors={[organization.error]} />
