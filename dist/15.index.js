@@ -198,6 +198,11 @@ async function parseInputs(raw, defaults = {}) {
     });
     const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
     const config = await parseConfig(raw, problems);
+    const environment = inputs_text(raw, 'environment');
+    check(() => {
+        if (environment !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(environment))
+            fail('environment', `must be an environment name (1 to 32 lowercase letters, digits, "-" or "_"), got "${environment}"`);
+    });
     const browser = config?.use?.browserName;
     const retention = inputs_text(raw, 'artifact-retention-days');
     const artifactName = inputs_text(raw, 'artifact-name');
@@ -213,6 +218,7 @@ async function parseInputs(raw, defaults = {}) {
         testIds,
         tagId,
         config,
+        environment,
         wait: check(() => bool(raw, 'wait', true)),
         timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
         pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
@@ -258,6 +264,7 @@ const inputNames = [
     'config',
     'target-url',
     'browser',
+    'environment',
     'wait',
     'timeout-minutes',
     'poll-interval-seconds',
@@ -329,7 +336,7 @@ async function run(env = process.env) {
         (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(288)]).then(__webpack_require__.bind(__webpack_require__, 60288));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(911)]).then(__webpack_require__.bind(__webpack_require__, 90911));
     await execute(inputs, env);
 }
 

@@ -6,7 +6,7 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   runConfig: () => (/* reexport safe */ _run_config_js__WEBPACK_IMPORTED_MODULE_0__.a)
+/* harmony export */   runConfig: () => (/* reexport safe */ _run_config_js__WEBPACK_IMPORTED_MODULE_0__.aA)
 /* harmony export */ });
 /* harmony import */ var _run_config_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(34908);
 /**
@@ -28,15 +28,19 @@ export const modules = {
 
 
 
+
+
+
+
 /***/ }),
 
 /***/ 34908:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   a: () => (/* binding */ runConfig)
+/* harmony export */   aA: () => (/* binding */ runConfig)
 /* harmony export */ });
-/* unused harmony export resolveRunConfig */
+/* unused harmony exports healMode, resolveRunConfig */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
@@ -57,6 +61,12 @@ const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
     workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
     repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    /**
+     * A step whose locator finds nothing (or several): `suggest` (default) records the page's
+     * closest elements, `retry` also runs the step once more with the best one (the result
+     * says healed), `off` neither. Additive.
+     */
+    heal: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'suggest', 'retry']).optional(),
     viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
         height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
@@ -64,6 +74,14 @@ const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         .optional(),
 })
     .loose();
+/** A test's `heal` after layering (last layer wins), `suggest` when none sets it. */
+function healMode(...layers) {
+    let mode = 'suggest';
+    for (const layer of layers)
+        if (layer?.heal)
+            mode = layer.heal;
+    return mode;
+}
 /** Layers configs left to right (test config, then run overrides); runs are always headless. */
 function resolveRunConfig(...layers) {
     const merged = {};

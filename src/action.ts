@@ -49,7 +49,13 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     const triggered = await trigger(
       client,
       rerun
-        ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config, metadata: inputs.metadata }
+        ? {
+            testIds: rerun.testIds,
+            tagId: undefined,
+            config: inputs.config,
+            metadata: inputs.metadata,
+            environment: inputs.environment,
+          }
         : inputs,
       core.info,
     );

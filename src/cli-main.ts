@@ -14,6 +14,8 @@ STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins ov
   --project-id UUID           --branch-id UUID
   --test-ids ID,ID            or --tag-id UUID (exactly one)
   --config JSON               --target-url URL   --browser chromium|firefox|webkit
+  --environment NAME          an environment of the project (staging, production): its base
+                              URL, variables and secrets; --config/--target-url still win
   --wait / --no-wait          (default: wait; --no-wait prints "<run-id> <run-url>" per run)
   --timeout-minutes N         (30)     --poll-interval-seconds N (5)
   --fail-on LIST              (failed,cancelled,timeout,error; or none)

@@ -6,7 +6,7 @@ import { cancelOnInterrupt } from './cli-signals.ts';
 import { StepdeckClient } from './client.ts';
 import type { Inputs } from './inputs.ts';
 import { outputsFor } from './outputs.ts';
-import { cut, failingStepText, reason } from './report/failure.ts';
+import { cut, failingStepText, healedText, reason } from './report/failure.ts';
 import { writeJunit } from './report/index.ts';
 import { formatDuration } from './report/markdown.ts';
 import { failsStep, isFailedTest, isFlakyTest, mergeRuns, type Results, runUrl } from './results.ts';
@@ -111,6 +111,8 @@ export function summaryText(results: Results, where: { runUrls: string[]; dir: s
       (results.note ? `: ${results.note}` : ''),
     ...results.tests.map((test) => {
       if (isFlakyTest(test)) return `  ~ ${test.name} (flaky: passed on a retry)`;
+      const healed = healedText(test);
+      if (healed) return `  ✓ ${test.name}: ${healed}`;
       if (!isFailedTest(test)) return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
       const step = failingStepText(test);
       const triage = test.triage ? ` [${test.triage}]` : '';

@@ -114,9 +114,15 @@ export class StepdeckClient {
     this.#sleep = options.sleep ?? sleepReal;
   }
 
-  async triggerTest(testId: string, config?: RunConfig, metadata?: RunSource): Promise<TriggeredRun> {
+  async triggerTest(
+    testId: string,
+    config?: RunConfig,
+    metadata?: RunSource,
+    environment?: string,
+  ): Promise<TriggeredRun> {
     return this.#start(testId, `/v1/tests/${testId}/remote-run`, {
       ...(config ? { config } : {}),
+      ...(environment ? { environment } : {}),
       ...(metadata ? { metadata } : {}),
     });
   }
@@ -125,12 +131,14 @@ export class StepdeckClient {
     target: { testIds?: string[]; tagId?: string },
     config?: RunConfig,
     metadata?: RunSource,
+    environment?: string,
   ): Promise<TriggeredRun> {
     // The latest run of the tag, or of the first test id, is the run this request may have started.
     const key = target.tagId ?? target.testIds?.[0] ?? '';
     return this.#start(key, '/v1/tests/remote-run', {
       ...target,
       ...(config ? { config } : {}),
+      ...(environment ? { environment } : {}),
       ...(metadata ? { metadata } : {}),
     });
   }

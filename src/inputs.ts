@@ -14,6 +14,8 @@ export interface Inputs {
   testIds: string[];
   tagId: string | undefined;
   config: RunConfig | undefined;
+  /** An environment of the project by name: its base URL, variables and secrets. */
+  environment: string | undefined;
   wait: boolean;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -237,6 +239,14 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
   });
   const tagId = check(() => (tagText ? uuid('tag-id', tagText) : undefined));
   const config = await parseConfig(raw, problems);
+  const environment = text(raw, 'environment');
+  check(() => {
+    if (environment !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(environment))
+      fail(
+        'environment',
+        `must be an environment name (1 to 32 lowercase letters, digits, "-" or "_"), got "${environment}"`,
+      );
+  });
   const browser = config?.use?.browserName;
   const retention = text(raw, 'artifact-retention-days');
   const artifactName = text(raw, 'artifact-name');
@@ -252,6 +262,7 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     testIds,
     tagId,
     config,
+    environment,
     wait: check(() => bool(raw, 'wait', true)),
     timeoutMs: check(() => Math.round(number(raw, 'timeout-minutes', 30, 1, 360) * 60_000)),
     pollIntervalMs: check(() => Math.round(number(raw, 'poll-interval-seconds', 5, 1, 300) * 1000)),
@@ -303,6 +314,7 @@ export const inputNames = [
   'config',
   'target-url',
   'browser',
+  'environment',
   'wait',
   'timeout-minutes',
   'poll-interval-seconds',

@@ -27,6 +27,13 @@ export interface TestOutcome {
   triage?: TriageClass;
   /** Why the test is in quarantine (`triage` quarantined). */
   quarantineReason?: string;
+  /**
+   * The failed step's locator found nothing (or several): it, and the closest element the page
+   * had (services that send `locatorSuggestions`).
+   */
+  locatorHint?: { step: number; from: string; problem: 'none' | 'many'; closest: string | null };
+  /** Passed only with a suggestion in place of a step's locator (`heal: retry`). */
+  healed?: Array<{ step: number; locator: string }>;
 }
 
 export interface RunSummary {
@@ -105,6 +112,19 @@ export function mergeRuns(
         received: result.received ?? null,
         errorDetail: result.errorDetail ?? null,
         flaky: result.flaky === true || result.status === 'flaky',
+        ...(result.locatorSuggestions
+          ? {
+              locatorHint: {
+                step: result.locatorSuggestions.step,
+                from: result.locatorSuggestions.fromLocator,
+                problem: result.locatorSuggestions.problem,
+                closest: result.locatorSuggestions.suggestions[0]?.locator ?? null,
+              },
+            }
+          : {}),
+        ...(result.healed?.length
+          ? { healed: result.healed.map((step) => ({ step: step.step, locator: step.locator })) }
+          : {}),
       });
     const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
     const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));

@@ -10,6 +10,8 @@ export interface TriggerTarget {
   config: RunConfig | undefined;
   /** Where the run's code came from, stored with each run. */
   metadata?: RunSource | undefined;
+  /** The project's environment every run uses, by name. */
+  environment?: string | undefined;
 }
 
 export interface Triggered {
@@ -57,10 +59,10 @@ async function startRuns(
   target: TriggerTarget,
   log: (message: string) => void,
 ): Promise<Triggered> {
-  const { testIds, tagId, config, metadata } = target;
+  const { testIds, tagId, config, metadata, environment } = target;
   if (tagId) {
     try {
-      return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
+      return { runs: [await client.triggerBulk({ tagId }, config, metadata, environment)], attached: false };
     } catch (error) {
       if (!overCap(error)) throw error;
     }
@@ -68,12 +70,12 @@ async function startRuns(
     log(
       `The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`,
     );
-    return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
+    return { runs: await triggerChunks(client, leaves, config, log, metadata, environment), attached: false };
   }
   if (testIds.length === 1) {
     const testId = testIds[0] as string;
     try {
-      return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
+      return { runs: [await client.triggerTest(testId, config, metadata, environment)], attached: false };
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       const active = await client.latestRun(testId);
@@ -90,7 +92,7 @@ async function startRuns(
     );
   for (const part of parts) {
     try {
-      runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
+      runs.push(await client.triggerBulk({ testIds: part }, config, metadata, environment));
       continue;
     } catch (error) {
       if (!overCap(error)) throw error;
@@ -105,7 +107,7 @@ async function startRuns(
     log(
       `The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`,
     );
-    runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
+    runs.push(...(await triggerChunks(client, unique, config, log, metadata, environment)));
   }
   return { runs, attached: false };
 }
@@ -116,11 +118,12 @@ async function triggerChunks(
   config: RunConfig | undefined,
   log: (message: string) => void,
   metadata: RunSource | undefined,
+  environment?: string | undefined,
 ): Promise<TriggeredRun[]> {
   const runs: TriggeredRun[] = [];
   const parts = chunk(ids, maxTestsPerRun);
   for (const [index, part] of parts.entries()) {
-    const run = await client.triggerBulk({ testIds: part }, config, metadata);
+    const run = await client.triggerBulk({ testIds: part }, config, metadata, environment);
     log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
     runs.push(run);
   }

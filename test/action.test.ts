@@ -394,6 +394,28 @@ describe('action main', () => {
     expect(savedState().done).toBe('true');
   });
 
+  it('environment: sends the project environment by name with the trigger', async () => {
+    setInputs({ wait: 'false', environment: 'staging' });
+    nock(base)
+      .post('/v1/tests/remote-run', (body) => body.environment === 'staging')
+      .reply(200, { data: { runId: uuid(10), status: 'pending', totalTests: 2, message: 'ok' } });
+    await run();
+    expect(outputs()['run-id']).toBe(uuid(10));
+  });
+
+  it('environment: a name the service does not know fails the step with its message', async () => {
+    setInputs({ wait: 'false', environment: 'nowhere' });
+    nock(base)
+      .post('/v1/tests/remote-run', (body) => body.environment === 'nowhere')
+      .reply(400, {
+        message: 'environment: the project has no environment named "nowhere"',
+        code: 'ENVIRONMENT_UNKNOWN',
+      });
+    await run();
+    expect(process.exitCode).toBe(1);
+    expect(stdout.join('')).toContain('the project has no environment named "nowhere"');
+  });
+
   it('fails with the input problem and the service message', async () => {
     setInputs({ wait: 'maybe' });
     await run();

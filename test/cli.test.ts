@@ -67,6 +67,23 @@ describe('cli', () => {
     expect(fs.existsSync(json['junit-path'])).toBe(true);
   });
 
+  it('--environment (or STEPDECK_ENVIRONMENT) picks the project environment of the run', async () => {
+    for (const [argv, extra] of [
+      [['--environment', 'production'], {}],
+      [[], { STEPDECK_ENVIRONMENT: 'production' }],
+    ] as const) {
+      nock(base, { reqheaders: { 'x-api-key': apiKey } })
+        .post(`/v1/tests/${uuid(1)}/remote-run`, { environment: 'production' })
+        .reply(200, { data: { runId: uuid(12), status: 'pending' } });
+      capture();
+      const code = await main(['run', '--test-ids', uuid(1), '--no-wait', ...argv], { ...env, ...extra });
+      process.stdout.write = write.out;
+      process.stderr.write = write.err;
+      expect(code, err.join('')).toBe(0);
+      expect(out.join('')).toContain(uuid(12));
+    }
+  });
+
   it('--json: one JSON document on stdout with artifacts downloaded, progress on stderr, no workflow commands, no signed URL', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepdeck-cli-'));
     const signed = (key: string) =>

@@ -105,6 +105,7 @@ describe('inputs', () => {
     ],
     [{ 'target-url': 'preview' }, /"target-url" must be an http\(s\) URL/],
     [{ browser: 'edge' }, /"browser" must be one of chromium, firefox, webkit, got "edge"/],
+    [{ environment: 'Staging' }, /"environment" must be an environment name .* got "Staging"/],
     [{ wait: 'yes' }, /"wait" must be true or false, got "yes"/],
     [{ 'timeout-minutes': 'ten' }, /"timeout-minutes" must be a number/],
     [{ 'timeout-minutes': '0' }, /"timeout-minutes" must be between 1 and 360/],

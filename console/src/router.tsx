@@ -39,12 +39,22 @@ const visualReviewPage = page(() =>
 const installPage = page(() =>
   import('./pages/install/InstallPage.tsx').then((module) => module.InstallPage),
 );
+// A test's results across runs, and the project's quarantine.
+const testHistoryPage = page(() =>
+  import('./pages/history/TestHistory.tsx').then((module) => module.TestHistoryPage),
+);
+const quarantinePage = page(() =>
+  import('./pages/history/Quarantine.tsx').then((module) => module.QuarantinePage),
+);
 const accountPasswordPage = page(() =>
   import('./pages/AccountPassword.tsx').then((module) => module.AccountPasswordPage),
 );
 const adminPages = {
   'admin/api-keys': page(() => import('./pages/admin/ApiKeys.tsx').then((module) => module.ApiKeysPage)),
   'admin/presets': page(() => import('./pages/admin/Presets.tsx').then((module) => module.PresetsPage)),
+  'admin/environments': page(() =>
+    import('./pages/admin/Environments.tsx').then((module) => module.EnvironmentsPage),
+  ),
   'admin/users': page(() => import('./pages/admin/Users.tsx').then((module) => module.UsersPage)),
   'admin/audit-log': page(() => import('./pages/admin/AuditLog.tsx').then((module) => module.AuditLogPage)),
   'admin/secrets': page(() => import('./pages/admin/Secrets.tsx').then((module) => module.SecretsPage)),
@@ -53,6 +63,9 @@ const adminPages = {
     import('./pages/admin/Organization.tsx').then((module) => module.OrganizationPage),
   ),
   'admin/webhooks': page(() => import('./pages/admin/Webhooks.tsx').then((module) => module.WebhooksPage)),
+  'admin/alerts': page(() =>
+    import('./pages/admin/AlertChannels.tsx').then((module) => module.AlertChannelsPage),
+  ),
   'admin/schedules': page(() => import('./pages/admin/Schedules.tsx').then((module) => module.SchedulesPage)),
   'admin/email-inboxes': page(() =>
     import('./pages/admin/EmailInboxes.tsx').then((module) => module.EmailInboxesPage),
@@ -88,6 +101,8 @@ export const router = createBrowserRouter(
                 // Authoring
                 { path: 'tests', ...testsPage },
                 { path: 'tests/:testId', ...testEditorPage },
+                { path: 'tests/:testId/history', ...testHistoryPage },
+                { path: 'quarantine', ...quarantinePage },
                 { path: '*', element: <NotFoundPage /> },
               ],
             },

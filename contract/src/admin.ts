@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, isoTimestamp, jsonObject, pagination, queryInteger } from './common.ts';
 import { consoleRole } from './console.ts';
+import { environmentName } from './environments.ts';
 import { runConfig } from './run-config.ts';
 
 /**
@@ -21,15 +22,25 @@ export const preset = z.object({
   name: z.string(),
   /** The run configuration as stored (validated with `runConfig` on the way in). */
   config: jsonObject,
+  /** The environment the preset picks, by name (additive); null for none. */
+  environment: z.string().nullable().optional(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });
 export type Preset = z.infer<typeof preset>;
 export const presetResponse = dataOf(preset);
 export const presetListResponse = dataOf(z.array(preset));
-export const presetCreateBody = z.object({ name: presetName, config: runConfig });
+export const presetCreateBody = z.object({
+  name: presetName,
+  config: runConfig,
+  environment: environmentName.nullable().optional(),
+});
 export type PresetCreateBody = z.infer<typeof presetCreateBody>;
-export const presetUpdateBody = z.object({ name: presetName.optional(), config: runConfig.optional() });
+export const presetUpdateBody = z.object({
+  name: presetName.optional(),
+  config: runConfig.optional(),
+  environment: environmentName.nullable().optional(),
+});
 export type PresetUpdateBody = z.infer<typeof presetUpdateBody>;
 
 /** One entry of `GET /console/v1/audit-log`: who changed what, when, and how it ended. */
@@ -127,6 +138,8 @@ export const consoleSchedule = z.looseObject({
   testIds: z.array(z.string()).nullable(),
   tagId: z.string().nullable(),
   presetId: z.string().nullable().optional(),
+  /** The environment its runs use, by name (additive). */
+  environment: z.string().nullable().optional(),
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
   lastRunId: z.string().nullable(),

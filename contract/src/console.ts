@@ -54,6 +54,19 @@ export const consoleOrganization = z.object({
   /** null: the install's default cap applies. */
   concurrencyCap: z.number().int().nullable(),
   createdAt: isoTimestamp,
+  /**
+   * The browsers a run may name (additive): Firefox and WebKit only when their Playwright
+   * builds are installed where the service runs; `reason` says how to install one.
+   */
+  browsers: z
+    .array(
+      z.object({
+        name: z.enum(['chromium', 'firefox', 'webkit']),
+        available: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type ConsoleOrganization = z.infer<typeof consoleOrganization>;
 export const consoleOrganizationResponse = dataOf(consoleOrganization);

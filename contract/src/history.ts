@@ -49,6 +49,21 @@ export const testHistoryEntry = z.object({
 });
 export type TestHistoryEntry = z.infer<typeof testHistoryEntry>;
 
+/**
+ * A step whose duration moved: its median over the latest 5 results (`after`, ms) against the
+ * median before them in the window (`before`), when it at least doubled and grew by 500 ms or
+ * more. `position` counts the test's steps in document order from 1; `since` is the result
+ * where the longer durations began.
+ */
+export const stepShift = z.object({
+  stepId: z.string(),
+  position: z.number().int(),
+  before: z.number().int(),
+  after: z.number().int(),
+  since: z.object({ runId: z.string(), createdAt: isoTimestamp }).nullable(),
+});
+export type StepShift = z.infer<typeof stepShift>;
+
 /** Derived over the filtered results of the summary's window (the latest `window` of them). */
 export const testHistorySummary = z.object({
   window: z.number().int(),
@@ -66,6 +81,9 @@ export const testHistorySummary = z.object({
     .nullable(),
   durationP50: z.number().int().nullable(),
   durationP95: z.number().int().nullable(),
+  /** Median duration of the latest 5 decided results and of the earlier ones (null until 5 of each). */
+  durationTrend: z.object({ recentP50: z.number().int(), earlierP50: z.number().int() }).nullable(),
+  stepShifts: z.array(stepShift),
 });
 export type TestHistorySummary = z.infer<typeof testHistorySummary>;
 
@@ -152,3 +170,80 @@ export const quarantineBody = z.object({
 });
 export type QuarantineBody = z.infer<typeof quarantineBody>;
 export const testQuarantineResponse = dataOf(testQuarantine);
+
+/** Where a test stands on a branch, derived from its latest results there. */
+export const testHealth = z.object({
+  testId: z.string(),
+  /** Its name in its latest recorded run. */
+  name: z.string(),
+  lastRunId: z.string(),
+  lastStatus: historyStatus,
+  lastResultAt: isoTimestamp,
+  failingSince: z
+    .object({ runId: z.string(), createdAt: isoTimestamp, commitSha: z.string().nullable() })
+    .nullable(),
+  passRate: z.number().nullable(),
+  flakeRate: z.number().nullable(),
+  /** How many latest results the rates are over. */
+  sampleSize: z.number().int(),
+});
+export type TestHealth = z.infer<typeof testHealth>;
+
+/**
+ * Whether a quarantined test has earned its way out: its decided results since it was put in
+ * quarantine, how many passed, and the lower bound of the pass rate's 95 % Wilson interval.
+ * It leaves quarantine by itself once `passRateLowerBound` reaches `releaseAt`.
+ */
+export const quarantineEvidence = z.object({
+  results: z.number().int(),
+  passes: z.number().int(),
+  passRateLowerBound: z.number().nullable(),
+  releaseAt: z.number(),
+});
+export type QuarantineEvidence = z.infer<typeof quarantineEvidence>;
+
+export const quarantinedTest = z.object({
+  testId: z.string(),
+  /** Null when the test has no recorded result yet. */
+  name: z.string().nullable(),
+  quarantine: testQuarantine,
+  evidence: quarantineEvidence,
+});
+export type QuarantinedTest = z.infer<typeof quarantinedTest>;
+
+/** A test put in or taken out of quarantine, by a person or by the flake and release rules. */
+export const quarantineEvent = z.object({
+  testId: z.string(),
+  name: z.string().nullable(),
+  kind: z.enum(['quarantined', 'released']),
+  automatic: z.boolean(),
+  actor: z.string(),
+  reason: z.string(),
+  evidence: quarantineEvidence.nullable(),
+  createdAt: isoTimestamp,
+});
+export type QuarantineEvent = z.infer<typeof quarantineEvent>;
+
+/** `GET /v1/test-insights`: a project's flaky, failing and quarantined tests on one branch. */
+export const testInsights = z.object({
+  branchId: z.string(),
+  branchName: z.string(),
+  /** Flake rate above 0, highest first. */
+  flaky: z.array(testHealth),
+  /** Failing in their latest result, the most recently broken first. */
+  failing: z.array(testHealth),
+  quarantined: z.array(quarantinedTest),
+  /** The latest quarantine changes of the project, newest first. */
+  quarantineEvents: z.array(quarantineEvent),
+  /** Automatic quarantine: the flake rate that puts a test in it (null: off). */
+  autoQuarantineAt: z.number().nullable(),
+});
+export type TestInsights = z.infer<typeof testInsights>;
+export const testInsightsResponse = dataOf(testInsights);
+
+export const testInsightsQuery = z.object({
+  /** A branch id or name (default: the project's default branch). */
+  branch: z.string().min(1, 'branch must not be empty').optional(),
+  limit: queryInteger('limit', 1, 200).default(50),
+});
+export type TestInsightsQuery = z.infer<typeof testInsightsQuery>;

@@ -55,14 +55,6 @@ export type LimitsBody = z.infer<typeof limitsBody>;
 export const suspensionBody = z.object({ suspended: z.boolean({ error: 'suspended must be a boolean' }) });
 export type SuspensionBody = z.infer<typeof suspensionBody>;
 
-/** `GET /console/v1/install/settings`: the install's bounds the console shows beside the forms. */
-export const installSettings = z.object({
-  runnerSlots: z.number().int(),
-  organizationDeleteGraceDays: z.number().int(),
-});
-export type InstallSettings = z.infer<typeof installSettings>;
-export const installSettingsResponse = dataOf(installSettings);
-
 /** Item of `GET /console/v1/install/admins`. */
 export const installAdmin = z.object({
   userId: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, jsonObject } from './common.ts';
+import { leftOutTest } from './runs.ts';
 import { visualChangeSummary } from './visual.ts';
 
 /**
@@ -77,6 +78,8 @@ export const schedule = z.object({
   config: jsonObject.nullable(),
   /** The config preset the schedule names; null for none. */
   presetId: z.string().nullable().optional(),
+  /** The environment the schedule's runs use, by name (additive); null for none. */
+  environment: z.string().nullable().optional(),
   enabled: z.boolean(),
   scheduleType: z.string(),
   nextRunAt: z.string().nullable(),
@@ -125,6 +128,8 @@ export const webhookBody = z.object({
     project: z.object({ id: z.string(), name: z.string() }),
     branch: z.object({ id: z.string(), name: z.string() }),
     target: z.object({ type: z.enum(['test', 'directory', 'tag']), id: z.string(), name: z.string() }),
+    /** The environment the run used, by name (additive); absent for none. */
+    environment: z.string().optional(),
     stats: z.object({
       passed: z.number().int(),
       failed: z.number().int(),
@@ -142,6 +147,11 @@ export const webhookBody = z.object({
     ),
     /** Screenshots that are not their baseline; review them at `url` + `/visual`. */
     visualChanges: z.array(visualChangeSummary).optional(),
+    /**
+     * The target's draft and archived tests the run left out (additive): the count and at most
+     * 100 by name; absent when none was left out.
+     */
+    leftOut: z.object({ count: z.number().int(), tests: z.array(leftOutTest) }).optional(),
   }),
   /** The webhook's custom data, sent unchanged; absent when it has none. */
   custom: jsonObject.optional(),

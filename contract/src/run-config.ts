@@ -20,6 +20,12 @@ export const runConfig = z
     timeout: z.number().int().min(0).max(7_200_000).optional(),
     workers: z.number().int().min(1).max(64).optional(),
     repeatEach: z.number().int().min(1).max(100).optional(),
+    /**
+     * A step whose locator finds nothing (or several): `suggest` (default) records the page's
+     * closest elements, `retry` also runs the step once more with the best one (the result
+     * says healed), `off` neither. Additive.
+     */
+    heal: z.enum(['off', 'suggest', 'retry']).optional(),
     viewport: z
       .object({
         width: z.number().int().min(1).max(10_000).optional(),
@@ -29,6 +35,15 @@ export const runConfig = z
   })
   .loose();
 export type RunConfig = z.infer<typeof runConfig>;
+
+export type HealMode = NonNullable<RunConfig['heal']>;
+
+/** A test's `heal` after layering (last layer wins), `suggest` when none sets it. */
+export function healMode(...layers: Array<RunConfig | null | undefined>): HealMode {
+  let mode: HealMode = 'suggest';
+  for (const layer of layers) if (layer?.heal) mode = layer.heal;
+  return mode;
+}
 
 /** Every field filled with the spec's defaults. */
 export interface ResolvedRunConfig {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { dataOf, isoTimestamp, pagination, queryInteger, runStatus } from './common.ts';
+import { environmentName } from './environments.ts';
+import { healedStep, locatorSuggestions } from './healing.ts';
 import { runSource } from './history.ts';
 import { runConfig } from './run-config.ts';
 import { visualChangeSummary } from './visual.ts';
@@ -46,6 +48,8 @@ export const bulkRemoteRunBody = z.object({
   config: runConfig.optional(),
   /** A config preset of the project (console sessions only): its config, with `config` over it. */
   presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
+  /** An environment of the project by name (additive): its base URL, variables and secrets. */
+  environment: environmentName.optional(),
   /** Where the run's code came from (commit, ref, pull request, label); additive. */
   metadata: runSource.optional(),
 });
@@ -54,6 +58,7 @@ export const singleRemoteRunBody = z
   .object({
     config: runConfig.optional(),
     presetId: z.uuid({ error: 'presetId must be a preset UUID' }).optional(),
+    environment: environmentName.optional(),
     metadata: runSource.optional(),
   })
   .loose();
@@ -78,6 +83,8 @@ export const testRun = z.object({
   testName: z.string().nullable(),
   branchName: z.string().nullable(),
   scheduleType: z.string().nullable(),
+  /** The environment the run used, by name (additive); null for none. */
+  environment: z.string().nullable().optional(),
   createdAt: isoTimestamp,
   startedAt: isoTimestamp.nullable(),
   completedAt: isoTimestamp.nullable(),
@@ -104,6 +111,8 @@ export const runStepResult = z.object({
   status: stepOutcome,
   duration: z.number().int(),
   error: z.string().nullable(),
+  /** Passed only with a suggestion in place of its locator (`heal: retry`; additive). */
+  healed: z.object({ from: z.string(), to: z.string(), locator: z.string() }).optional(),
 });
 export type RunStepResult = z.infer<typeof runStepResult>;
 
@@ -137,6 +146,13 @@ export const runTestResult = z.object({
   /** Failed at least once, then passed on a retry. */
   flaky: z.boolean().optional(),
   steps: z.array(runStepResult).optional(),
+  /** The failed step's locator found nothing (or several): the page's closest elements (additive). */
+  locatorSuggestions: locatorSuggestions.nullable().optional(),
+  /**
+   * Steps that passed only with a suggestion (`heal: retry`); the test's status stays `passed`
+   * (the spec's values), this says it was healed (additive).
+   */
+  healed: z.array(healedStep).optional(),
 });
 export type RunTestResult = z.infer<typeof runTestResult>;
 

@@ -60,6 +60,19 @@ function mergeRuns(runs, context) {
                 received: result.received ?? null,
                 errorDetail: result.errorDetail ?? null,
                 flaky: result.flaky === true || result.status === 'flaky',
+                ...(result.locatorSuggestions
+                    ? {
+                        locatorHint: {
+                            step: result.locatorSuggestions.step,
+                            from: result.locatorSuggestions.fromLocator,
+                            problem: result.locatorSuggestions.problem,
+                            closest: result.locatorSuggestions.suggestions[0]?.locator ?? null,
+                        },
+                    }
+                    : {}),
+                ...(result.healed?.length
+                    ? { healed: result.healed.map((step) => ({ step: step.step, locator: step.locator })) }
+                    : {}),
             });
         const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
         const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));
@@ -299,7 +312,8 @@ function row(test, runUrl) {
             ? '⚠️ flaky'
             : test.status === 'skipped'
                 ? '⏭️ skipped'
-                : `✅ ${markdown_cell(test.status)}`;
+                : // Healed is never shown as a plain pass: the step passed only with another locator.
+                    `✅ ${markdown_cell(healedText(test) ?? test.status)}`;
     const carried = (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
         (failed && test.triage ? ` · ${triageText[test.triage]}` : '');
     const step = failed ? failingStepText(test) : '';
@@ -493,8 +507,8 @@ async function cancelAll(client, runIds, timeoutMs) {
 }
 const plural = (count, word) => (count === 1 ? word : `${word}s`);
 
-// EXTERNAL MODULE: ./src/client.ts + 4 modules
-var src_client = __webpack_require__(71208);
+// EXTERNAL MODULE: ./src/client.ts + 6 modules
+var src_client = __webpack_require__(71301);
 ;// CONCATENATED MODULE: ./src/triage.ts
 
 /**
@@ -597,6 +611,7 @@ function outputsFor(sources) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/failure.ts
+
 /**
  * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
  * CLI): which step failed and why. Uses the service's step-level fields when it sends them and
@@ -641,8 +656,25 @@ function expectation(test) {
     const received = message.match(/^\s*Received(?: [\w ]+)?: (.+)$/m)?.[1];
     return { expected: expected.trim(), received: received?.trim() ?? null };
 }
-/** The one-line reason: `expected "Bye Ada", received "Hello Ada"`, else the message's first line. */
+/** `no element for getByRole('button', { name: 'Save' }); closest now: getByRole(…)`. */
+function locatorHintText(hint) {
+    const head = hint.problem === 'many' ? `several elements match ${hint.from}` : `no element for ${hint.from}`;
+    return hint.closest ? `${head}; closest now: ${hint.closest}` : `${head}; nothing similar on the page now`;
+}
+/** `passed (healed: step 2 used getByRole('button', { name: 'Save changes' }))`; null when not healed. */
+function failure_healedText(test) {
+    if (!test.healed?.length || results_isFailedTest(test))
+        return null;
+    const used = test.healed.map((step) => `step ${step.step} used ${step.locator}`).join(', ');
+    return `${test.status} (healed: ${used})`;
+}
+/**
+ * The one-line reason: the failing locator and the closest element now, else
+ * `expected "Bye Ada", received "Hello Ada"`, else the message's first line.
+ */
 function failure_reason(test, max = 160) {
+    if (test.locatorHint)
+        return failure_cut(oneLine(locatorHintText(test.locatorHint)), max);
     const values = expectation(test);
     if (values)
         return failure_cut(oneLine(`expected ${failure_cut(values.expected, 70)}${values.received !== null ? `, received ${failure_cut(values.received, 70)}` : ''}`), max);
@@ -1293,10 +1325,10 @@ function leftOutLine(runId, leftOut) {
     return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
 }
 async function startRuns(client, target, log) {
-    const { testIds, tagId, config, metadata } = target;
+    const { testIds, tagId, config, metadata, environment } = target;
     if (tagId) {
         try {
-            return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
+            return { runs: [await client.triggerBulk({ tagId }, config, metadata, environment)], attached: false };
         }
         catch (error) {
             if (!overCap(error))
@@ -1304,12 +1336,12 @@ async function startRuns(client, target, log) {
         }
         const leaves = await client.activeLeafTests({ tagId });
         log(`The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
+        return { runs: await triggerChunks(client, leaves, config, log, metadata, environment), attached: false };
     }
     if (testIds.length === 1) {
         const testId = testIds[0];
         try {
-            return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
+            return { runs: [await client.triggerTest(testId, config, metadata, environment)], attached: false };
         }
         catch (error) {
             if (!(error instanceof src_client/* ApiError */.hD && error.status === 409))
@@ -1327,7 +1359,7 @@ async function startRuns(client, target, log) {
         log(`${testIds.length} test ids, more than ${maxTestsPerRun} per run: splitting into ${parts.length} runs`);
     for (const part of parts) {
         try {
-            runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
+            runs.push(await client.triggerBulk({ testIds: part }, config, metadata, environment));
             continue;
         }
         catch (error) {
@@ -1342,15 +1374,15 @@ async function startRuns(client, target, log) {
         }
         const unique = [...new Set(leaves)];
         log(`The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
+        runs.push(...(await triggerChunks(client, unique, config, log, metadata, environment)));
     }
     return { runs, attached: false };
 }
-async function triggerChunks(client, ids, config, log, metadata) {
+async function triggerChunks(client, ids, config, log, metadata, environment) {
     const runs = [];
     const parts = chunk(ids, maxTestsPerRun);
     for (const [index, part] of parts.entries()) {
-        const run = await client.triggerBulk({ testIds: part }, config, metadata);
+        const run = await client.triggerBulk({ testIds: part }, config, metadata, environment);
         log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
         runs.push(run);
     }
@@ -1527,6 +1559,9 @@ function summaryText(results, where) {
         ...results.tests.map((test) => {
             if (results_isFlakyTest(test))
                 return `  ~ ${test.name} (flaky: passed on a retry)`;
+            const healed = failure_healedText(test);
+            if (healed)
+                return `  ✓ ${test.name}: ${healed}`;
             if (!results_isFailedTest(test))
                 return `  ${test.status === 'skipped' ? '-' : '✓'} ${test.name}`;
             const step = failure_failingStepText(test);

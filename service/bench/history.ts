@@ -10,7 +10,9 @@
  *   over 20 tests: p50, p95, p99 (target p99 ≤ 20 ms);
  * - `GET /v1/test-runs/:runId/triage` of a run whose 100 tests all failed: p50, p99 over 100
  *   requests (target ≤ 50 ms);
- * - writing a 100-test run's history (`HistoryService.record`): p50, p99 over 50 runs.
+ * - writing a 100-test run's history (`HistoryService.record`: results, each test's standing on
+ *   the branch, the quarantine rules): p50, p99 over 50 runs;
+ * - `GET /v1/test-insights` over the 5 000 tests those runs left standing: p50, p99.
  * PostgreSQL: a throwaway cluster (scripts/postgres.mjs) unless TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
@@ -323,12 +325,31 @@ async function measure(database: 'sqlite' | 'postgres') {
       );
     }
 
+    // The runs just recorded left 5 000 tests' standing on the feature branch (named here, so
+    // the route finds it: the seed's runs name a branch id only).
+    await t.ctx.db
+      .insertInto('branches')
+      .values({
+        id: feature.id,
+        projectId: t.bootstrap.projectId,
+        name: feature.name,
+        sourceBranchId: null,
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    const insightsUrl = `/v1/test-insights?branch=${feature.name}`;
+    for (let index = 0; index < 10; index++) await get(insightsUrl);
+    const insights: number[] = [];
+    for (let index = 0; index < 100; index++)
+      insights.push(await time(async () => void (await get(insightsUrl))));
+
     process.stdout.write(
       `${database}: GET history (page of 20, summary of 50), ${requests} requests: ${figures(history)}\n` +
         `${database}: GET history with branch and status filters, ${filtered.length} requests: ${figures(filtered)}\n` +
         `${database}: GET triage of a 100-test run (${JSON.stringify(counts)}), 100 requests: ${figures(triage)}\n` +
         `${database}: triage of the same run without HTTP, 100 calls: ${figures(triageService)}\n` +
-        `${database}: writing a 100-test run's history, 50 runs: ${figures(writes)}\n` +
+        `${database}: writing a 100-test run's history (results, standing, rules), 50 runs: ${figures(writes)}\n` +
+        `${database}: GET test-insights over 5 000 tests' standing, 100 requests: ${figures(insights)}\n` +
         `${database}: load average ${os
           .loadavg()
           .map((value) => value.toFixed(2))

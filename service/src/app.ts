@@ -146,6 +146,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     metrics: new Metrics(),
     branchCopiers: [],
     deleteGuards: { tests: [], presets: [] },
+    signInGuards: [],
     log: app.log,
   };
 

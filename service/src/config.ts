@@ -143,6 +143,25 @@ const envSchema = z.object({
     .int('HISTORY_RETENTION_DAYS must be an integer')
     .min(1, 'HISTORY_RETENTION_DAYS must be at least 1')
     .default(180),
+  QUARANTINE_FLAKE_RATE: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'QUARANTINE_FLAKE_RATE must be a number' })
+      .gt(0, 'QUARANTINE_FLAKE_RATE must be above 0')
+      .max(1, 'QUARANTINE_FLAKE_RATE must be at most 1')
+      .optional(),
+  ),
+  QUARANTINE_MIN_RESULTS: z.coerce
+    .number({ error: 'QUARANTINE_MIN_RESULTS must be a number' })
+    .int('QUARANTINE_MIN_RESULTS must be an integer')
+    .min(2, 'QUARANTINE_MIN_RESULTS must be at least 2')
+    .max(20, 'QUARANTINE_MIN_RESULTS must be at most 20')
+    .default(10),
+  QUARANTINE_RELEASE_PASS_RATE: z.coerce
+    .number({ error: 'QUARANTINE_RELEASE_PASS_RATE must be a number' })
+    .gt(0, 'QUARANTINE_RELEASE_PASS_RATE must be above 0')
+    .lt(1, 'QUARANTINE_RELEASE_PASS_RATE must be below 1')
+    .default(0.8),
   MAX_STEPS_PER_TEST: z.coerce
     .number({ error: 'MAX_STEPS_PER_TEST must be a number' })
     .int('MAX_STEPS_PER_TEST must be an integer')
@@ -214,6 +233,13 @@ export type Config = {
   auditRetentionDays?: number;
   /** Per-test results (modules/history) older than this many days are deleted (default 180). */
   historyRetentionDays?: number;
+  /**
+   * `QUARANTINE_FLAKE_RATE` (off when unset): a test whose flake rate over its latest results
+   * reaches it is put in quarantine by itself; `QUARANTINE_RELEASE_PASS_RATE` (0.8): a
+   * quarantined test leaves once the Wilson lower bound of its pass rate since reaches it;
+   * `QUARANTINE_MIN_RESULTS` (10): fewest latest results a flake rate is judged on.
+   */
+  quarantine?: { autoAt: number | undefined; minResults: number; releaseAt: number };
   /**
    * Steps one test's tree may hold, every node with shared steps expanded (`MAX_STEPS_PER_TEST`,
    * default 2000); writes past it are refused (modules/step-trees/step-limits.ts).
@@ -287,6 +313,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerIsolation: { isolation: value.RUNNER_ISOLATION, uidRange: value.RUNNER_UID_RANGE },
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     historyRetentionDays: value.HISTORY_RETENTION_DAYS,
+    quarantine: {
+      autoAt: value.QUARANTINE_FLAKE_RATE,
+      minResults: value.QUARANTINE_MIN_RESULTS,
+      releaseAt: value.QUARANTINE_RELEASE_PASS_RATE,
+    },
     maxStepsPerTest: value.MAX_STEPS_PER_TEST,
     maxStepTreeBytes: value.MAX_STEP_TREE_BYTES,
   };
@@ -309,19 +340,30 @@ function parseAddressList(raw: string | undefined, setting: string, names: Reado
     .filter((entry) => entry !== '')
     .map((entry) => {
       if (names.has(entry)) return entry;
-      try {
-        if (entry.includes('/')) {
-          const [address, bits] = ipaddr.parseCIDR(entry);
-          return `${address.toString()}/${bits}`;
-        }
-        const address = ipaddr.parse(entry);
-        return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
-      } catch {
+      const cidr = addressToCidr(entry);
+      if (cidr === undefined)
         throw new ConfigError(
           `Invalid configuration:\n  ${setting}: ${entry} is not an IP address or CIDR range`,
         );
-      }
+      return cidr;
     });
+}
+
+/**
+ * An IP address or CIDR range in normal CIDR form (`127.0.0.1` → `127.0.0.1/32`); undefined
+ * when it is neither. The parser of `WEBHOOK_ALLOWED_TARGETS` and of the install's allow-list.
+ */
+export function addressToCidr(entry: string): string | undefined {
+  try {
+    if (entry.includes('/')) {
+      const [address, bits] = ipaddr.parseCIDR(entry);
+      return `${address.toString()}/${bits}`;
+    }
+    const address = ipaddr.parse(entry);
+    return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A listener that could not bind, as the one line naming the setting to change. */

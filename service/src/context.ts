@@ -1,12 +1,12 @@
 import type { EventEmitter } from 'node:events';
-import type { VisualChangeSummary } from '@stepdeck/contract';
+import type { LeftOutTest, VisualChangeSummary } from '@stepdeck/contract';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import type { DatabaseHandle, Db } from './adapters/db/index.ts';
 import type { ProcessQueue } from './adapters/queue/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
-import type { BranchCopier } from './modules/accounts/public.ts';
+import type { BranchCopier, PasswordSignInGuard } from './modules/accounts/public.ts';
 import type { PresetDeleteGuard } from './modules/presets/public.ts';
 import type { RunsRuntime } from './modules/runs/public.ts';
 import type { TestDeleteGuard } from './modules/tests/public.ts';
@@ -40,6 +40,12 @@ export interface RunFinished {
   }>;
   /** Screenshots that are not their baseline (`new`, `changed`). */
   visualChanges?: VisualChangeSummary[];
+  /** The environment the run used, by name; absent for none. */
+  environment?: string;
+  /** The schedule that fired the run; null for other triggers. */
+  scheduleId?: string | null;
+  /** The target's draft and archived tests the run left out (the run's `metadata.leftOut`). */
+  leftOut?: { count: number; tests: LeftOutTest[] };
 }
 
 /** Events between modules inside one process (the runner tells webhooks a run ended). */
@@ -68,6 +74,8 @@ export interface AppContext {
    * the schedules module refuses to lose a test or a preset it uses. Registered on start.
    */
   deleteGuards: { tests: TestDeleteGuard[]; presets: PresetDeleteGuard[] };
+  /** Checks a module adds to the password sign-in (single sign-on refuses its members'). */
+  signInGuards: PasswordSignInGuard[];
   /** The app's pino logger (the worker's too), seen through the calls modules make. */
   log: {
     info(obj: object | string, msg?: string): void;

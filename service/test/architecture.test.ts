@@ -45,6 +45,11 @@ const tableOwners: Record<string, string> = {
   runArtifacts: 'runs',
   testResults: 'history',
   testQuarantines: 'history',
+  testHealth: 'history',
+  testQuarantineEvents: 'history',
+  installSettings: 'install-settings',
+  alertChannels: 'alerts',
+  alertStreams: 'alerts',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhooks',
   emailInboxes: 'inboxes',
@@ -52,10 +57,13 @@ const tableOwners: Record<string, string> = {
   schedules: 'schedules',
   scheduleFirings: 'schedules',
   presets: 'presets',
+  environments: 'environments',
+  environmentSecrets: 'environments',
   schedulePresets: 'presets',
   auditLog: 'audit',
   visualBaselines: 'visual',
   visualChanges: 'visual',
+  ssoProviders: 'sso',
 };
 /** Tables of the shared infrastructure (not any module's); no module names them. */
 const infrastructureTables = new Set(['settings', 'rateLimits']);

@@ -172,6 +172,10 @@ describe('configuration', () => {
     ['RUNNER_UID_RANGE', '0-100'],
     ['RUNNER_UID_RANGE', '5000-4000'],
     ['RUNNER_UID_RANGE', '2000000000'],
+    ['QUARANTINE_FLAKE_RATE', '1.5'],
+    ['QUARANTINE_FLAKE_RATE', 'often'],
+    ['QUARANTINE_RELEASE_PASS_RATE', '1'],
+    ['QUARANTINE_MIN_RESULTS', '1'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));

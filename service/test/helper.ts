@@ -66,6 +66,8 @@ export interface TestAppOptions {
   bootstrap?: BootstrapInfo;
   /** Called once the app is built, before it is ready (background work starts on ready). */
   beforeReady?: (ctx: AppContext) => void;
+  /** Captures the app's log lines (set `LOG_LEVEL` in `env` too): tests check nothing secret is logged. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -100,7 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: options.clock,
     background: options.background ?? false,
     blobs: options.blobs,
-    logger: false,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   options.beforeReady?.(built.ctx);
   await built.app.ready();

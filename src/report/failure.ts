@@ -1,4 +1,4 @@
-import type { TestOutcome } from '../results.ts';
+import { isFailedTest, type TestOutcome } from '../results.ts';
 
 /**
  * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
@@ -48,8 +48,26 @@ export function expectation(test: TestOutcome): { expected: string; received: st
   return { expected: expected.trim(), received: received?.trim() ?? null };
 }
 
-/** The one-line reason: `expected "Bye Ada", received "Hello Ada"`, else the message's first line. */
+/** `no element for getByRole('button', { name: 'Save' }); closest now: getByRole(…)`. */
+export function locatorHintText(hint: NonNullable<TestOutcome['locatorHint']>): string {
+  const head =
+    hint.problem === 'many' ? `several elements match ${hint.from}` : `no element for ${hint.from}`;
+  return hint.closest ? `${head}; closest now: ${hint.closest}` : `${head}; nothing similar on the page now`;
+}
+
+/** `passed (healed: step 2 used getByRole('button', { name: 'Save changes' }))`; null when not healed. */
+export function healedText(test: TestOutcome): string | null {
+  if (!test.healed?.length || isFailedTest(test)) return null;
+  const used = test.healed.map((step) => `step ${step.step} used ${step.locator}`).join(', ');
+  return `${test.status} (healed: ${used})`;
+}
+
+/**
+ * The one-line reason: the failing locator and the closest element now, else
+ * `expected "Bye Ada", received "Hello Ada"`, else the message's first line.
+ */
 export function reason(test: TestOutcome, max = 160): string {
+  if (test.locatorHint) return cut(oneLine(locatorHintText(test.locatorHint)), max);
   const values = expectation(test);
   if (values)
     return cut(

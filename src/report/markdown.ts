@@ -1,5 +1,5 @@
 import { isFailedTest, isFlakyTest, type Results, type TestOutcome } from '../results.ts';
-import { cut, failingStepText, failureTitle, fullMessage, reason } from './failure.ts';
+import { cut, failingStepText, failureTitle, fullMessage, healedText, reason } from './failure.ts';
 
 const icons: Record<string, string> = {
   passed: '✅',
@@ -76,7 +76,8 @@ function row(test: TestOutcome, runUrl: string | undefined): string {
       ? '⚠️ flaky'
       : test.status === 'skipped'
         ? '⏭️ skipped'
-        : `✅ ${cell(test.status)}`;
+        : // Healed is never shown as a plain pass: the step passed only with another locator.
+          `✅ ${cell(healedText(test) ?? test.status)}`;
   const carried =
     (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
     (failed && test.triage ? ` · ${triageText[test.triage]}` : '');

@@ -161,8 +161,13 @@ export const adminApi = {
     target: { testId: string } | { tagId: string },
     presetId: string | undefined,
     config?: unknown,
+    environment?: string,
   ) => {
-    const body = { ...(presetId ? { presetId } : {}), ...(config ? { config } : {}) };
+    const body = {
+      ...(presetId ? { presetId } : {}),
+      ...(config ? { config } : {}),
+      ...(environment ? { environment } : {}),
+    };
     return 'testId' in target
       ? request(`/v1/tests/${target.testId}/remote-run`, remoteRunResponse, { scope, method: 'POST', body })
       : request('/v1/tests/remote-run', remoteRunResponse, {

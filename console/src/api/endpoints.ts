@@ -15,6 +15,7 @@ import {
   testDetailResponse,
   testRunDetailResponse,
   testRunListResponse,
+  useLocatorResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
 import { type ProjectScope, request } from './client.ts';
@@ -50,17 +51,25 @@ export const api = {
     request('/v1/test-runs/stats', runStatisticsResponse, { scope, query: { branchId: scope.branchId } }),
   cancel: (scope: ProjectScope, runId: string) =>
     request(`/v1/test-runs/${runId}/cancel`, cancelRunResponse, { scope, method: 'POST' }),
-  runTest: (scope: ProjectScope, testId: string, config: unknown) =>
+  /** A run of a test; `environment` names one of the project's environments. */
+  runTest: (scope: ProjectScope, testId: string, config: unknown, environment?: string | null) =>
     request(`/v1/tests/${testId}/remote-run`, remoteRunResponse, {
       scope,
       method: 'POST',
-      body: config ? { config } : {},
+      body: { ...(config ? { config } : {}), ...(environment ? { environment } : {}) },
     }),
-  runTag: (scope: ProjectScope, tagId: string, config: unknown) =>
+  /** A run's locator suggestion becomes its step's selector in the test's working revision. */
+  applyLocatorSuggestion: (runId: string, testId: string, stepId: string, locator: string) =>
+    request(
+      `/console/v1/test-runs/${runId}/tests/${testId}/steps/${encodeURIComponent(stepId)}/use-locator`,
+      useLocatorResponse,
+      { method: 'POST', body: { locator } },
+    ),
+  runTag: (scope: ProjectScope, tagId: string, config: unknown, environment?: string | null) =>
     request('/v1/tests/remote-run', remoteRunResponse, {
       scope,
       method: 'POST',
-      body: config ? { tagId, config } : { tagId },
+      body: { tagId, ...(config ? { config } : {}), ...(environment ? { environment } : {}) },
     }),
 };
 

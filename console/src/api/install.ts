@@ -2,6 +2,7 @@ import {
   auditLogResponse,
   concurrencyCapResponse,
   type InstallAuditLogQuery,
+  type InstallSettingsBody,
   installAdminResponse,
   installAdminsResponse,
   installOrganizationResponse,
@@ -17,6 +18,8 @@ const none = z.object({ data: z.null() });
 /** The install administration (`/console/v1/install/...`, install admins only). */
 export const installApi = {
   settings: () => request('/console/v1/install/settings', installSettingsResponse),
+  saveSettings: (body: InstallSettingsBody) =>
+    request('/console/v1/install/settings', installSettingsResponse, { method: 'PUT', body }),
   organizations: () => request('/console/v1/install/organizations', installOrganizationsResponse),
   setSubscription: (id: string, active: boolean) =>
     request(`/console/v1/install/organizations/${id}/subscription`, subscriptionResponse, {

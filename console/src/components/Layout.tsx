@@ -3,6 +3,7 @@ import './Layout.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router';
 import { api, sessionKey } from '../api/endpoints.ts';
+import { ssoApi } from '../api/sso.ts';
 import { useProjectScope } from '../lib/scope.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { type AdminLink, AdminMenu } from './AdminMenu.tsx';
@@ -12,8 +13,10 @@ import { NotFoundPage } from './NotFound.tsx';
 const adminLinks: readonly AdminLink[] = [
   { path: 'api-keys', label: 'API keys' },
   { path: 'webhooks', label: 'Webhooks' },
+  { path: 'alerts', label: 'Alerts' },
   { path: 'schedules', label: 'Schedules' },
   { path: 'presets', label: 'Presets' },
+  { path: 'environments', label: 'Environments' },
   { path: 'users', label: 'Users' },
   { path: 'audit-log', label: 'Audit log' },
   { path: 'secrets', label: 'Secrets' },
@@ -51,9 +54,12 @@ export function Layout() {
   });
   const defaultBranch = branches.data?.data.find((branch) => branch.isDefault);
   const signOut = async () => {
-    await api.signOut().catch(() => undefined);
+    // Also tells where to end the identity provider's session, for people who came through one.
+    const ended = await ssoApi.signOut().catch(() => undefined);
     queryClient.clear();
-    void navigate('/sign-in', { replace: true });
+    const endSessionUrl = ended?.data.endSessionUrl;
+    if (endSessionUrl) window.location.assign(endSessionUrl);
+    else void navigate('/sign-in', { replace: true });
   };
   const switchBranch = (branchId: string) => {
     const next = new URLSearchParams(search);

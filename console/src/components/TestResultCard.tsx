@@ -2,6 +2,7 @@ import type { RunArtifact, RunTestResult } from '@stepdeck/contract';
 import { artifactUrl } from '../api/endpoints.ts';
 import { formatDuration } from '../lib/format.ts';
 import { artifactsOfTest, isFailure, retriesOf } from '../lib/run-state.ts';
+import { LocatorSuggestions } from './LocatorSuggestions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './TestResultCard.css';
 
@@ -28,7 +29,10 @@ export function TestResultCard(props: {
     >
       <header>
         <h3 id={headingId}>{result.name}</h3>
-        <StatusBadge status={result.status} />
+        {/* Passed only with a suggested locator: shown as healed, never as a plain pass. */}
+        <StatusBadge
+          status={result.healed?.length && result.status === 'passed' ? 'healed' : result.status}
+        />
         {result.flaky ? <span className="badge badge-flaky">flaky</span> : null}
         <span className="muted">
           {formatDuration(result.duration)}
@@ -56,6 +60,13 @@ export function TestResultCard(props: {
             </p>
           ) : null}
           <pre className="error-message">{result.errorMessage}</pre>
+          {result.locatorSuggestions ? (
+            <LocatorSuggestions
+              runId={runId}
+              testId={result.testId}
+              suggestions={result.locatorSuggestions}
+            />
+          ) : null}
           {result.expected != null || result.received != null ? (
             <dl className="expect">
               <dt>Expected</dt>
@@ -87,8 +98,14 @@ export function TestResultCard(props: {
                 style={{ marginLeft: `${step.depth * 1.25}rem` }}
                 data-status={step.status}
               >
-                <StatusBadge status={step.status} /> {step.name}
+                <StatusBadge status={step.healed ? 'healed' : step.status} /> {step.name}
                 {step.action ? <code> {step.action}</code> : null}{' '}
+                {step.healed ? (
+                  <span>
+                    {' '}
+                    passed with <code>{step.healed.locator}</code>{' '}
+                  </span>
+                ) : null}
                 <span className="muted">{formatDuration(step.duration)}</span>
                 {step.error && shownAbove(step.error) ? (
                   <span className="muted"> (the error above)</span>

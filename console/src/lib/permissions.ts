@@ -16,10 +16,14 @@ const leastRole = {
   webhooks: 'admin',
   /** POST, PUT, DELETE /console/v1/schedules…: change. */
   schedules: 'admin',
+  /** POST, PUT, DELETE /console/v1/projects/:projectId/alert-channels…, and /test: change. */
+  alerts: 'admin',
   /** POST /console/v1/schedules/:id/trigger: read (members start runs). */
   triggerSchedules: 'member',
   /** POST, PUT, DELETE /console/v1/projects/:projectId/presets…: change. */
   presets: 'admin',
+  /** POST, PUT, DELETE /console/v1/projects/:projectId/environments…: change. */
+  environments: 'admin',
   /** POST, DELETE /console/v1/users…: change (only an owner adds or removes an owner: service.ts, members.ts). */
   users: 'admin',
   /** PUT /console/v1/users/:id: change, and members.ts's changeRole: owners only. */
@@ -32,6 +36,8 @@ const leastRole = {
   inboxes: 'admin',
   /** POST /console/v1/projects and …/branches: change. */
   projects: 'admin',
+  /** PUT, DELETE /v1/tests/:testId/quarantine: change (`session: 'admin'`). */
+  quarantine: 'admin',
   /** GET /console/v1/audit-log and its exports: admin (members may not read it). */
   auditLog: 'admin',
   /** PUT /console/v1/subscription and /organization/limits: owner. */

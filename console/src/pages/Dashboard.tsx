@@ -10,6 +10,7 @@ import { Ago } from '../components/Timestamp.tsx';
 import { dayOf, formatDuration, percent } from '../lib/format.ts';
 import { runsPerDay, testLeaders } from '../lib/run-state.ts';
 import { useProjectScope } from '../lib/scope.ts';
+import { InsightsLists } from './history/InsightsLists.tsx';
 import './Dashboard.css';
 
 /**
@@ -125,6 +126,7 @@ export default function DashboardPage() {
           />
         </div>
       ) : null}
+      <InsightsLists />
       <div className="leaders">
         <section aria-labelledby="failing-heading">
           <h2 id="failing-heading">Most failing tests (last {reportRuns} runs)</h2>

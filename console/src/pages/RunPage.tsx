@@ -52,8 +52,8 @@ export function RunPage() {
       const target = parseMetadata(detail.metadata).target;
       if (!target?.id) throw new Error('This run does not record what it ran, so it cannot be run again');
       return target.type === 'tag'
-        ? api.runTag(scope, target.id, detail.config)
-        : api.runTest(scope, target.id, detail.config);
+        ? api.runTag(scope, target.id, detail.config, detail.environment)
+        : api.runTest(scope, target.id, detail.config, detail.environment);
     },
     onSuccess: (started) =>
       navigate(`/projects/${scope.projectId}/runs/${started.data.runId}${scope.branchQuery}`),
@@ -129,6 +129,12 @@ export function RunPage() {
         </dd>
         <dt>Branch</dt>
         <dd>{detail.branchName ?? detail.branchId}</dd>
+        {detail.environment ? (
+          <>
+            <dt>Environment</dt>
+            <dd>{detail.environment}</dd>
+          </>
+        ) : null}
         <dt>Created</dt>
         <dd>
           <Timestamp iso={detail.createdAt} />

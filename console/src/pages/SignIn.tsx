@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../api/client.ts';
+import { ApiError, buildUrl } from '../api/client.ts';
 import { api, sessionKey } from '../api/endpoints.ts';
+import { ssoStartPath } from '../api/sso.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { safeNext } from './safe-next.ts';
 import './SignIn.css';
@@ -13,6 +14,7 @@ export function SignInPage() {
   const [search] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [ssoOrganization, setSsoOrganization] = useState('');
   const signIn = useMutation({
     mutationFn: () => api.signIn({ email, password }),
     onSuccess: (user) => {
@@ -24,6 +26,14 @@ export function SignInPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     signIn.mutate();
+  };
+  // A navigation, not a form post: the page's form-action policy would stop the redirect to
+  // the provider, and the provider's login page needs the whole window anyway.
+  const startSso = (event: FormEvent) => {
+    event.preventDefault();
+    window.location.assign(
+      buildUrl(ssoStartPath, { org: ssoOrganization.trim(), next: safeNext(search.get('next')) }),
+    );
   };
   return (
     <main className="sign-in">
@@ -63,6 +73,21 @@ export function SignInPage() {
       ) : signIn.error ? (
         <ErrorMessage error={signIn.error} title="Could not sign in" />
       ) : null}
+      <form className="sign-in-sso" onSubmit={startSso} aria-labelledby="sign-in-sso-heading">
+        <h2 id="sign-in-sso-heading">Sign in with single sign-on</h2>
+        <label>
+          Organization or work address
+          <input
+            type="text"
+            name="org"
+            autoComplete="email"
+            required
+            value={ssoOrganization}
+            onChange={(event) => setSsoOrganization(event.target.value)}
+          />
+        </label>
+        <button type="submit">Continue with single sign-on</button>
+      </form>
     </main>
   );
 }

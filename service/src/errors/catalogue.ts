@@ -66,6 +66,77 @@ export const errorCatalogue = {
     status: 403,
     message: 'This organization is suspended: ask an install administrator',
   },
+  // Single sign-on (modules/sso): each names what went wrong, for the page the browser lands on.
+  SSO_REQUIRED: {
+    status: 403,
+    message:
+      'This organization signs in with single sign-on: use "Sign in with single sign-on" (passwords are refused for its members)',
+  },
+  SSO_ORGANIZATION_UNKNOWN: {
+    status: 404,
+    message: (org: string) =>
+      `No organization signs in with single sign-on as "${org}" (an email domain or the organization's sign-on name)`,
+  },
+  SSO_PROVIDER_NOT_FOUND: { status: 404, message: 'This organization has no single sign-on provider' },
+  SSO_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    message: (issuer: string, detail: string) =>
+      `The identity provider ${issuer} could not be reached: ${detail}`,
+  },
+  SSO_SIGN_IN_EXPIRED: {
+    status: 400,
+    message: 'This single sign-on attempt is unknown to this browser or expired (10 minutes): start again',
+  },
+  SSO_STATE_MISMATCH: {
+    status: 400,
+    message:
+      "The identity provider's answer does not belong to this browser's sign-in (state mismatch): start again",
+  },
+  SSO_PROVIDER_REFUSED: {
+    status: 400,
+    message: (detail: string) => `The identity provider refused the sign-in: ${detail}`,
+  },
+  SSO_ANSWER_INVALID: {
+    status: 400,
+    message: (detail: string) => `The identity provider's answer failed verification: ${detail}`,
+  },
+  SSO_EMAIL_MISSING: {
+    status: 400,
+    message: 'The identity provider sent no verified email address for this account (the email claim)',
+  },
+  SSO_NO_MAPPED_GROUP: {
+    status: 403,
+    message: (claim: string) =>
+      `None of your groups (claim "${claim}") gives access to this organization: ask its administrators to map one to a role`,
+  },
+  SSO_ACCOUNT_ELSEWHERE: {
+    status: 409,
+    message: "This email belongs to another organization's account on this install: it cannot sign in here",
+  },
+  SSO_CLIENT_SECRET_REQUIRED: {
+    status: 400,
+    message: 'clientSecret: required when the provider is first set',
+  },
+  SSO_ISSUER_INSECURE: {
+    status: 400,
+    message: 'issuerUrl: must use https (plain http only for localhost and 127.0.0.1)',
+  },
+  SSO_SLUG_TAKEN: {
+    status: 409,
+    message: (slug: string) => `slug: another organization signs in as "${slug}"`,
+  },
+  SSO_DOMAIN_TAKEN: {
+    status: 409,
+    message: (domain: string) => `emailDomains: ${domain} already leads to another organization's provider`,
+  },
+  SSO_BREAK_GLASS_REQUIRED: {
+    status: 400,
+    message: 'breakGlassEmail: name one owner who may still use a password while single sign-on is required',
+  },
+  SSO_BREAK_GLASS_NOT_OWNER: {
+    status: 400,
+    message: (email: string) => `breakGlassEmail: ${email} is not an owner of this organization`,
+  },
   CONCURRENCY_CAP_OVER_SLOTS: {
     status: 400,
     message: (slots: number) =>
@@ -268,6 +339,20 @@ export const errorCatalogue = {
   },
   VISUAL_IMAGE_NOT_FOUND: { status: 404, message: 'This picture of the visual change is not stored' },
   VISUAL_BASELINE_NOT_FOUND: { status: 404, message: 'Visual baseline not found' },
+  // Locator suggestions: applying one of a run's suggestions to the test's working revision.
+  LOCATOR_SUGGESTIONS_NOT_FOUND: {
+    status: 404,
+    message: 'This run has no locator suggestions for that test and step',
+  },
+  LOCATOR_NOT_SUGGESTED: {
+    status: 422,
+    message: (locator: string) => `"${locator}" is not one of the step's suggestions in this run`,
+  },
+  TEST_CHANGED_SINCE_RUN: {
+    status: 409,
+    message: (detail: string) =>
+      `The test's working revision changed since the run: ${detail}; run it again for fresh suggestions`,
+  },
   ARTIFACT_KEY_INVALID: { status: 400, message: 'Invalid artifact key' },
   ARTIFACT_KEY_NOT_OF_RUN: { status: 400, message: 'querystring.key: must be an artifact key of the run' },
 
@@ -281,6 +366,17 @@ export const errorCatalogue = {
   PRESET_IN_USE: {
     status: 409,
     message: (count: number, names: string) => `Preset is used by schedule${count > 1 ? 's' : ''} ${names}`,
+  },
+  // Environments.
+  ENVIRONMENT_NOT_FOUND: { status: 404, message: 'Environment not found' },
+  /** A run, schedule or preset named an environment the project does not have. */
+  ENVIRONMENT_UNKNOWN: {
+    status: 400,
+    message: (name: string) => `environment: the project has no environment named "${name}"`,
+  },
+  ENVIRONMENT_NAME_TAKEN: {
+    status: 409,
+    message: (name: string) => `An environment named "${name}" already exists in this project`,
   },
   SCHEDULE_NOT_FOUND: { status: 404, message: 'Schedule not found' },
   SCHEDULE_SUBSCRIPTION_LAPSED: {
@@ -322,6 +418,19 @@ export const errorCatalogue = {
   },
   /** The target URL breaks a rule of the URL guard, which the message names. */
   WEBHOOK_URL_REFUSED: { status: 400, message: (rule: string) => rule },
+  INSTALL_SETTING_INVALID: { status: 400, message: (problem: string) => problem },
+  ALERT_CHANNEL_NOT_FOUND: { status: 404, message: 'Alert channel not found' },
+  ALERT_CHANNEL_INVALID: { status: 400, message: (problem: string) => problem },
+  SMTP_RELAY_NOT_SET: {
+    status: 400,
+    message:
+      "Email alerts need the install's SMTP relay: an install administrator sets it under Install administration → Settings",
+  },
+  BROWSER_NOT_INSTALLED: {
+    status: 400,
+    message: (browser: string) =>
+      `${browser} is not installed on this service: run \`npx playwright install ${browser}\` where the service runs (see docs/runner.md), or choose chromium`,
+  },
 
   // The request itself, as the framework or the error handler sees it.
   /** A request that does not match the route's schema; the message names each field at fault. */

@@ -1,11 +1,15 @@
 import type { AppContext } from '../context.ts';
 import { accountsPlugin } from './accounts/index.ts';
+import { alertsPlugin } from './alerts/index.ts';
 import { auditPlugin } from './audit/index.ts';
+import { environmentsPlugin } from './environments/index.ts';
 import { historyPlugin } from './history/index.ts';
 import { inboxesPlugin } from './inboxes/index.ts';
+import { installSettingsPlugin } from './install-settings/index.ts';
 import { presetsPlugin } from './presets/index.ts';
 import { runsPlugin } from './runs/index.ts';
 import { schedulesPlugin } from './schedules/index.ts';
+import { ssoPlugin } from './sso/index.ts';
 import { stepsPlugin } from './steps/index.ts';
 import { testsPlugin } from './tests/index.ts';
 import { visualPlugin } from './visual/index.ts';
@@ -31,7 +35,10 @@ export const modulePlugins = [
   // The audit log's hooks come first, so they see every route.
   auditPlugin,
   accountsPlugin,
+  ssoPlugin,
+  installSettingsPlugin,
   inboxesPlugin,
+  environmentsPlugin,
   presetsPlugin,
   testsPlugin,
   stepsPlugin,
@@ -40,4 +47,5 @@ export const modulePlugins = [
   webhooksPlugin,
   schedulesPlugin,
   historyPlugin,
+  alertsPlugin,
 ];

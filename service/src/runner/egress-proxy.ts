@@ -42,6 +42,11 @@ export interface EgressProxyOptions extends EgressRules {
   hostAddresses?: () => string[];
   /** Resolves a host name once per connection (default: the system's, `*.localhost` as Chromium does). */
   resolve?: Resolver;
+  /**
+   * Rules added to `deny`/`allow` (the install's settings), read for every connection; a new
+   * object (the settings changed) rebuilds the policy.
+   */
+  extraRules?: () => EgressRules;
 }
 
 export interface EgressProxy {
@@ -185,12 +190,23 @@ export function egressEnv(): Record<string, string> {
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   let ownPort = 0;
-  const policy = new EgressPolicy({
-    deny: options.deny,
-    allow: options.allow,
-    ownPorts: () => [...options.ownPorts(), ...(ownPort ? [{ port: ownPort, name: 'egress proxy' }] : [])],
-    hostAddresses: options.hostAddresses,
-  });
+  const policyWith = (extra: EgressRules | undefined) =>
+    new EgressPolicy({
+      deny: [...options.deny, ...(extra?.deny ?? [])],
+      allow: [...options.allow, ...(extra?.allow ?? [])],
+      ownPorts: () => [...options.ownPorts(), ...(ownPort ? [{ port: ownPort, name: 'egress proxy' }] : [])],
+      hostAddresses: options.hostAddresses,
+    });
+  let extraSeen = options.extraRules?.();
+  let policy = policyWith(extraSeen);
+  const currentPolicy = () => {
+    const extra = options.extraRules?.();
+    if (extra !== extraSeen) {
+      extraSeen = extra;
+      policy = policyWith(extra);
+    }
+    return policy;
+  };
   const resolve = options.resolve ?? defaultResolver;
   const agent = new PinnedAgent({ keepAlive: true });
   const tunnels = new Set<Duplex>();
@@ -212,7 +228,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         text: message,
       };
     }
-    const verdict = policy.check({ host, port, addresses: addresses.map((entry) => entry.address) });
+    const verdict = currentPolicy().check({ host, port, addresses: addresses.map((entry) => entry.address) });
     if (!verdict.allowed)
       return {
         ok: false,

@@ -23,7 +23,12 @@
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 
-export type EgressSetting = 'RUNNER_EGRESS_DENY' | 'RUNNER_EGRESS_ALLOW';
+/** Where rules come from, as messages name it: the environment, or the install's settings. */
+export type EgressSetting =
+  | 'RUNNER_EGRESS_DENY'
+  | 'RUNNER_EGRESS_ALLOW'
+  | 'install settings runnerEgress.deny'
+  | 'install settings runnerEgress.allow';
 
 /** One rule of `RUNNER_EGRESS_DENY` or `RUNNER_EGRESS_ALLOW`, as parsed (plain data). */
 export interface EgressRule {
@@ -35,6 +40,8 @@ export interface EgressRule {
   host?: string;
   /** The one port the rule is for; every port when absent. */
   port?: number;
+  /** Where the rule comes from, as a refusal names it; absent: the environment variable. */
+  source?: string;
 }
 
 export interface EgressRules {
@@ -240,7 +247,7 @@ export class EgressPolicy {
         const range = denied.range && denied.range[1] < (denied.range[0].kind() === 'ipv4' ? 32 : 128);
         const what = range ? 'is in' : 'matches';
         const port = denied.port === undefined ? '' : ` port ${target.port}`;
-        return refused(`${subject}${port} ${what} ${denied.text} (RUNNER_EGRESS_DENY)`);
+        return refused(`${subject}${port} ${what} ${denied.text} (${denied.source ?? 'RUNNER_EGRESS_DENY'})`);
       }
     }
     return { allowed: true };

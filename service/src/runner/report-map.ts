@@ -6,9 +6,10 @@ import type {
   JSONReportTest,
   JSONReportTestResult,
 } from '@playwright/test/reporter';
-import type { FailedStep, RunStepResult } from '@stepdeck/contract';
+import type { FailedStep, HealedStep, LocatorSuggestions, RunStepResult } from '@stepdeck/contract';
 import { TEST_ID_ANNOTATION, VISUAL_ANNOTATION } from './compiler/index.ts';
 import type { StepOutline } from './compiler/outline.ts';
+import { healReport } from './heal-report.ts';
 import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
 import { droppedFileSuffix } from './redact-report.ts';
 
@@ -65,6 +66,10 @@ export interface ExecutedTest {
   steps: RunStepResult[];
   /** Each `assertScreenshot` the decisive attempt reached. */
   visual?: VisualCheck[];
+  /** The failed step's locator found nothing (or several): the page's closest elements. */
+  locatorSuggestions?: LocatorSuggestions | null;
+  /** Steps that passed only with a suggestion (`heal: retry`). */
+  healed?: HealedStep[];
 }
 
 export interface MapContext {
@@ -181,6 +186,13 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
     let failure: AttemptFailure | null = null;
     if (failing)
       failure = describeFailure(failing, stepResults(outlines, failing, context.dir).failed, context.dir);
+    const steps = last ? stepResults(outlines, last, context.dir).steps : [];
+    const heal = healReport(last, steps, failing === last ? (failure?.failedStep ?? null) : null);
+    // The failing locator and the closest element now, right under the step's headline.
+    if (failure && heal.messageLine) {
+      const [headline, ...rest] = failure.message.split('\n');
+      failure.message = [headline, heal.messageLine, ...rest].join('\n');
+    }
     const artifacts = artifactsOf(results, occurrence);
     const lastAttempt = new Set(
       (last?.attachments ?? []).flatMap((attachment) =>
@@ -202,7 +214,9 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
       received: failure?.received ?? null,
       errorDetail: failure?.detail ?? null,
       flaky: status === 'flaky',
-      steps: last ? stepResults(outlines, last, context.dir).steps : [],
+      steps,
+      locatorSuggestions: heal.locatorSuggestions,
+      healed: heal.healed,
       visual: visualChecksOf(
         last,
         artifacts.filter((artifact) => lastAttempt.has(artifact.path)),

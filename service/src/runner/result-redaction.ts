@@ -17,6 +17,13 @@ export function redactor(env: Record<string, string>): (text: string) => string 
   return (text) => redactor.text(text);
 }
 
+function redactHealed<T extends { from: string; to: string; locator: string }>(
+  healed: T,
+  redact: (text: string) => string,
+): T {
+  return { ...healed, from: redact(healed.from), to: redact(healed.to), locator: redact(healed.locator) };
+}
+
 /** Every text of a test result loses the secret values (the step tree's names and errors too). */
 export function redactTest(test: ExecutedTest, redact: (text: string) => string): ExecutedTest {
   const maybe = (text: string | null) => (text === null ? null : redact(text));
@@ -39,6 +46,25 @@ export function redactTest(test: ExecutedTest, redact: (text: string) => string)
       action: maybe(step.action),
       path: step.path.map(redact),
       error: maybe(step.error),
+      ...(step.healed ? { healed: redactHealed(step.healed, redact) } : {}),
     })),
+    // Page text can hold what a test typed: suggestions go through the redactor too.
+    ...(test.locatorSuggestions
+      ? {
+          locatorSuggestions: {
+            ...test.locatorSuggestions,
+            from: redact(test.locatorSuggestions.from),
+            fromLocator: redact(test.locatorSuggestions.fromLocator),
+            suggestions: test.locatorSuggestions.suggestions.map((suggestion) => ({
+              ...suggestion,
+              selector: redact(suggestion.selector),
+              locator: redact(suggestion.locator),
+            })),
+          },
+        }
+      : {}),
+    ...(test.healed
+      ? { healed: test.healed.map((step) => ({ ...step, ...redactHealed(step, redact) })) }
+      : {}),
   };
 }

@@ -314,23 +314,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/console/v1/install/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read the install's bounds */
-        get: operations["consoleGetInstallSettings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/console/v1/install/organizations": {
         parameters: {
             query?: never;
@@ -448,6 +431,111 @@ export interface paths {
         post?: never;
         /** Take the install-admin role from a user (never the last one) */
         delete: operations["consoleDeleteInstallAdminsByUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start single sign-on: redirects to the organization's identity provider */
+        get: operations["consoleGetSsoStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The identity provider's redirect: verifies it, opens a console session */
+        get: operations["consoleGetSsoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/sso/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out, and learn where to end the identity provider's session too */
+        post: operations["consolePostSsoSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/sso/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read your organization's single sign-on provider (admins; never its secret) */
+        get: operations["consoleGetSsoProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/organizations/{id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an organization's single sign-on provider (never its secret) */
+        get: operations["consoleGetInstallOrganizationsByIdSso"];
+        /** Set an organization's single sign-on provider (clientSecret: required the first time, write-only) */
+        put: operations["consolePutInstallOrganizationsByIdSso"];
+        post?: never;
+        /** Remove an organization's single sign-on provider (passwords work again) */
+        delete: operations["consoleDeleteInstallOrganizationsByIdSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/install/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the install's bounds and settings (an SMTP password is never returned) */
+        get: operations["consoleGetInstallSettings"];
+        /** Change install settings: the private-target allow-list, runner egress rules, the alert SMTP relay */
+        put: operations["consolePutInstallSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -638,6 +726,43 @@ export interface paths {
         post?: never;
         /** Delete an inbox and its messages (console) */
         delete: operations["consoleDeleteEmailInboxesByInboxId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the environments of a project (secrets by name only) */
+        get: operations["consoleGetProjectsByProjectIdEnvironments"];
+        put?: never;
+        /** Create an environment */
+        post: operations["consolePostProjectsByProjectIdEnvironments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/environments/{environmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an environment (secrets by name only) */
+        get: operations["consoleGetProjectsByProjectIdEnvironmentsByEnvironmentId"];
+        /** Edit an environment (variables replaced, secrets set or removed by name) */
+        put: operations["consolePutProjectsByProjectIdEnvironmentsByEnvironmentId"];
+        post?: never;
+        /** Delete an environment and its secrets */
+        delete: operations["consoleDeleteProjectsByProjectIdEnvironmentsByEnvironmentId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1216,6 +1341,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/test-runs/{runId}/tests/{testId}/steps/{stepId}/use-locator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use one of a run's locator suggestions as the step's selector
+         * @description Writes the test's working revision with the step's selector replaced (unsaved, edit version + 1). 409 TEST_CHANGED_SINCE_RUN when the working revision no longer holds the step with the selector the run failed on.
+         */
+        post: operations["consolePostTestRunsByRunIdTestsByTestIdStepsByStepIdUseLocator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-runs/{runId}/visual-changes": {
         parameters: {
             query?: never;
@@ -1666,6 +1811,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's flaky, failing and quarantined tests on a branch
+         * @description Derived from each test's latest 20 results on the branch (`branch`: an id or a name; default: the project's default branch). Quarantined tests come with the evidence of their release: results since they went in, passes, and the lower bound of the pass rate (95 % Wilson interval).
+         */
+        get: operations["getTestInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tests/{testId}/quarantine": {
         parameters: {
             query?: never;
@@ -1682,6 +1847,60 @@ export interface paths {
         post?: never;
         /** Release a test from quarantine */
         delete: operations["deleteTestsByTestIdQuarantine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/alert-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's alert channels */
+        get: operations["consoleGetProjectsByProjectIdAlertChannels"];
+        put?: never;
+        /** Create an alert channel (Slack, Microsoft Teams or email) for run failures and recoveries */
+        post: operations["consolePostProjectsByProjectIdAlertChannels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/alert-channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an alert channel */
+        get: operations["consoleGetProjectsByProjectIdAlertChannelsByChannelId"];
+        /** Change an alert channel */
+        put: operations["consolePutProjectsByProjectIdAlertChannelsByChannelId"];
+        post?: never;
+        /** Delete an alert channel */
+        delete: operations["consoleDeleteProjectsByProjectIdAlertChannelsByChannelId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/alert-channels/{channelId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message through an alert channel now */
+        post: operations["consolePostProjectsByProjectIdAlertChannelsByChannelIdTest"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1735,7 +1954,7 @@ export interface components {
              * @description Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.
              * @enum {string}
              */
-            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "INSTALL_ADMIN_REQUIRED" | "LAST_INSTALL_ADMIN" | "ORGANIZATION_NOT_FOUND" | "INSTALL_ORGANIZATION_PROTECTED" | "ORGANIZATION_SUSPENDED" | "CONCURRENCY_CAP_OVER_SLOTS" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "QUARANTINE_NOT_FOUND" | "QUARANTINE_EXPIRY_PAST" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "VISUAL_CHANGE_NOT_FOUND" | "VISUAL_CHANGE_DECIDED" | "VISUAL_IMAGE_NOT_FOUND" | "VISUAL_BASELINE_NOT_FOUND" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SUBSCRIPTION_LAPSED" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR";
+            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "INSTALL_ADMIN_REQUIRED" | "LAST_INSTALL_ADMIN" | "ORGANIZATION_NOT_FOUND" | "INSTALL_ORGANIZATION_PROTECTED" | "ORGANIZATION_SUSPENDED" | "SSO_REQUIRED" | "SSO_ORGANIZATION_UNKNOWN" | "SSO_PROVIDER_NOT_FOUND" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_SIGN_IN_EXPIRED" | "SSO_STATE_MISMATCH" | "SSO_PROVIDER_REFUSED" | "SSO_ANSWER_INVALID" | "SSO_EMAIL_MISSING" | "SSO_NO_MAPPED_GROUP" | "SSO_ACCOUNT_ELSEWHERE" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_ISSUER_INSECURE" | "SSO_SLUG_TAKEN" | "SSO_DOMAIN_TAKEN" | "SSO_BREAK_GLASS_REQUIRED" | "SSO_BREAK_GLASS_NOT_OWNER" | "CONCURRENCY_CAP_OVER_SLOTS" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "QUARANTINE_NOT_FOUND" | "QUARANTINE_EXPIRY_PAST" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "VISUAL_CHANGE_NOT_FOUND" | "VISUAL_CHANGE_DECIDED" | "VISUAL_IMAGE_NOT_FOUND" | "VISUAL_BASELINE_NOT_FOUND" | "LOCATOR_SUGGESTIONS_NOT_FOUND" | "LOCATOR_NOT_SUGGESTED" | "TEST_CHANGED_SINCE_RUN" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "ENVIRONMENT_NOT_FOUND" | "ENVIRONMENT_UNKNOWN" | "ENVIRONMENT_NAME_TAKEN" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SUBSCRIPTION_LAPSED" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INSTALL_SETTING_INVALID" | "ALERT_CHANNEL_NOT_FOUND" | "ALERT_CHANNEL_INVALID" | "SMTP_RELAY_NOT_SET" | "BROWSER_NOT_INSTALLED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR";
         };
         RateLimited: {
             /** @constant */
@@ -3269,6 +3488,12 @@ export interface operations {
                             subscriptionActive: boolean;
                             concurrencyCap: number | null;
                             createdAt: string;
+                            browsers?: {
+                                /** @enum {string} */
+                                name: "chromium" | "firefox" | "webkit";
+                                available: boolean;
+                                reason: string | null;
+                            }[];
                         };
                     };
                 };
@@ -3805,69 +4030,6 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
-                };
-            };
-        };
-    };
-    consoleGetInstallSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            runnerSlots: number;
-                            organizationDeleteGraceDays: number;
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Console session required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This action needs an admin or owner role. */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4720,6 +4882,811 @@ export interface operations {
             };
             /** @description The addressed resource not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetSsoStart: {
+        parameters: {
+            query: {
+                org: string;
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleGetSsoCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Into the console */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A page naming why single sign-on failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Wrong credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description A page naming why single sign-on failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consolePostSsoSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            endSessionUrl: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetSsoProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organizationId: string;
+                            issuerUrl: string;
+                            clientId: string;
+                            clientSecretSet: boolean;
+                            slug: string;
+                            emailDomains: string[];
+                            groupsClaim: string;
+                            roleMappings: {
+                                group: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                            }[];
+                            /** @enum {string} */
+                            defaultRole: "owner" | "admin" | "member" | "none";
+                            ssoRequired: boolean;
+                            breakGlassEmail: string | null;
+                            redirectUri: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallOrganizationsByIdSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organizationId: string;
+                            issuerUrl: string;
+                            clientId: string;
+                            clientSecretSet: boolean;
+                            slug: string;
+                            emailDomains: string[];
+                            groupsClaim: string;
+                            roleMappings: {
+                                group: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                            }[];
+                            /** @enum {string} */
+                            defaultRole: "owner" | "admin" | "member" | "none";
+                            ssoRequired: boolean;
+                            breakGlassEmail: string | null;
+                            redirectUri: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutInstallOrganizationsByIdSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    issuerUrl: string;
+                    clientId: string;
+                    clientSecret?: string;
+                    slug: string;
+                    /** @default [] */
+                    emailDomains?: string[];
+                    /** @default groups */
+                    groupsClaim?: string;
+                    /** @default [] */
+                    roleMappings?: {
+                        group: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                    }[];
+                    /**
+                     * @default none
+                     * @enum {string}
+                     */
+                    defaultRole?: "owner" | "admin" | "member" | "none";
+                    /** @default false */
+                    ssoRequired?: boolean;
+                    /** @default null */
+                    breakGlassEmail?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            organizationId: string;
+                            issuerUrl: string;
+                            clientId: string;
+                            clientSecretSet: boolean;
+                            slug: string;
+                            emailDomains: string[];
+                            groupsClaim: string;
+                            roleMappings: {
+                                group: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                            }[];
+                            /** @enum {string} */
+                            defaultRole: "owner" | "admin" | "member" | "none";
+                            ssoRequired: boolean;
+                            breakGlassEmail: string | null;
+                            redirectUri: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteInstallOrganizationsByIdSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetInstallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runnerSlots: number;
+                            organizationDeleteGraceDays: number;
+                            webhookAllowedTargets: string[];
+                            environmentWebhookAllowedTargets: string[];
+                            runnerEgress: {
+                                deny: string[];
+                                allow: string[];
+                            };
+                            environmentRunnerEgress: {
+                                deny: string[];
+                                allow: string[];
+                            };
+                            smtpRelay: {
+                                host: string;
+                                port: number;
+                                /** @enum {string} */
+                                security: "tls" | "starttls" | "none";
+                                user: string | null;
+                                passwordSet: boolean;
+                                from: string;
+                            } | null;
+                            updatedAt: string | null;
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutInstallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhookAllowedTargets?: string[];
+                    runnerEgress?: {
+                        deny: string[];
+                        allow: string[];
+                    };
+                    smtpRelay?: {
+                        host: string;
+                        port: number;
+                        /** @enum {string} */
+                        security: "tls" | "starttls" | "none";
+                        user?: string | null;
+                        password?: string | null;
+                        /** Format: email */
+                        from: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runnerSlots: number;
+                            organizationDeleteGraceDays: number;
+                            webhookAllowedTargets: string[];
+                            environmentWebhookAllowedTargets: string[];
+                            runnerEgress: {
+                                deny: string[];
+                                allow: string[];
+                            };
+                            environmentRunnerEgress: {
+                                deny: string[];
+                                allow: string[];
+                            };
+                            smtpRelay: {
+                                host: string;
+                                port: number;
+                                /** @enum {string} */
+                                security: "tls" | "starttls" | "none";
+                                user: string | null;
+                                passwordSet: boolean;
+                                from: string;
+                            } | null;
+                            updatedAt: string | null;
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5764,6 +6731,486 @@ export interface operations {
             };
         };
     };
+    consoleGetProjectsByProjectIdEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            name: string;
+                            baseURL: string | null;
+                            variables: {
+                                [key: string]: string;
+                            };
+                            secrets: {
+                                name: string;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostProjectsByProjectIdEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    baseURL?: string | null;
+                    variables?: {
+                        [key: string]: string;
+                    };
+                    secrets?: {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            name: string;
+                            baseURL: string | null;
+                            variables: {
+                                [key: string]: string;
+                            };
+                            secrets: {
+                                name: string;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetProjectsByProjectIdEnvironmentsByEnvironmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            name: string;
+                            baseURL: string | null;
+                            variables: {
+                                [key: string]: string;
+                            };
+                            secrets: {
+                                name: string;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutProjectsByProjectIdEnvironmentsByEnvironmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    baseURL?: string | null;
+                    variables?: {
+                        [key: string]: string;
+                    };
+                    secrets?: {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            name: string;
+                            baseURL: string | null;
+                            variables: {
+                                [key: string]: string;
+                            };
+                            secrets: {
+                                name: string;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteProjectsByProjectIdEnvironmentsByEnvironmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     consoleGetProjectsByProjectIdPresets: {
         parameters: {
             query?: never;
@@ -5789,6 +7236,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             };
+                            environment?: string | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -5878,6 +7326,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -5885,6 +7335,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    environment?: string | null;
                 };
             };
         };
@@ -5903,6 +7354,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             };
+                            environment?: string | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -6011,6 +7463,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -6018,6 +7472,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    environment?: string | null;
                 };
             };
         };
@@ -6036,6 +7491,7 @@ export interface operations {
                             config: {
                                 [key: string]: unknown;
                             };
+                            environment?: string | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -8835,6 +10291,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -8844,6 +10302,7 @@ export interface operations {
                     };
                     /** Format: uuid */
                     presetId?: string;
+                    environment?: string;
                     metadata?: {
                         commitSha?: string;
                         ref?: string;
@@ -8994,6 +10453,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -9003,6 +10464,7 @@ export interface operations {
                     };
                     /** Format: uuid */
                     presetId?: string;
+                    environment?: string;
                     metadata?: {
                         commitSha?: string;
                         ref?: string;
@@ -9146,6 +10608,7 @@ export interface operations {
                             testName: string | null;
                             branchName: string | null;
                             scheduleType: string | null;
+                            environment?: string | null;
                             createdAt: string;
                             startedAt: string | null;
                             completedAt: string | null;
@@ -9414,6 +10877,7 @@ export interface operations {
                             testName: string | null;
                             branchName: string | null;
                             scheduleType: string | null;
+                            environment?: string | null;
                             createdAt: string;
                             startedAt: string | null;
                             completedAt: string | null;
@@ -9481,6 +10945,32 @@ export interface operations {
                                             status: "passed" | "failed" | "skipped" | "notRun";
                                             duration: number;
                                             error: string | null;
+                                            healed?: {
+                                                from: string;
+                                                to: string;
+                                                locator: string;
+                                            };
+                                        }[];
+                                        locatorSuggestions?: {
+                                            stepId: string;
+                                            step: number;
+                                            from: string;
+                                            fromLocator: string;
+                                            /** @enum {string} */
+                                            problem: "none" | "many";
+                                            suggestions: {
+                                                selector: string;
+                                                locator: string;
+                                                score: number;
+                                                matches: number;
+                                            }[];
+                                        } | null;
+                                        healed?: {
+                                            stepId: string;
+                                            step: number;
+                                            from: string;
+                                            to: string;
+                                            locator: string;
                                         }[];
                                     }[];
                                     stats: {
@@ -9937,6 +11427,109 @@ export interface operations {
             };
             /** @description The addressed resource not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostTestRunsByRunIdTestsByTestIdStepsByStepIdUseLocator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+                testId: string;
+                stepId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    locator: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            testId: string;
+                            stepId: string;
+                            selector: string;
+                            revisionId: string;
+                            editVersion: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10623,6 +12216,7 @@ export interface operations {
                                     id: string;
                                     name: string;
                                 };
+                                environment?: string;
                                 stats: {
                                     passed: number;
                                     failed: number;
@@ -10645,6 +12239,15 @@ export interface operations {
                                     diffPixels: number;
                                     ratio: number;
                                 }[];
+                                leftOut?: {
+                                    count: number;
+                                    tests: {
+                                        testId: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        status: "draft" | "archived";
+                                    }[];
+                                };
                             };
                             custom?: {
                                 [key: string]: unknown;
@@ -10752,6 +12355,7 @@ export interface operations {
                                     id: string;
                                     name: string;
                                 };
+                                environment?: string;
                                 stats: {
                                     passed: number;
                                     failed: number;
@@ -10774,6 +12378,15 @@ export interface operations {
                                     diffPixels: number;
                                     ratio: number;
                                 }[];
+                                leftOut?: {
+                                    count: number;
+                                    tests: {
+                                        testId: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        status: "draft" | "archived";
+                                    }[];
+                                };
                             };
                             custom?: {
                                 [key: string]: unknown;
@@ -11690,6 +13303,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -11778,6 +13392,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -11951,6 +13566,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -12048,6 +13664,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -12210,6 +13827,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -12307,6 +13925,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -12317,6 +13937,7 @@ export interface operations {
                     enabled?: boolean;
                     /** Format: uuid */
                     presetId?: string;
+                    environment?: string;
                 };
             };
         };
@@ -12342,6 +13963,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -12457,6 +14079,8 @@ export interface operations {
                         timeout?: number;
                         workers?: number;
                         repeatEach?: number;
+                        /** @enum {string} */
+                        heal?: "off" | "suggest" | "retry";
                         viewport?: {
                             width?: number;
                             height?: number;
@@ -12466,6 +14090,7 @@ export interface operations {
                     }) | null;
                     enabled?: boolean;
                     presetId?: string | null;
+                    environment?: string | null;
                 };
             };
         };
@@ -12491,6 +14116,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             presetId?: string | null;
+                            environment?: string | null;
                             enabled: boolean;
                             scheduleType: string;
                             nextRunAt: string | null;
@@ -12794,6 +14420,20 @@ export interface operations {
                             } | null;
                             durationP50: number | null;
                             durationP95: number | null;
+                            durationTrend: {
+                                recentP50: number;
+                                earlierP50: number;
+                            } | null;
+                            stepShifts: {
+                                stepId: string;
+                                position: number;
+                                before: number;
+                                after: number;
+                                since: {
+                                    runId: string;
+                                    createdAt: string;
+                                } | null;
+                            }[];
                         };
                         quarantine: {
                             testId: string;
@@ -12909,6 +14549,153 @@ export interface operations {
                                 flaky: number;
                                 quarantined: number;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getTestInsights: {
+        parameters: {
+            query?: {
+                branch?: string;
+                limit?: number;
+            };
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            branchId: string;
+                            branchName: string;
+                            flaky: {
+                                testId: string;
+                                name: string;
+                                lastRunId: string;
+                                /** @enum {string} */
+                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
+                                lastResultAt: string;
+                                failingSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                passRate: number | null;
+                                flakeRate: number | null;
+                                sampleSize: number;
+                            }[];
+                            failing: {
+                                testId: string;
+                                name: string;
+                                lastRunId: string;
+                                /** @enum {string} */
+                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
+                                lastResultAt: string;
+                                failingSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                passRate: number | null;
+                                flakeRate: number | null;
+                                sampleSize: number;
+                            }[];
+                            quarantined: {
+                                testId: string;
+                                name: string | null;
+                                quarantine: {
+                                    testId: string;
+                                    reason: string;
+                                    owner: string | null;
+                                    expiresAt: string | null;
+                                    createdBy: string;
+                                    createdAt: string;
+                                };
+                                evidence: {
+                                    results: number;
+                                    passes: number;
+                                    passRateLowerBound: number | null;
+                                    releaseAt: number;
+                                };
+                            }[];
+                            quarantineEvents: {
+                                testId: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                kind: "quarantined" | "released";
+                                automatic: boolean;
+                                actor: string;
+                                reason: string;
+                                evidence: {
+                                    results: number;
+                                    passes: number;
+                                    passRateLowerBound: number | null;
+                                    releaseAt: number;
+                                } | null;
+                                createdAt: string;
+                            }[];
+                            autoQuarantineAt: number | null;
                         };
                     };
                 };
@@ -13127,6 +14914,571 @@ export interface operations {
                 };
             };
             /** @description The test is not in quarantine. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetProjectsByProjectIdAlertChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            scheduleId: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "slack" | "teams" | "email";
+                            url: string | null;
+                            recipients: string[];
+                            onFailed: boolean;
+                            onRecovered: boolean;
+                            everyFailure: boolean;
+                            enabled: boolean;
+                            lastSentAt: string | null;
+                            lastError: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostProjectsByProjectIdAlertChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "slack" | "teams" | "email";
+                    name: string;
+                    scheduleId?: string | null;
+                    url?: string | null;
+                    recipients?: string[];
+                    onFailed?: boolean;
+                    onRecovered?: boolean;
+                    everyFailure?: boolean;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            scheduleId: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "slack" | "teams" | "email";
+                            url: string | null;
+                            recipients: string[];
+                            onFailed: boolean;
+                            onRecovered: boolean;
+                            everyFailure: boolean;
+                            enabled: boolean;
+                            lastSentAt: string | null;
+                            lastError: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleGetProjectsByProjectIdAlertChannelsByChannelId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            scheduleId: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "slack" | "teams" | "email";
+                            url: string | null;
+                            recipients: string[];
+                            onFailed: boolean;
+                            onRecovered: boolean;
+                            everyFailure: boolean;
+                            enabled: boolean;
+                            lastSentAt: string | null;
+                            lastError: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePutProjectsByProjectIdAlertChannelsByChannelId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    scheduleId?: string | null;
+                    url?: string | null;
+                    recipients?: string[];
+                    onFailed?: boolean;
+                    onRecovered?: boolean;
+                    everyFailure?: boolean;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            projectId: string;
+                            scheduleId: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "slack" | "teams" | "email";
+                            url: string | null;
+                            recipients: string[];
+                            onFailed: boolean;
+                            onRecovered: boolean;
+                            everyFailure: boolean;
+                            enabled: boolean;
+                            lastSentAt: string | null;
+                            lastError: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteProjectsByProjectIdAlertChannelsByChannelId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostProjectsByProjectIdAlertChannelsByChannelIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            sent: boolean;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
             404: {
                 headers: {
                     [name: string]: unknown;

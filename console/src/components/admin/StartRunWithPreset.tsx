@@ -5,6 +5,7 @@ import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
 import { useProjectScope } from '../../lib/scope.ts';
 import { ErrorMessage } from '../ErrorMessage.tsx';
+import { EnvironmentSelect } from './EnvironmentSelect.tsx';
 import { Field } from './Field.tsx';
 
 /** The project's presets as a select: "No preset" or one of them. Reusable wherever a run starts. */
@@ -53,11 +54,12 @@ export function StartRunWithPreset({
   const tags = useQuery({ queryKey: ['tags'], queryFn: adminApi.tags, enabled: !target });
   const [choice, setChoice] = useState('');
   const [presetId, setPresetId] = useState(initialPresetId);
+  const [environment, setEnvironment] = useState('');
   const start = useMutation({
     mutationFn: () => {
       const chosen =
         target ?? (choice.startsWith('tag:') ? { tagId: choice.slice(4) } : { testId: choice.slice(5) });
-      return adminApi.startRun(scope, chosen, presetId || undefined);
+      return adminApi.startRun(scope, chosen, presetId || undefined, undefined, environment || undefined);
     },
   });
   const submit = (event: FormEvent) => {
@@ -88,6 +90,12 @@ export function StartRunWithPreset({
         </Field>
       )}
       <PresetSelect label="Run with preset" value={presetId} onChange={setPresetId} />
+      <EnvironmentSelect
+        label="Run in environment"
+        noneLabel="The preset's (or none)"
+        value={environment}
+        onChange={setEnvironment}
+      />
       <button type="submit" disabled={start.isPending}>
         Start run
       </button>

@@ -2,6 +2,7 @@ import { runConfig } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
+import { EnvironmentSelect } from '../../components/admin/EnvironmentSelect.tsx';
 import { Field } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
@@ -19,11 +20,16 @@ export function PresetsPage() {
   const presets = useQuery({ queryKey: ['presets', projectId], queryFn: () => adminApi.presets(projectId) });
   const [name, setName] = useState('');
   const [config, setConfig] = useState('{\n  "use": { "browserName": "chromium" },\n  "retries": 1\n}');
+  const [environment, setEnvironment] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['presets', projectId] });
   const create = useMutation({
     mutationFn: (parsed: unknown) =>
-      adminApi.createPreset(projectId, { name, config: runConfig.parse(parsed) }),
+      adminApi.createPreset(projectId, {
+        name,
+        config: runConfig.parse(parsed),
+        ...(environment ? { environment } : {}),
+      }),
     onSuccess: () => {
       setName('');
       void refresh();
@@ -73,6 +79,7 @@ export function PresetsPage() {
           <Field label="Run configuration (JSON)">
             <textarea rows={6} value={config} onChange={(event) => setConfig(event.target.value)} />
           </Field>
+          <EnvironmentSelect value={environment} onChange={setEnvironment} />
           <button type="submit">Create preset</button>
         </form>
       )}
@@ -91,6 +98,7 @@ export function PresetsPage() {
         columns={[
           { header: 'Name', cell: (preset) => preset.name },
           { header: 'Configuration', cell: (preset) => <code>{JSON.stringify(preset.config)}</code> },
+          { header: 'Environment', cell: (preset) => preset.environment ?? '—' },
           ...(mayChange
             ? [
                 {

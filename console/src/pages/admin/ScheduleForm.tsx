@@ -3,6 +3,7 @@ import cronstrue from 'cronstrue';
 import { type FormEvent, useDeferredValue, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { api } from '../../api/endpoints.ts';
+import { EnvironmentSelect } from '../../components/admin/EnvironmentSelect.tsx';
 import { Field, NameField } from '../../components/admin/Field.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
@@ -31,6 +32,8 @@ export interface ScheduleFields {
   tagId?: string | undefined;
   testIds?: string[] | undefined;
   presetId: string | null;
+  /** The environment its runs use, by name; null for none (the preset's, if it names one). */
+  environment: string | null;
 }
 
 /** Create and edit a schedule: name, cron (in words, next five firings), zone, target, preset. */
@@ -64,6 +67,7 @@ export function ScheduleForm({
   const [tagId, setTagId] = useState(initial?.tagId ?? '');
   const [testId, setTestId] = useState(initial?.testIds?.[0] ?? '');
   const [presetId, setPresetId] = useState(initial?.presetId ?? '');
+  const [environment, setEnvironment] = useState(initial?.environment ?? '');
   const deferredCron = useDeferredValue(cron);
   const deferredZone = useDeferredValue(timezone);
   const preview = useQuery({
@@ -80,6 +84,7 @@ export function ScheduleForm({
       timezone,
       ...(targetType === 'tag' ? { tagId } : { testIds: [testId] }),
       presetId: presetId || null,
+      environment: environment || null,
     });
   };
   const words = describeCron(cron);
@@ -149,6 +154,7 @@ export function ScheduleForm({
             ))}
           </select>
         </Field>
+        <EnvironmentSelect value={environment} onChange={setEnvironment} noneLabel="The preset's (or none)" />
         <button type="submit">{submitLabel}</button>
         {onCancel && (
           <button type="button" onClick={onCancel}>

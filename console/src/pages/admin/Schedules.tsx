@@ -91,12 +91,17 @@ export function SchedulesPage() {
         ...bodyOf(fields),
         projectId,
         ...(fields.presetId ? { presetId: fields.presetId } : {}),
+        ...(fields.environment ? { environment: fields.environment } : {}),
       }),
     onSuccess: () => void refresh(),
   });
   const update = useMutation({
     mutationFn: ({ id, fields }: { id: string; fields: ScheduleFields }) =>
-      adminApi.updateSchedule(id, { ...bodyOf(fields), presetId: fields.presetId }),
+      adminApi.updateSchedule(id, {
+        ...bodyOf(fields),
+        presetId: fields.presetId,
+        environment: fields.environment,
+      }),
     onSuccess: () => {
       setEditing(undefined);
       void refresh();
@@ -231,6 +236,7 @@ export function SchedulesPage() {
               ),
           },
           { header: 'Preset', cell: (schedule) => presetName(schedule.presetId) },
+          { header: 'Environment', cell: (schedule) => schedule.environment ?? '—' },
           {
             header: 'Next run',
             cell: (schedule) =>

@@ -1,5 +1,7 @@
 import { resolveRunConfig, runConfig } from '@stepdeck/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { api } from '../../api/endpoints.ts';
 
 /**
  * The test's run configuration (the spec's fields): empty means the default, shown as the
@@ -66,6 +68,13 @@ export function RunConfigPanel(props: {
   summary?: string;
 }) {
   const id = useId();
+  // The service names the browsers whose builds are not installed, and how to install them.
+  const organization = useQuery({ queryKey: ['organization'], queryFn: api.organization, staleTime: 60_000 });
+  const absentBrowsers = new Map(
+    (organization.data?.data.browsers ?? [])
+      .filter((browser) => !browser.available)
+      .map((browser) => [browser.name as string, browser.reason ?? 'not installed']),
+  );
   const result = runConfig.safeParse(props.config);
   const errors = new Map<string, string>();
   if (!result.success)
@@ -89,14 +98,27 @@ export function RunConfigPanel(props: {
           <label htmlFor={`${id}-${key}`}>{choiceLabels[key]}</label>
           <select
             id={`${id}-${key}`}
+            aria-describedby={
+              key === 'browserName' && absentBrowsers.size > 0 ? `${id}-browserName-hint` : undefined
+            }
             value={String(read(props.config, ['use', key]) ?? '')}
             onChange={(event) => set(['use', key], event.target.value || undefined)}
           >
             <option value="">default ({String(defaults.use[key])})</option>
-            {(choices[key] as readonly string[]).map((choice) => (
-              <option key={choice}>{choice}</option>
-            ))}
+            {(choices[key] as readonly string[]).map((choice) => {
+              const missing = key === 'browserName' && absentBrowsers.has(choice);
+              return (
+                <option key={choice} value={choice} disabled={missing}>
+                  {missing ? `${choice} (not installed)` : choice}
+                </option>
+              );
+            })}
           </select>
+          {key === 'browserName' && absentBrowsers.size > 0 ? (
+            <small id={`${id}-browserName-hint`} className="muted field-hint">
+              {[...absentBrowsers].map(([name, reason]) => `${name}: ${reason}`).join(' · ')}
+            </small>
+          ) : null}
         </div>
       ))}
       {numberFields.map((field) => {

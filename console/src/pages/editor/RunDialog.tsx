@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ProjectScope } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
+import { EnvironmentSelect } from '../../components/admin/EnvironmentSelect.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
@@ -19,19 +20,26 @@ export function RunDialog(props: {
 }) {
   const navigate = useNavigate();
   const [override, setOverride] = useState<Record<string, unknown>>({});
+  const [environment, setEnvironment] = useState('');
   const valid = runConfig.safeParse(override).success;
   const run = useMutation({
     mutationFn: () =>
-      api.runTest(props.scope, props.testId, Object.keys(override).length > 0 ? override : undefined),
+      api.runTest(
+        props.scope,
+        props.testId,
+        Object.keys(override).length > 0 ? override : undefined,
+        environment || undefined,
+      ),
     onSuccess: (result) =>
       void navigate(`/projects/${props.scope.projectId}/runs/${result.data.runId}${props.scope.branchQuery}`),
   });
   return (
     <Dialog title="Run this test" onClose={props.onClose}>
       <p>
-        The run uses the saved configuration. Fields set below override it for this run only; empty fields
-        keep the saved value.
+        The run uses the saved configuration. An environment sets its base URL, variables and secrets; fields
+        set below override it for this run only; empty fields keep the saved value.
       </p>
+      <EnvironmentSelect value={environment} onChange={setEnvironment} />
       <RunConfigPanel config={override} onChange={setOverride} summary="Override for this run" />
       {run.error ? <ErrorMessage error={run.error} title="Could not run" /> : null}
       <div className="dialog-buttons">

@@ -246,6 +246,7 @@ function TestEditor() {
       <h1 id="editor-heading">Edit {test.name}</h1>
       <p className="editor-links">
         <Link to={runsOfTestPath(scope, testId)}>Runs of this test</Link>
+        <Link to={`/projects/${scope.projectId}/tests/${testId}/history${scope.branchQuery}`}>History</Link>
         <Link to={ciSetupPath(scope, testId)}>CI setup</Link>
       </p>
       <EditorToolbar

@@ -6,6 +6,8 @@ import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { InstallAdmins } from './InstallAdmins.tsx';
 import { InstallAuditLog } from './InstallAuditLog.tsx';
 import { InstallOrganizations } from './InstallOrganizations.tsx';
+import { InstallSettingsForm } from './InstallSettingsForm.tsx';
+import { InstallSso } from './InstallSso.tsx';
 import '../admin/admin.css';
 import './install.css';
 
@@ -45,6 +47,8 @@ export function InstallPage() {
         </p>
       ) : null}
       <InstallOrganizations enabled={isInstallAdmin} runnerSlots={settings.data?.data.runnerSlots} />
+      <InstallSso enabled={isInstallAdmin} />
+      {settings.data ? <InstallSettingsForm settings={settings.data.data} /> : null}
       <InstallAdmins enabled={isInstallAdmin} />
       <InstallAuditLog enabled={isInstallAdmin} />
     </section>

@@ -18,6 +18,10 @@ import type { RunArtifactsTables } from './migrations/0014_run_artifacts.ts';
 import type { TestHistoryTables } from './migrations/0015_test_history.ts';
 import type { InstallAdminColumns, InstallAdminTables } from './migrations/0016_install_admin.ts';
 import type { VisualBaselinesTables } from './migrations/0017_visual_baselines.ts';
+import type { SsoTables } from './migrations/0018_sso.ts';
+import type { InstallSettingsTables } from './migrations/0019_install_settings.ts';
+import type { EnvironmentsColumns, EnvironmentsTables } from './migrations/0020_environments.ts';
+import type { TestHealthTables } from './migrations/0022_test_health.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
 type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
@@ -30,16 +34,23 @@ type FoundationTablesNow = Omit<FoundationTables, 'organizations' | 'apiKeys'> &
   apiKeys: FoundationTables['apiKeys'] & InstallAdminColumns['apiKeys'];
 };
 type SchedulesTablesNow = Omit<SchedulesTables, 'schedules'> & {
-  schedules: SchedulesTables['schedules'] & InstallAdminColumns['schedules'];
+  schedules: SchedulesTables['schedules'] &
+    InstallAdminColumns['schedules'] &
+    EnvironmentsColumns['schedules'];
 };
-type PresetsAuditTablesNow = Omit<PresetsAuditTables, 'auditLog'> & {
+type PresetsAuditTablesNow = Omit<PresetsAuditTables, 'auditLog' | 'presets'> & {
   auditLog: PresetsAuditTables['auditLog'] & InstallAdminColumns['auditLog'];
+  presets: PresetsAuditTables['presets'] & EnvironmentsColumns['presets'];
+};
+/** The runs tables with the environment a run uses. */
+type RunsTablesNow = Omit<RunsTables, 'runs'> & {
+  runs: RunsTables['runs'] & EnvironmentsColumns['runs'];
 };
 
 export interface Database
   extends FoundationTablesNow,
     TestsTables,
-    RunsTables,
+    RunsTablesNow,
     WebhooksTables,
     InboxesTablesNow,
     SchedulesTablesNow,
@@ -49,4 +60,8 @@ export interface Database
     RunArtifactsTables,
     TestHistoryTables,
     InstallAdminTables,
-    VisualBaselinesTables {}
+    VisualBaselinesTables,
+    SsoTables,
+    EnvironmentsTables,
+    InstallSettingsTables,
+    TestHealthTables {}

@@ -19,7 +19,7 @@ const purgeEveryMs = 60 * 60 * 1000;
  */
 export const accountsPlugin = fp<ModuleOptions>(
   async (app, { ctx, background }) => {
-    const service = new ConsoleService({ db: ctx.db, clock: ctx.clock });
+    const service = new ConsoleService({ db: ctx.db, clock: ctx.clock, signInGuards: ctx.signInGuards });
     const install = new InstallService({
       db: ctx.db,
       clock: ctx.clock,

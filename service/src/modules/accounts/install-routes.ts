@@ -7,7 +7,6 @@ import {
   installOrganizationCreateBody,
   installOrganizationResponse,
   installOrganizationsResponse,
-  installSettingsResponse,
   limitsBody,
   noPayloadResponse,
   subscriptionBody,
@@ -29,21 +28,12 @@ const installAdmin = { access: session('installAdmin') };
 
 /**
  * `/console/v1/install/...`: the install administration. Every route needs an install admin
- * (an organization's owner is refused with a 403 naming who can).
+ * (an organization's owner is refused with a 403 naming who can). The install's settings are
+ * the install-settings module's.
  */
 export async function installRoutes(parent: FastifyInstance, install: InstallService): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
-  app.get(
-    '/console/v1/install/settings',
-    {
-      config: installAdmin,
-      schema: { summary: "Read the install's bounds", response: { 200: installSettingsResponse }, tags },
-    },
-    async () => ({
-      data: { runnerSlots: install.runnerSlots, organizationDeleteGraceDays: install.deleteGraceDays },
-    }),
-  );
   app.get(
     '/console/v1/install/organizations',
     {

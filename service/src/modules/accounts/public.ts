@@ -12,6 +12,16 @@ export { adminEmail, bootstrapFileName } from './bootstrap-file.ts';
 export { consoleCredentials } from './credential-lookups.ts';
 // The key lookup alone, uncached (bench/auth.ts measures it).
 export { apiKeyLookup } from './credentials-repository.ts';
+// Sign-in through an identity provider (the sso module): accounts, sessions, the password guard.
+export {
+  endSession,
+  type MemberRole,
+  memberByEmail,
+  memberById,
+  openSession,
+  type PasswordSignInGuard,
+  provisionExternalMember,
+} from './external-sign-in.ts';
 // The install admins (the bootstrap admin is the first) and whether an organization may fire schedules.
 export { insertInstallAdmin, organizationStanding } from './install-repository.ts';
 // Projects, branches, tags, API keys and organization settings.
@@ -23,6 +33,7 @@ export {
   deleteInternalApiKeys,
   ensureTags,
   findBranch,
+  findBranchByName,
   findProject,
   findTag,
   insertApiKey,

@@ -149,6 +149,16 @@ export async function findBranch(db: Executor, branchId: string, projectId?: str
   return query.executeTakeFirst();
 }
 
+/** A branch of the project by its name. */
+export async function findBranchByName(db: Executor, projectId: string, name: string) {
+  return db
+    .selectFrom('branches')
+    .select(['id', 'name', 'projectId'])
+    .where('projectId', '=', projectId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
 /** Names of these branches, by id (ids that name no branch are left out). */
 export async function branchNames(db: Executor, branchIds: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(branchIds)];

@@ -38,6 +38,7 @@ import {
   readSessionToken,
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
+import { browserAvailability } from '../../runner/browser-builds.ts';
 import { adminEmail, removeBootstrapFile } from './bootstrap-file.ts';
 import type { InstallService } from './install-service.ts';
 import { changeRole, keysDetail, removeUser } from './members.ts';
@@ -95,6 +96,8 @@ export async function consoleRoutes(
         // A failed sign-in is audited under the account tried (the password never is).
         const subject = await service.signInSubject(email);
         if (subject) request.auditSubject = { kind: 'user', ...subject };
+        if (error instanceof AppError && error.code === 'SSO_REQUIRED')
+          request.auditDetail = 'Password refused: the organization requires single sign-on';
         throw error;
       }
       throttle.recordSuccess(email, request.ip);
@@ -349,7 +352,8 @@ export async function consoleRoutes(
       schema: { summary: 'Read the organization', response: { 200: consoleOrganizationResponse }, tags },
     },
     async (request) => ({
-      data: await service.organization(requireUser(request)),
+      // The browsers a run may name, and why one is not offered (its build is not installed).
+      data: { ...(await service.organization(requireUser(request))), browsers: browserAvailability() },
     }),
   );
   app.put(

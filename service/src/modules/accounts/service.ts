@@ -22,6 +22,7 @@ import {
   listUsersOf,
   revokeApiKeyOf,
 } from './accounts-repository.ts';
+import type { PasswordSignInGuard } from './external-sign-in.ts';
 import {
   defaultConcurrencyCap,
   findProject,
@@ -50,10 +51,12 @@ const isUniqueViolation = (error: unknown) =>
 export class ConsoleService {
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly signInGuards: readonly PasswordSignInGuard[];
 
-  constructor(options: { db: Db; clock: Clock }) {
+  constructor(options: { db: Db; clock: Clock; signInGuards?: readonly PasswordSignInGuard[] }) {
     this.db = options.db;
     this.clock = options.clock;
+    this.signInGuards = options.signInGuards ?? [];
   }
 
   async signIn(email: string, password: string) {
@@ -64,6 +67,8 @@ export class ConsoleService {
     }
     // Told only to whoever knows the password: it reveals nothing to a guesser.
     if (user.suspendedAt !== null && user.installAdminId === null) throw appError('ORGANIZATION_SUSPENDED');
+    for (const guard of this.signInGuards)
+      await guard({ userId: user.id, email: user.email, organizationId: user.organizationId });
     const token = newSessionToken();
     const now = this.clock.now();
     await insertSession(this.db, {

@@ -32,6 +32,7 @@ export function auditResource(
 const notAudited = new Set([
   'POST /console/v1/session',
   'DELETE /console/v1/session',
+  'POST /console/v1/sso/sign-out',
   'POST /v1/tests/export',
 ]);
 

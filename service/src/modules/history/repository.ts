@@ -74,7 +74,7 @@ export async function historyPage(
 /** The latest `limit` results under the filter (the summary's window), newest first. */
 export async function latestResults(db: Executor, filter: HistoryFilter, limit: number) {
   return filtered(db, filter)
-    .select(['runId', 'status', 'duration', 'testRevisionId', 'commitSha', 'createdAt'])
+    .select(['runId', 'status', 'duration', 'testRevisionId', 'commitSha', 'createdAt', 'stepDurations'])
     .orderBy('createdAt', 'desc')
     .orderBy('runId', 'desc')
     .limit(limit)
@@ -90,7 +90,7 @@ export type BaseOf = { branchId: string } | { ref: string };
  * of one subquery per test, 100 at a time (under its 500 terms). A window function over the
  * same tests would read and sort every result of each test instead.
  */
-async function perTest<Row>(
+export async function perTest<Row>(
   db: Executor,
   testIds: readonly string[],
   read: (testId: string | RawBuilder<string>) => SelectQueryBuilder<Database, 'testResults', Row>,

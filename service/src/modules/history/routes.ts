@@ -4,6 +4,8 @@ import {
   runTriageResponse,
   testHistoryQuery,
   testHistoryResponse,
+  testInsightsQuery,
+  testInsightsResponse,
   testQuarantineResponse,
   uuid,
 } from '@stepdeck/contract';
@@ -61,6 +63,24 @@ export async function historyRoutes(parent: FastifyInstance, service: HistorySer
     async (request) => ({ data: await service.triage(scopeOf(request), request.params.runId) }),
   );
 
+  app.get(
+    '/v1/test-insights',
+    {
+      config: { access: projectRead('tests:read', 'testRuns:read') },
+      schema: {
+        tags: ['tests'],
+        summary: "The project's flaky, failing and quarantined tests on a branch",
+        description:
+          "Derived from each test's latest 20 results on the branch (`branch`: an id or a name; default: " +
+          "the project's default branch). Quarantined tests come with the evidence of their release: " +
+          'results since they went in, passes, and the lower bound of the pass rate (95 % Wilson interval).',
+        querystring: testInsightsQuery,
+        response: { 200: testInsightsResponse },
+      },
+    },
+    async (request) => ({ data: await service.health.insights(scopeOf(request), request.query) }),
+  );
+
   app.put(
     '/v1/tests/:testId/quarantine',
     {
@@ -95,7 +115,8 @@ export async function historyRoutes(parent: FastifyInstance, service: HistorySer
       },
     },
     async (request) => {
-      await service.release(scopeOf(request), request.params.testId);
+      const scope = scopeOf(request);
+      await service.release(scope, request.params.testId, scope.actor);
       return { data: null };
     },
   );

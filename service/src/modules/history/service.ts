@@ -14,6 +14,7 @@ import { appError } from '../../errors.ts';
 import { branchNames, findProject } from '../accounts/public.ts';
 import { type RunOutcome, runOutcome } from '../runs/public.ts';
 import { findWorkingMany, testIdsInProject } from '../tests/public.ts';
+import { TestHealthService } from './health-service.ts';
 import { fingerprintOfResult, historyStatusOf, normalizeRef, resultRows } from './recording.ts';
 import {
   type BaseOf,
@@ -30,6 +31,7 @@ import {
   upsertQuarantine,
 } from './repository.ts';
 import { summarize } from './summary.ts';
+import { durationTrend, stepShifts } from './trends.ts';
 
 /** The caller's organization and project (from the key or session and `x-project-id`). */
 export interface HistoryScope {
@@ -80,9 +82,12 @@ function presentResult(row: TestResultRow): TestHistoryEntry {
 
 export class HistoryService {
   private readonly ctx: AppContext;
+  /** Where each test stands per branch, and the quarantine rules that read it. */
+  readonly health: TestHealthService;
 
   constructor(options: { ctx: AppContext }) {
     this.ctx = options.ctx;
+    this.health = new TestHealthService(options);
   }
 
   /**
@@ -101,6 +106,8 @@ export class HistoryService {
         revisions.set(working.id, working.revisionId);
     const rows = resultRows(run, revisions);
     await insertResults(this.ctx.db, rows);
+    const names = new Map(run.report.runTypeInfo.testResults.map((test) => [test.testId, test.name]));
+    await this.health.afterRecord(rows, names);
     return rows.length;
   }
 
@@ -128,7 +135,7 @@ export class HistoryService {
         totalPages,
         hasMore: query.page + 1 < totalPages,
       },
-      summary: summarize(window, query.window),
+      summary: { ...summarize(window, query.window), ...this.trends(window) },
       quarantine: this.active(quarantines)[0] ?? null,
     };
   }
@@ -217,13 +224,20 @@ export class HistoryService {
       createdAt: now.toISOString(),
     };
     await upsertQuarantine(this.ctx.db, row);
+    await this.health.recordManual(scope, {
+      testId,
+      kind: 'quarantined',
+      actor: createdBy,
+      reason: body.reason,
+    });
     return presentQuarantine(row);
   }
 
-  async release(scope: HistoryScope, testId: string): Promise<void> {
+  async release(scope: HistoryScope, testId: string, actor: string): Promise<void> {
     await this.requireTest(scope, testId);
     if (!(await deleteQuarantine(this.ctx.db, scope.projectId, testId)))
       throw appError('QUARANTINE_NOT_FOUND');
+    await this.health.recordManual(scope, { testId, kind: 'released', actor, reason: 'released by hand' });
   }
 
   /** Deletes results older than the retention, in short batches; how many went. */
@@ -235,6 +249,21 @@ export class HistoryService {
       total += deleted;
       if (deleted < pruneBatch) return total;
     }
+  }
+
+  /** How the test's duration and its steps' durations moved within the window. */
+  private trends(
+    window: ReadonlyArray<
+      Pick<TestResultRow, 'runId' | 'status' | 'duration' | 'createdAt' | 'stepDurations'>
+    >,
+  ) {
+    const inputs = window.map((row) => ({
+      ...row,
+      stepDurations: Object.entries(
+        readJson(stepDurations, row.stepDurations, {}, `testResults ${row.runId}/stepDurations`),
+      ),
+    }));
+    return { durationTrend: durationTrend(inputs), stepShifts: stepShifts(inputs) };
   }
 
   private active(rows: QuarantineRow[]): TestQuarantine[] {

@@ -36,7 +36,10 @@ export function flakyCount(results: readonly SummaryInput[]): number {
 }
 
 /** Pass rate, flake rate, failing since and duration percentiles of results, newest first. */
-export function summarize(results: readonly SummaryInput[], window: number): TestHistorySummary {
+export function summarize(
+  results: readonly SummaryInput[],
+  window: number,
+): Omit<TestHistorySummary, 'durationTrend' | 'stepShifts'> {
   const decided = results.filter((result) => result.status !== 'skipped');
   const passed = decided.filter((result) => result.status === 'passed' || result.status === 'flaky').length;
   let streakStart: SummaryInput | undefined;

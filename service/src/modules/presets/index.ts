@@ -12,5 +12,5 @@ export const presetsPlugin = fp<ModuleOptions>(
     });
     await presetsRoutes(app, service);
   },
-  { name: 'presets', dependencies: ['accounts'] },
+  { name: 'presets', dependencies: ['accounts', 'environments'] },
 );

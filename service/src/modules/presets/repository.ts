@@ -6,11 +6,12 @@ export interface PresetRow {
   projectId: string;
   name: string;
   config: string;
+  environment: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const columns = ['id', 'projectId', 'name', 'config', 'createdAt', 'updatedAt'] as const;
+const columns = ['id', 'projectId', 'name', 'config', 'environment', 'createdAt', 'updatedAt'] as const;
 
 export const listPresets = (db: Db, projectId: string): Promise<PresetRow[]> =>
   db
@@ -39,7 +40,7 @@ export const updatePreset = (
   db: Db,
   projectId: string,
   presetId: string,
-  changes: { name?: string; config?: string; updatedAt: string },
+  changes: { name?: string; config?: string; environment?: string | null; updatedAt: string },
 ) =>
   db
     .updateTable('presets')

@@ -45,30 +45,36 @@ export async function presetIdsOfSchedules(db: Db, scheduleIds: string[]): Promi
   return new Map(rows.map((row) => [row.scheduleId, row.presetId]));
 }
 
-export async function presetOfSchedule(
-  db: Db,
-  scheduleId: string,
-): Promise<{ id: string; name: string; config: RunConfig } | undefined> {
+/** A preset as a run uses it: its config and the environment it picks, if any. */
+export interface PresetForRun {
+  id: string;
+  name: string;
+  config: RunConfig;
+  environment?: string;
+}
+
+export async function presetOfSchedule(db: Db, scheduleId: string): Promise<PresetForRun | undefined> {
   const row = await db
     .selectFrom('schedulePresets')
     .innerJoin('presets', 'presets.id', 'schedulePresets.presetId')
-    .select(['presets.id', 'presets.name', 'presets.config'])
+    .select(['presets.id', 'presets.name', 'presets.config', 'presets.environment'])
     .where('schedulePresets.scheduleId', '=', scheduleId)
     .executeTakeFirst();
   return row
-    ? { id: row.id, name: row.name, config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`) }
+    ? {
+        id: row.id,
+        name: row.name,
+        config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`),
+        ...(row.environment ? { environment: row.environment } : {}),
+      }
     : undefined;
 }
 
 /** A preset of the project, for a run started with `presetId`; 404 when the project has none such. */
-export async function presetOfProject(
-  db: Db,
-  projectId: string,
-  presetId: string,
-): Promise<{ id: string; name: string; config: RunConfig }> {
+export async function presetOfProject(db: Db, projectId: string, presetId: string): Promise<PresetForRun> {
   const row = await db
     .selectFrom('presets')
-    .select(['id', 'name', 'config'])
+    .select(['id', 'name', 'config', 'environment'])
     .where('id', '=', presetId)
     .where('projectId', '=', projectId)
     .executeTakeFirst();
@@ -77,5 +83,6 @@ export async function presetOfProject(
     id: row.id,
     name: row.name,
     config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`),
+    ...(row.environment ? { environment: row.environment } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { type Db, readJson, type Tx, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { findProject } from '../accounts/public.ts';
+import { environmentOfProject } from '../environments/public.ts';
 import {
   deletePreset,
   findPreset,
@@ -21,6 +22,7 @@ const toPreset = (row: PresetRow) => ({
   projectId: row.projectId,
   name: row.name,
   config: readJson(runConfig, row.config, {}, `presets ${row.id}/config`),
+  environment: row.environment,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -62,14 +64,20 @@ export class PresetsService {
     return toPreset(row);
   }
 
-  async create(organizationId: string, projectId: string, input: { name: string; config: RunConfig }) {
+  async create(
+    organizationId: string,
+    projectId: string,
+    input: { name: string; config: RunConfig; environment?: string | null | undefined },
+  ) {
     await this.project(organizationId, projectId);
+    if (input.environment) await environmentOfProject(this.db, projectId, input.environment);
     const now = isoNow(this.clock);
     const row: PresetRow = {
       id: randomUUID(),
       projectId,
       name: input.name,
       config: toJson(input.config),
+      environment: input.environment ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -86,13 +94,15 @@ export class PresetsService {
     organizationId: string,
     projectId: string,
     presetId: string,
-    input: { name?: string; config?: RunConfig },
+    input: { name?: string; config?: RunConfig; environment?: string | null | undefined },
   ) {
     await this.project(organizationId, projectId);
+    if (input.environment) await environmentOfProject(this.db, projectId, input.environment);
     try {
       const result = await updatePreset(this.db, projectId, presetId, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.config === undefined ? {} : { config: toJson(input.config) }),
+        ...(input.environment === undefined ? {} : { environment: input.environment }),
         updatedAt: isoNow(this.clock),
       });
       if (Number(result.numUpdatedRows) === 0) throw appError('PRESET_NOT_FOUND');

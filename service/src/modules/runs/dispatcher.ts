@@ -3,10 +3,11 @@ import os from 'node:os';
 import { defaultRunnerSlots } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { Poller } from '../../poller.ts';
-import type { OwnPort } from '../../runner/egress.ts';
+import type { EgressRules, OwnPort } from '../../runner/egress.ts';
 import { startEgressProxy } from '../../runner/egress-proxy.ts';
 import { configureIsolation, configureStandbyRunners, stopStandbyRunners } from '../../runner/executor.ts';
 import { concurrencyCapOf } from '../accounts/public.ts';
+import { effectiveInstallSettings } from '../install-settings/public.ts';
 import { RunnerShutdownError } from './errors.ts';
 import { executeRun } from './execute.ts';
 import { executeUnit } from './execute-batch.ts';
@@ -55,10 +56,14 @@ export async function startRunDispatcher(
   if (ctx.config.runnerStandbyIdleMs !== undefined)
     configureStandbyRunners({ idleMs: ctx.config.runnerStandbyIdleMs });
   // Every run's way out, checked against the egress rules (runner/egress.ts), until stop().
+  // The install admins' rules (install settings) join the environment's; read again before each
+  // run starts, so a change applies to the runs that start after it.
+  let installEgress: EgressRules = (await installEgressRules(ctx)) ?? { deny: [], allow: [] };
   const egressProxy = await startEgressProxy({
     deny: ctx.config.runnerEgress?.deny ?? [],
     allow: ctx.config.runnerEgress?.allow ?? [],
     ownPorts: () => ownPorts(ctx, options.listeners),
+    extraRules: () => installEgress,
   });
   // Only speed is at stake: without it, the first runs are planned with the fallback.
   await loadStartupCost(ctx.db).catch((error: unknown) =>
@@ -99,6 +104,7 @@ export async function startRunDispatcher(
           break;
         }
         held.add(number);
+        installEgress = (await installEgressRules(ctx)) ?? installEgress;
         const parallels = options.embedded ? Math.min(claim.cap, slots) : claim.cap;
         const work = claim.unit
           ? executeUnit(ctx, claim.unit, runnerId)
@@ -184,4 +190,14 @@ function ownPorts(ctx: AppContext, listeners: (() => OwnPort[]) | undefined): Ow
     { port: ctx.config.smtpPort, name: 'SMTP' },
   ];
   return [...configured, ...(listeners?.() ?? [])].filter((own) => own.port > 0);
+}
+
+/** The install settings' egress rules; undefined (the last ones stay) when they cannot be read. */
+async function installEgressRules(ctx: AppContext): Promise<EgressRules | undefined> {
+  try {
+    return (await effectiveInstallSettings(ctx.db)).runnerEgress;
+  } catch (error) {
+    ctx.log.error({ err: error }, 'could not read the install egress rules');
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@ import type { RunFinished } from '../../context.ts';
 import type { ModuleOptions } from '../index.ts';
 import { artifactProxyRoutes } from './artifact-proxy.ts';
 import { startRunDispatcher } from './dispatcher.ts';
+import { healRoutes } from './heal-routes.ts';
 import { countPending } from './repository.ts';
 import { runsRoutes } from './routes.ts';
 import type { RunsRuntime } from './runtime.ts';
@@ -28,6 +29,7 @@ export const runsPlugin = fp<ModuleOptions>(
     app.decorate('runs', runs);
     await runsRoutes(app, ctx);
     await artifactProxyRoutes(app, ctx);
+    await healRoutes(app, ctx);
     ctx.metrics.observePending(() => countPending(ctx.db));
     ctx.metrics.observeRunner(() => runs.dispatcher);
     const onFinished = (run: RunFinished) => ctx.metrics.runEnded(run.status, run.durationMs);
@@ -54,5 +56,8 @@ export const runsPlugin = fp<ModuleOptions>(
       ctx.events.off('run.finished', onFinished);
     });
   },
-  { name: 'runs', dependencies: ['queue', 'accounts', 'inboxes', 'presets', 'tests'] },
+  {
+    name: 'runs',
+    dependencies: ['queue', 'accounts', 'environments', 'inboxes', 'install-settings', 'presets', 'tests'],
+  },
 );

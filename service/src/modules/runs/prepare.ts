@@ -5,9 +5,10 @@ import { type RunConfig, resolveRunConfig, runConfig } from '@stepdeck/contract'
 import * as tar from 'tar';
 import { readJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
-import { compileProject, secretEnvVar } from '../../runner/compiler/index.ts';
+import { compileProject, environmentEnvVar, secretEnvVar } from '../../runner/compiler/index.ts';
 import { executeProject } from '../../runner/executor.ts';
 import { concurrencyCapOf } from '../accounts/public.ts';
+import { environmentForExecution } from '../environments/public.ts';
 import { issueRunInboxAccess } from '../inboxes/public.ts';
 import { loadCompilableTests, loadProjectSecrets } from '../tests/public.ts';
 import { artifactKey, artifactLimitsOf } from './artifacts.ts';
@@ -32,7 +33,12 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
     branchId: run.branchId,
     testIds: ids,
   });
-  const secrets = await loadProjectSecrets(ctx.db, run.projectId);
+  // The run's environment, read as it executes: its secrets over the project's of the same
+  // name (and redacted like them), its variables for `{{env.NAME}}`.
+  const environment = run.environmentId
+    ? await environmentForExecution(ctx.db, run.environmentId)
+    : { variables: {}, secrets: {} };
+  const secrets = { ...(await loadProjectSecrets(ctx.db, run.projectId)), ...environment.secrets };
   const overrides = readJson(runConfig, run.config, {}, `runs ${run.id}/config`);
   const cap = await concurrencyCapOf(ctx.db, run.organizationId);
   // Overrides layer over each test's own config; the compiler groups tests by the result.
@@ -55,7 +61,16 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
   // The compiled config runs the most workers any test asks for.
   const workers = Math.max(1, ...resolvedAll.map((config) => config.workers));
   // `effective`: each test with the config it runs with (the browser and viewport of its screenshots).
-  return { compilable, project, secrets, timeoutMs, repeatEach, workers, effective: merged };
+  return {
+    compilable,
+    project,
+    secrets,
+    variables: environment.variables,
+    timeoutMs,
+    repeatEach,
+    workers,
+    effective: merged,
+  };
 }
 
 /** The compiled project as a bundle (generated code only, secrets stay in the environment). */
@@ -92,6 +107,7 @@ export async function executeLoaded(
   // bundle is byte for byte the project `POST /v1/tests/export` (format pw) produces.
   const env: Record<string, string> = { STEPDECK_API_URL: ctx.config.publicUrl };
   for (const [name, value] of Object.entries(secrets)) env[secretEnvVar(name)] = value;
+  for (const [name, value] of Object.entries(loaded.variables)) env[environmentEnvVar(name)] = value;
   // Email steps poll the inbox API with a per-run emailInbox:read key, deleted when the run ends.
   const inbox = await issueRunInboxAccess(ctx.db, ctx.clock, {
     organizationId: run.organizationId,

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import type { RunsTables } from '../../adapters/db/migrations/0003_runs.ts';
+import type { Database } from '../../adapters/db/schema.ts';
 import { activeStatuses } from './queue/lifecycle.ts';
 
-export type RunRow = RunsTables['runs'];
+export type RunRow = Database['runs'];
 export type RunTestRow = RunsTables['runTests'];
 
 /** Pending runs an organization may have waiting before remote-run answers 429. */

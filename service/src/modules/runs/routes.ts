@@ -61,18 +61,22 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
   /**
    * A run started with a preset: the preset's config with the request's own over it, and the
    * preset to record on the run. Presets are a console resource (spec): API keys pass `config`.
+   * The environment named by the request wins over the preset's; either reaches `startRun`.
    */
   const withPreset = async (
     scope: ReturnType<typeof scopeOf>,
     presetId: string | undefined,
     config: RunConfig | undefined,
+    environment: string | undefined,
   ) => {
-    if (!presetId) return { config };
+    if (!presetId) return { config, ...(environment ? { environment } : {}) };
     if (scope.principal.kind === 'apiKey') throw appError('PRESET_REQUIRES_SESSION');
     const preset = await presetOfProject(ctx.db, scope.projectId, presetId.toLowerCase());
+    const picked = environment ?? preset.environment;
     return {
       config: layerOverPreset(preset.config, config),
       preset: { id: preset.id, name: preset.name },
+      ...(picked ? { environment: picked } : {}),
     };
   };
 
@@ -95,7 +99,12 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
-      const chosen = await withPreset(scope, request.body?.presetId, request.body?.config);
+      const chosen = await withPreset(
+        scope,
+        request.body?.presetId,
+        request.body?.config,
+        request.body?.environment,
+      );
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,
@@ -126,7 +135,12 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
-      const chosen = await withPreset(scope, request.body.presetId, request.body.config);
+      const chosen = await withPreset(
+        scope,
+        request.body.presetId,
+        request.body.config,
+        request.body.environment,
+      );
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,

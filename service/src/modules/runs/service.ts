@@ -47,6 +47,7 @@ export function toListItem(run: RunRow): TestRun {
     testName: run.testName,
     branchName: run.branchName,
     scheduleType: run.scheduleType,
+    environment: run.environmentName,
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     completedAt: run.completedAt,

@@ -3,7 +3,9 @@ import type { LeftOutTest, RunConfig, RunSource } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
+import { browserInstalled } from '../../runner/browser-builds.ts';
 import { concurrencyCapOf, findBranch } from '../accounts/public.ts';
+import { environmentOfProject } from '../environments/public.ts';
 import { expandRunTargets, findWorkingMany } from '../tests/public.ts';
 import {
   backlogLimit,
@@ -31,6 +33,12 @@ export interface StartRunRequest {
   config?: RunConfig;
   /** The config preset the run's config came from (recorded in its metadata). */
   preset?: { id: string; name: string };
+  /**
+   * An environment of the project, by name: its base URL goes under `config` (which already
+   * holds the preset with the caller's own config over it), its variables and secrets are read
+   * when the run executes. An unknown name is a 400 naming it.
+   */
+  environment?: string;
   trigger: RunTrigger;
   mode: 'single' | 'bulk';
   /** Where the run's code came from (commit, ref, pull request, label), as the caller said. */
@@ -51,6 +59,15 @@ export interface StartRunResult {
 /** How many left-out tests a run records by name; the count is always whole. */
 const leftOutNamed = 100;
 
+/** The environment's base URL under the run's own config (the preset's and the caller's). */
+export function layerOverEnvironment(
+  baseURL: string | null,
+  config: RunConfig | undefined,
+): RunConfig | undefined {
+  if (!baseURL) return config;
+  return { ...(config ?? {}), use: { baseURL, ...(config?.use ?? {}) } };
+}
+
 /** The run's config overrides: headless forced, workers clamped to the organization's cap. */
 export function runOverrides(config: RunConfig | undefined, cap: number): RunConfig {
   const overrides: RunConfig = { ...(config ?? {}) };
@@ -70,6 +87,14 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
   const hasTag = request.tagId !== undefined;
   if (hasTestIds === hasTag) throw appError('RUN_SELECTION_INVALID');
   if (hasTestIds && (request.testIds as string[]).length === 0) throw appError('RUN_TEST_IDS_EMPTY');
+  const environment =
+    request.environment === undefined
+      ? undefined
+      : await environmentOfProject(ctx.db, request.projectId, request.environment);
+  const config = layerOverEnvironment(environment?.baseURL ?? null, request.config);
+  const browser = config?.use?.browserName;
+  if ((browser === 'firefox' || browser === 'webkit') && !browserInstalled(browser))
+    throw appError('BROWSER_NOT_INSTALLED', browser);
   const applyCooldowns = request.trigger.type !== 'schedule';
   const now = ctx.clock.now();
 
@@ -147,9 +172,11 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
         scheduleName: trigger.type === 'schedule' ? trigger.scheduleName : null,
         triggerType: trigger.type,
         triggerName,
-        config: toJson(runOverrides(request.config, cap)),
+        config: toJson(runOverrides(config, cap)),
         vars: working?.vars ? toJson(working.vars) : null,
         parameters: working?.parameters ? toJson(working.parameters) : null,
+        environmentId: environment?.id ?? null,
+        environmentName: environment?.name ?? null,
         // The trigger's name (key, schedule or user) lets the console say who started the run.
         metadata: toJson({
           target,

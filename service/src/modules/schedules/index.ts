@@ -64,5 +64,5 @@ export const schedulesPlugin = fp<ModuleOptions>(
       await stopWorker?.();
     });
   },
-  { name: 'schedules', dependencies: ['runs', 'queue', 'accounts', 'presets', 'tests'] },
+  { name: 'schedules', dependencies: ['runs', 'queue', 'accounts', 'environments', 'presets', 'tests'] },
 );

@@ -27,6 +27,7 @@ export function toSchedule(row: ScheduleRow) {
     cron: row.cron,
     timezone: row.timezone,
     config: readJson(jsonObject.nullable(), row.config, null, `schedules ${row.id}/config`),
+    environment: row.environment,
     enabled: fromFlag(row.enabled),
     scheduleType: row.scheduleType,
     nextRunAt: row.nextRunAt,

@@ -1,6 +1,7 @@
 import {
   cronPreviewQuery,
   cronPreviewResponse,
+  environmentName,
   noPayloadResponse,
   runConfig,
   scheduleListResponse,
@@ -40,6 +41,7 @@ const createBody = z.object({
   config: runConfig.optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
   presetId: uuid.optional(),
+  environment: environmentName.optional(),
 });
 const updateBody = z.object({
   name: name.optional(),
@@ -51,6 +53,7 @@ const updateBody = z.object({
   config: runConfig.nullable().optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
   presetId: uuid.nullable().optional(),
+  environment: environmentName.nullable().optional(),
 });
 
 export async function schedulesRoutes(

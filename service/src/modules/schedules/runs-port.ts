@@ -21,6 +21,10 @@ export function runStarter(ctx: AppContext): StartScheduledRun {
       ...(request.tagId ? { tagId: request.tagId } : {}),
       ...(config ? { config } : {}),
       ...(preset ? { preset: { id: preset.id, name: preset.name } } : {}),
+      // The schedule's own environment over its preset's.
+      ...((request.environment ?? preset?.environment)
+        ? { environment: request.environment ?? preset?.environment }
+        : {}),
       trigger: {
         type: 'schedule',
         scheduleId: request.schedule.id,

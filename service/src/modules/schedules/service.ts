@@ -5,6 +5,7 @@ import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { findBranch, findProject, findTag } from '../accounts/public.ts';
+import { environmentOfProject } from '../environments/public.ts';
 import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
 import { testIdsInProject } from '../tests/public.ts';
 import { nextTick, validateCron } from './cron.ts';
@@ -30,6 +31,8 @@ export interface ScheduledRunRequest {
   testIds?: string[];
   tagId?: string;
   config?: RunConfig;
+  /** The environment the schedule names (over its preset's), by name. */
+  environment?: string;
   schedule: { id: string; name: string; type: string };
 }
 export interface StartedRun {
@@ -52,10 +55,15 @@ export interface ScheduleInput {
   enabled?: boolean;
   /** A config preset of the schedule's project, layered under `config` when it fires. */
   presetId?: string;
+  /** An environment of the schedule's project, by name: its runs use it. */
+  environment?: string;
 }
-export type ScheduleUpdate = Partial<Omit<ScheduleInput, 'projectId' | 'config' | 'presetId'>> & {
+export type ScheduleUpdate = Partial<
+  Omit<ScheduleInput, 'projectId' | 'config' | 'presetId' | 'environment'>
+> & {
   config?: RunConfig | null;
   presetId?: string | null;
+  environment?: string | null;
 };
 
 export function scheduledRunRequest(row: ScheduleRow): ScheduledRunRequest {
@@ -76,6 +84,7 @@ export function scheduledRunRequest(row: ScheduleRow): ScheduledRunRequest {
     ...(testIds ? { testIds } : {}),
     ...(row.tagId ? { tagId: row.tagId } : {}),
     ...(config ? { config } : {}),
+    ...(row.environment ? { environment: row.environment } : {}),
     schedule: { id: row.id, name: row.name, type: row.scheduleType },
   };
 }
@@ -120,6 +129,7 @@ export class SchedulesService {
     await this.checkBranch(project.id, branchId);
     const target = await this.checkTarget(organizationId, project.id, input.testIds, input.tagId);
     if (input.presetId) await checkPresetOfProject(this.db, project.id, input.presetId);
+    if (input.environment) await environmentOfProject(this.db, project.id, input.environment);
     const timezone = input.timezone ?? 'UTC';
     validateCron(input.cron, timezone);
     const enabled = input.enabled ?? true;
@@ -135,6 +145,7 @@ export class SchedulesService {
       cron: input.cron,
       timezone,
       config: input.config ? toJson(input.config) : null,
+      environment: input.environment ?? null,
       enabled: toFlag(enabled),
       scheduleType,
       nextRunAt: enabled ? nextTick(input.cron, timezone, this.clock.now()) : null,
@@ -171,6 +182,8 @@ export class SchedulesService {
     }
     if (input.config !== undefined) changes.config = input.config === null ? null : toJson(input.config);
     if (input.presetId) await checkPresetOfProject(this.db, current.projectId, input.presetId);
+    if (input.environment) await environmentOfProject(this.db, current.projectId, input.environment);
+    if (input.environment !== undefined) changes.environment = input.environment;
     const cron = input.cron ?? current.cron;
     const timezone = input.timezone ?? current.timezone;
     validateCron(cron, timezone);

@@ -24,4 +24,5 @@ export {
 } from './revision-trees-repository.ts';
 export { scopeOf } from './scope.ts';
 export { loadProjectSecrets } from './secrets-repository.ts';
+export { replaceStepSelector } from './use-locator.ts';
 export type { TestDeleteGuard } from './writes.ts';

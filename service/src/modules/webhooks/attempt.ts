@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 import { type ConnectionPool, newAgent } from './connections.ts';
 import type { DeliveryRow } from './repository.ts';
-import type { WebhookSettings } from './settings.ts';
+import { allowedTargetsNow, type WebhookSettings } from './settings.ts';
 import { checkTargetUrl, UrlRuleError } from './url-guard.ts';
 
 export interface AttemptResult {
@@ -33,7 +33,9 @@ export async function postDelivery(
   let target: Awaited<ReturnType<typeof checkTargetUrl>>;
   try {
     target = await abortable(
-      checkTargetUrl(row.url, { resolve: settings.resolve, allowedTargets: settings.allowedTargets }),
+      allowedTargetsNow(settings).then((allowedTargets) =>
+        checkTargetUrl(row.url, { resolve: settings.resolve, allowedTargets }),
+      ),
       signal,
     );
   } catch (error) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobQueue } from '../../adapters/queue/index.ts';
 import { isoNow } from '../../clock.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
+import { effectiveInstallSettings } from '../install-settings/public.ts';
 import { type AttemptObserver, WebhookDispatcher } from './dispatcher.ts';
 import { buildBody, eventOf } from './payload.ts';
 import { customDataOf, insertDeliveries, subscribedWebhooks } from './repository.ts';
@@ -31,7 +32,11 @@ export class WebhookDelivery {
 
   constructor(options: { ctx: AppContext; observe?: AttemptObserver }) {
     this.ctx = options.ctx;
-    this.current = defaultWebhookSettings(options.ctx.config);
+    const db = options.ctx.db;
+    this.current = defaultWebhookSettings(
+      options.ctx.config,
+      async () => (await effectiveInstallSettings(db)).webhookAllowedTargets,
+    );
     this.observe = options.observe;
   }
 

@@ -40,6 +40,7 @@ export function buildBody(input: {
       project: { id: run.project.id, name: run.project.name },
       branch: { id: run.branch.id, name: run.branch.name },
       target: { type: run.target.type, id: run.target.id, name: run.target.name },
+      ...(run.environment ? { environment: run.environment } : {}),
       stats: {
         passed: run.stats.passed,
         failed: run.stats.failed,
@@ -54,6 +55,7 @@ export function buildBody(input: {
         errorLocation: test.errorLocation,
       })),
       visualChanges: run.visualChanges ?? [],
+      ...(run.leftOut && run.leftOut.count > 0 ? { leftOut: run.leftOut } : {}),
     },
   };
   if (input.custom !== null) body.custom = input.custom;

@@ -19,6 +19,7 @@ import {
   updateWebhook,
   type WebhookRow,
 } from './repository.ts';
+import { allowedTargetsNow } from './settings.ts';
 import { assertTargetUrl } from './url-guard.ts';
 import { maskWebhookUrl } from './url-mask.ts';
 
@@ -50,7 +51,10 @@ export class WebhooksService {
 
   private async checkUrl(url: string) {
     const settings = this.delivery.settings;
-    await assertTargetUrl(url, { resolve: settings.resolve, allowedTargets: settings.allowedTargets });
+    await assertTargetUrl(url, {
+      resolve: settings.resolve,
+      allowedTargets: await allowedTargetsNow(settings),
+    });
   }
 
   private async load(user: UserPrincipal, id: string): Promise<WebhookRow> {

@@ -33,8 +33,11 @@ export function safeSegment(value: string): string {
 
 /** A user string as code: templated (`{{vars.x}}`...) at run time. */
 export const templated = (value: string) => `sd.t(${lit(value)})`;
-/** A locator for a user selector. */
-export const locator = (selector: string) => `page.locator(${templated(selector)})`;
+/**
+ * A locator for a user selector: `page.locator()` through the runtime, which resolves templates
+ * and, when the step fails on it, suggests the page's closest elements (`heal`).
+ */
+export const locator = (selector: string) => `sd.locator(page, ${lit(selector)})`;
 
 interface FileRef {
   /** Project-relative path written into the project. */

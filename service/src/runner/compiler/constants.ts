@@ -6,6 +6,12 @@ export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
 /** Page scripts, history and patterns, copied beside the runtime (it imports `./stepdeck-page.ts`). */
 export const PAGE_RUNTIME_FILE = 'stepdeck-page.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
+/** Locator suggestions at a failure, copied beside the runtime (it imports `./stepdeck-heal.ts`). */
+export const HEAL_RUNTIME_FILE = 'stepdeck-heal.ts';
+/** The suggestions' ranking (pure), imported by the runtime and `stepdeck-heal.ts`. */
+export const SUGGEST_RUNTIME_FILE = 'stepdeck-suggest.ts';
+/** Written by the runtime when a step's locator failed (see `stepdeck-heal.ts`). */
+export const HEAL_ANNOTATION = 'stepdeck-heal';
 /** Written by the runtime when an assertion fails (see `recordExpectation`). */
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
 /**
@@ -41,6 +47,11 @@ export const DEFAULT_ACTION_TIMEOUT_MS = 60_000;
 /** The environment variable holding a project secret at run time (same rule as the runtime). */
 export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** The environment variable holding a variable of the run's environment (same rule as the runtime). */
+export function environmentEnvVar(name: string): string {
+  return `STEPDECK_ENV_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
 /** The visual checks' runtime, copied beside the runtime and loaded only by `assertScreenshot`. */

@@ -1,10 +1,18 @@
-import { type ResolvedRunConfig, type RunConfig, resolveRunConfig, type StepNode } from '@stepdeck/contract';
+import {
+  healMode,
+  type ResolvedRunConfig,
+  type RunConfig,
+  resolveRunConfig,
+  type StepNode,
+} from '@stepdeck/contract';
 import { actionCode } from './actions/index.ts';
 import { lit, slug, type TestContext } from './code.ts';
 import {
   EMAIL_RUNTIME_FILE,
+  HEAL_RUNTIME_FILE,
   PAGE_RUNTIME_FILE,
   RUNTIME_FILE,
+  SUGGEST_RUNTIME_FILE,
   TEST_ID_ANNOTATION,
   VISUAL_RUNTIME_FILE,
 } from './constants.ts';
@@ -12,10 +20,12 @@ import { outlineSteps, stepTitle } from './outline.ts';
 import {
   configSource,
   emailRuntime,
+  healRuntime,
   pageRuntime,
   playwrightVersion,
   readme,
   runtime,
+  suggestRuntime,
   visualDependencies,
   visualRuntime,
 } from './project-files.ts';
@@ -37,6 +47,8 @@ export {
   CHROMIUM_ARGS,
   DEFAULT_ACTION_TIMEOUT_MS,
   EXPECTATION_ANNOTATION,
+  environmentEnvVar,
+  HEAL_ANNOTATION,
   RUNTIME_FILE,
   secretEnvVar,
   TEST_ID_ANNOTATION,
@@ -124,7 +136,8 @@ function stepCode(ctx: TestContext, step: StepNode, indent: string, depth: numbe
   return [
     `${indent}await sd.step(${scope}, ${lit(stepTitle(step))}, ${lit(condition)}, async (${inner}) => {`,
     ...body.map((line) => (line.startsWith(indent) ? line : `${indent}  ${line}`)),
-    `${indent}});`,
+    // The node id: a failing locator's suggestions and a healed step are reported under it.
+    `${indent}}, ${lit(step.id)});`,
   ];
 }
 
@@ -155,6 +168,8 @@ function specSource(ctx: TestContext, input: CompileInput): string {
     .join(', ');
   const init = [`vars: ${lit(test.vars ?? {})}`, `parameters: ${lit(test.parameters ?? {})}`];
   if (input.inboxApi?.baseUrl) init.push(`inboxApiUrl: ${lit(input.inboxApi.baseUrl)}`);
+  const heal = healMode(test.config as RunConfig);
+  if (heal !== 'suggest') init.push(`heal: ${lit(heal)}`);
   return [
     generatedFrom(test),
     `import { expect, test } from '@playwright/test';`,
@@ -246,6 +261,8 @@ export function compileProject(input: CompileInput): CompiledProject {
   files.set(RUNTIME_FILE, runtime());
   files.set(EMAIL_RUNTIME_FILE, emailRuntime());
   files.set(PAGE_RUNTIME_FILE, pageRuntime());
+  files.set(HEAL_RUNTIME_FILE, healRuntime());
+  files.set(SUGGEST_RUNTIME_FILE, suggestRuntime());
   if (visual) files.set(VISUAL_RUNTIME_FILE, visualRuntime());
   files.set('README.md', readme(input));
   files.set('.gitignore', 'node_modules/\ntest-results/\nplaywright-report/\n');

@@ -49,6 +49,18 @@ export function pageRuntime(): string {
   return pageRuntimeSource;
 }
 
+let healRuntimeSource: string | undefined;
+export function healRuntime(): string {
+  healRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-heal.ts', import.meta.url), 'utf8');
+  return healRuntimeSource;
+}
+
+let suggestRuntimeSource: string | undefined;
+export function suggestRuntime(): string {
+  suggestRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-suggest.ts', import.meta.url), 'utf8');
+  return suggestRuntimeSource;
+}
+
 let visualRuntimeSource: string | undefined;
 export function visualRuntime(): string {
   visualRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-visual.ts', import.meta.url), 'utf8');

@@ -1,47 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { runTriageResponse, testHistoryResponse } from '@stepdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
-import { createTest, waitForStatus } from '../runs/helpers.ts';
-
-/**
- * Pages the tests visit: `/flaky` fails every other load (its text carries a changing
- * timestamp), `/broken` always fails, `/toggle` passes or fails as the test says.
- */
-async function startPages() {
-  let flakyLoads = 0;
-  const state = { toggleReady: true };
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    let text = 'Ready';
-    if (url.pathname === '/flaky')
-      text = ++flakyLoads % 2 === 1 ? 'Ready' : `Broken at ${new Date().toISOString()}`;
-    else if (url.pathname === '/broken') text = `Broken, request ${Math.random()}`;
-    else if (url.pathname === '/toggle') text = state.toggleReady ? 'Ready' : 'Down';
-    response.setHeader('content-type', 'text/html');
-    response.end(`<!doctype html><title>page</title><p id="state">${text}</p>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const readyTest = (name: string, path: string) => ({
-  name,
-  steps: [
-    { name: 'Open', action: { name: 'goto', url: path } },
-    { name: 'Check', action: { name: 'assertText', selector: '#state', value: 'Ready' } },
-  ],
-});
+import { createTest } from '../runs/helpers.ts';
+import { readyTest, runToEnd, startPages } from './pages.ts';
 
 describe.each(databaseKinds)('test history, triage and quarantine over real runs on %s', (database) => {
   let t: TestApp;
@@ -57,20 +18,7 @@ describe.each(databaseKinds)('test history, triage and quarantine over real runs
   /** Runs tests to their end past the API cooldowns (the test clock moves 11 s), history written. */
   const run = async (testIds: string[], metadata: Record<string, unknown>) => {
     offsetMs += 11_000;
-    const response = await t.api({
-      method: 'POST',
-      url: '/v1/tests/remote-run',
-      payload: {
-        testIds,
-        metadata,
-        config: { retries: 0, use: { baseURL: pages.url, actionTimeout: 1500 } },
-      },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const runId = response.json().data.runId as string;
-    const ended = await waitForStatus(t, runId, ['completed', 'failed']);
-    await t.app.history.pending();
-    return { runId, status: ended.status, metadata: ended.metadata as Record<string, unknown> };
+    return runToEnd(t, pages.url, testIds, metadata);
   };
   const history = async (testId: string, query = '') => {
     const response = await t.api({ method: 'GET', url: `/v1/tests/${testId}/history${query}` });

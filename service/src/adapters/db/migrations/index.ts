@@ -14,6 +14,10 @@ import * as runArtifacts from './0014_run_artifacts.ts';
 import * as testHistory from './0015_test_history.ts';
 import * as installAdmin from './0016_install_admin.ts';
 import * as visualBaselines from './0017_visual_baselines.ts';
+import * as sso from './0018_sso.ts';
+import * as installSettings from './0019_install_settings.ts';
+import * as environments from './0020_environments.ts';
+import * as testHealth from './0022_test_health.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +36,8 @@ export const migrations: Record<string, Migration> = {
   '0015_test_history': testHistory,
   '0016_install_admin': installAdmin,
   '0017_visual_baselines': visualBaselines,
+  '0018_sso': sso,
+  '0019_install_settings': installSettings,
+  '0020_environments': environments,
+  '0022_test_health': testHealth,
 };

@@ -1,4 +1,5 @@
-import { runReport, runStats } from '@stepdeck/contract';
+import { leftOutTest, runReport, runStats } from '@stepdeck/contract';
+import { z } from 'zod';
 import type { Db, Tx } from '../../../adapters/db/index.ts';
 import { readJson, toJson } from '../../../adapters/db/index.ts';
 import type { AppContext, RunFinished } from '../../../context.ts';
@@ -68,6 +69,8 @@ function buildReport(
         errorDetail: test.errorDetail,
         flaky: test.flaky,
         steps: test.steps,
+        ...(test.locatorSuggestions ? { locatorSuggestions: test.locatorSuggestions } : {}),
+        ...(test.healed?.length ? { healed: test.healed } : {}),
       })),
       stats: result.stats,
       runnerError: result.runnerError ?? null,
@@ -196,6 +199,7 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
         id: run.targetId,
         name: run.targetName,
       },
+      ...(run.environmentName ? { environment: run.environmentName } : {}),
       stats: readJson(runStats.nullable(), run.stats, null, `runs ${run.id}/stats`) ?? {
         passed: 0,
         failed: 0,
@@ -210,10 +214,27 @@ async function emitFinished(ctx: AppContext, runId: string): Promise<void> {
         errorLocation: test.status === 'passed' ? null : test.errorLocation,
       })),
       visualChanges: report?.visualChanges ?? [],
+      scheduleId: run.scheduleId ?? null,
+      ...leftOutOf(run.metadata),
     };
     ctx.events.emit('run.finished', event);
   } catch (error) {
     ctx.log.error({ err: error, runId }, 'could not emit run.finished');
+  }
+}
+
+const recordedLeftOut = z.object({
+  leftOut: z.object({ count: z.number().int(), tests: z.array(leftOutTest) }),
+});
+
+/** The left-out tests the trigger recorded in the run's metadata, when it left any out. */
+function leftOutOf(metadata: string | null): Pick<RunFinished, 'leftOut'> {
+  if (!metadata) return {};
+  try {
+    const parsed = recordedLeftOut.safeParse(JSON.parse(metadata));
+    return parsed.success ? { leftOut: parsed.data.leftOut } : {};
+  } catch {
+    return {};
   }
 }
 

@@ -1,18 +1,29 @@
 /**
  * Run-time support copied verbatim into every compiled Playwright project as
  * `stepdeck-runtime.ts`. It must only import `@playwright/test`, `node:` modules and its siblings
- * `stepdeck-email.ts` (the inbox polling) and `stepdeck-page.ts` (page scripts, history,
- * patterns), copied beside it, so the exported project runs unmodified with `npx playwright test`.
+ * `stepdeck-email.ts` (the inbox polling), `stepdeck-page.ts` (page scripts, history,
+ * patterns), `stepdeck-heal.ts` and `stepdeck-suggest.ts` (locator suggestions at a failure),
+ * copied beside it, so the exported project runs unmodified with `npx playwright test`.
  *
  * It owns what is the same for every step: step conditions (skip, alwaysRun, if), failure
- * bookkeeping, `{{vars.X}}` / `{{parameters.X}}` / `{{secrets.X}}` templating, API responses,
- * JSON paths and the email-inbox polling. Secrets are read from `STEPDECK_SECRET_<NAME>`.
+ * bookkeeping, `{{vars.X}}` / `{{parameters.X}}` / `{{env.X}}` / `{{secrets.X}}` templating, API
+ * responses, JSON paths and the email-inbox polling. Secrets are read from
+ * `STEPDECK_SECRET_<NAME>`, the run's environment variables from `STEPDECK_ENV_<NAME>`.
  */
 import net from 'node:net';
 import path from 'node:path';
-import { type BrowserContext, type Page, type Request, type TestInfo, test } from '@playwright/test';
+import {
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Request,
+  type TestInfo,
+  test,
+} from '@playwright/test';
 import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdeck-email.ts';
+import { diagnoseLocator, type HealMode } from './stepdeck-heal.ts';
 import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
+import { retryChoice } from './stepdeck-suggest.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -39,6 +50,11 @@ export type { EmailRecord, WaitForEmailOptions } from './stepdeck-email.ts';
 /** The environment variable holding a project secret at run time. */
 export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** The environment variable holding a variable of the run's environment (`{{env.NAME}}`). */
+export function environmentEnvVar(name: string): string {
+  return `STEPDECK_ENV_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
 /** What an `assertScreenshot` step asks of `stepdeck-visual.ts`. */
@@ -70,9 +86,11 @@ interface VisualModule {
 export const EXPECTATION_ANNOTATION = 'stepdeck-expectation';
 /** Result annotation with each `assertScreenshot`'s outcome (JSON), read by the service. */
 export const VISUAL_ANNOTATION = 'stepdeck-visual';
+/** Result annotation with a failing locator's suggestions and, healed, the one used (JSON). */
+export const HEAL_ANNOTATION = 'stepdeck-heal';
 const EXPECTATION_MAX_CHARS = 2_000;
 
-const TEMPLATE = /\{\{\s*(vars|parameters|secrets)\.([^}\s]+)\s*\}\}/g;
+const TEMPLATE = /\{\{\s*(vars|parameters|env|secrets)\.([^}\s]+)\s*\}\}/g;
 
 function lookup(root: unknown, dotted: string): unknown {
   let current: unknown = root;
@@ -248,6 +266,12 @@ export class Stepdeck {
   private currentStepStartedAt = new Date();
   /** The test's browser context (browser tests): its pages are the ones Playwright screenshots. */
   private context: BrowserContext | undefined;
+  /** `heal`: what a step whose locator finds nothing (or several) gets: suggestions, a retry. */
+  private readonly heal: HealMode;
+  /** The locators the running step made: the selector as written and as it ran. */
+  private located: Array<{ page: Page; selector: string; resolved: string }> = [];
+  /** While `heal: retry` runs a step again: its selector → the suggestion used instead. */
+  private readonly replacements = new Map<string, string>();
 
   constructor(
     testInfo: TestInfo,
@@ -255,9 +279,11 @@ export class Stepdeck {
       vars?: Record<string, unknown> | null;
       parameters?: Record<string, unknown> | null;
       inboxApiUrl?: string;
+      heal?: HealMode;
     },
   ) {
     this.testInfo = testInfo;
+    this.heal = init.heal ?? 'suggest';
     this.vars = { ...(init.vars ?? {}) };
     this.parameters = { ...(init.parameters ?? {}) };
     this.inboxApiUrl = init.inboxApiUrl;
@@ -269,6 +295,7 @@ export class Stepdeck {
     title: string,
     condition: StepCondition,
     body: (scope: StepScope) => Promise<void>,
+    stepId?: string,
   ): Promise<void> {
     if (condition?.type === 'skip') {
       await test.step
@@ -290,7 +317,7 @@ export class Stepdeck {
       await test.step(title, async () => {
         this.previousStepStartedAt = this.currentStepStartedAt;
         this.currentStepStartedAt = new Date();
-        await body(inner);
+        await this.healing(stepId, inner, body);
         this.assertNoBlockedLoad();
         // A failed child fails its group too (the same error object, so one location).
         if (inner.failed) throw this.error;
@@ -304,6 +331,61 @@ export class Stepdeck {
         this.recordExpectation(error);
       }
     }
+  }
+
+  /**
+   * Runs a step's body; when it fails because its locator found nothing (or several elements),
+   * records the page's closest elements (`stepdeck-heal.ts`) and, with `heal: retry`, runs the
+   * body once more with the best of them: the step then passes, recorded as healed.
+   */
+  private async healing(
+    stepId: string | undefined,
+    inner: StepScope,
+    body: (scope: StepScope) => Promise<void>,
+  ): Promise<void> {
+    const outer = this.located;
+    this.located = [];
+    try {
+      await body(inner);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      // The locator the error names (a drag has two), else the step's first.
+      const used = this.located.find((entry) => message.includes(entry.resolved)) ?? this.located[0];
+      if (this.heal === 'off' || stepId === undefined || !used) throw error;
+      const record = await diagnoseLocator(
+        used.page,
+        { stepId, selector: used.selector, resolved: used.resolved },
+        error,
+      );
+      if (!record) throw error;
+      const choice = this.heal === 'retry' ? retryChoice(record.suggestions) : null;
+      if (choice) {
+        this.replacements.set(used.selector, choice.selector);
+        try {
+          inner.failed = false;
+          await body(inner);
+          record.healed = { selector: choice.selector, locator: choice.locator };
+        } catch {
+          // The suggestion did not do it either: the step fails with its own error.
+        } finally {
+          this.replacements.delete(used.selector);
+        }
+      }
+      this.testInfo.annotations.push({ type: HEAL_ANNOTATION, description: JSON.stringify(record) });
+      if (!record.healed) throw error;
+    } finally {
+      this.located = outer;
+    }
+  }
+
+  /**
+   * `page.locator()` for a step's selector (templates resolved), noted so a failure can be
+   * diagnosed; while a healed step runs again, the suggestion stands in for it.
+   */
+  locator(page: Page, selector: string): Locator {
+    const resolved = this.replacements.get(selector) ?? this.t(selector);
+    this.located.push({ page, selector, resolved });
+    return page.locator(resolved);
   }
 
   /**
@@ -362,13 +444,19 @@ export class Stepdeck {
       (page as unknown as Record<symbol, boolean>)[captured] = true;
   }
 
-  /** Resolves `{{vars.X}}`, `{{parameters.X}}` and `{{secrets.X}}` in a string. */
+  /** Resolves `{{vars.X}}`, `{{parameters.X}}`, `{{env.X}}` and `{{secrets.X}}` in a string. */
   t(template: string): string {
     return template.replace(TEMPLATE, (_match, kind: string, name: string) => {
       if (kind === 'secrets') {
         const value = process.env[secretEnvVar(name)];
         if (value === undefined)
           throw new Error(`secret "${name}" is not set (environment ${secretEnvVar(name)})`);
+        return value;
+      }
+      if (kind === 'env') {
+        const value = process.env[environmentEnvVar(name)];
+        if (value === undefined)
+          throw new Error(`{{env.${name}}} is not defined (environment ${environmentEnvVar(name)})`);
         return value;
       }
       const value = lookup(kind === 'vars' ? this.vars : this.parameters, name);

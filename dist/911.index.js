@@ -1,14 +1,14 @@
-export const id = 288;
-export const ids = [288];
+export const id = 911;
+export const ids = [911];
 export const modules = {
 
 /***/ 34908:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   a: () => (/* binding */ runConfig)
+/* harmony export */   aA: () => (/* binding */ runConfig)
 /* harmony export */ });
-/* unused harmony export resolveRunConfig */
+/* unused harmony exports healMode, resolveRunConfig */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
@@ -29,6 +29,12 @@ const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
     workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
     repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    /**
+     * A step whose locator finds nothing (or several): `suggest` (default) records the page's
+     * closest elements, `retry` also runs the step once more with the best one (the result
+     * says healed), `off` neither. Additive.
+     */
+    heal: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'suggest', 'retry']).optional(),
     viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
         height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
@@ -36,6 +42,14 @@ const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         .optional(),
 })
     .loose();
+/** A test's `heal` after layering (last layer wins), `suggest` when none sets it. */
+function healMode(...layers) {
+    let mode = 'suggest';
+    for (const layer of layers)
+        if (layer?.heal)
+            mode = layer.heal;
+    return mode;
+}
 /** Layers configs left to right (test config, then run overrides); runs are always headless. */
 function resolveRunConfig(...layers) {
     const merged = {};
@@ -70,7 +84,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 60288:
+/***/ 90911:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -135,6 +149,19 @@ function mergeRuns(runs, context) {
                 received: result.received ?? null,
                 errorDetail: result.errorDetail ?? null,
                 flaky: result.flaky === true || result.status === 'flaky',
+                ...(result.locatorSuggestions
+                    ? {
+                        locatorHint: {
+                            step: result.locatorSuggestions.step,
+                            from: result.locatorSuggestions.fromLocator,
+                            problem: result.locatorSuggestions.problem,
+                            closest: result.locatorSuggestions.suggestions[0]?.locator ?? null,
+                        },
+                    }
+                    : {}),
+                ...(result.healed?.length
+                    ? { healed: result.healed.map((step) => ({ step: step.step, locator: step.locator })) }
+                    : {}),
             });
         const reported = new Set((info?.testResults ?? []).map((result) => result.testId));
         const stopped = (context.unfinished?.get(run.id) ?? []).filter((test) => !reported.has(test.testId));
@@ -405,7 +432,7 @@ const createTestData = schemas/* object */.Ikc({
     status: testStatus.default('draft'),
     directory: schemas/* boolean */.zMY().default(false),
     parentTestId: uuid.nullable().optional(),
-    config: run_config/* runConfig */.a.optional(),
+    config: run_config/* runConfig */.aA.optional(),
     steps: stepInputList.optional(),
     tags: schemas/* array */.YOg(uuid).optional(),
     vars: jsonObject.nullable().optional(),
@@ -421,7 +448,7 @@ const updateTestData = schemas/* object */.Ikc({
      * top level when null. The spec's PUT offers no other way to move a test between directories.
      */
     parentTestId: uuid.nullable().optional(),
-    config: run_config/* runConfig */.a.optional(),
+    config: run_config/* runConfig */.aA.optional(),
     steps: stepInputList.optional(),
     tags: schemas/* array */.YOg(uuid).optional(),
     vars: jsonObject.nullable().optional(),
@@ -658,6 +685,19 @@ const testHistoryEntry = schemas/* object */.Ikc({
     label: schemas/* string */.YjP().nullable(),
     createdAt: isoTimestamp,
 });
+/**
+ * A step whose duration moved: its median over the latest 5 results (`after`, ms) against the
+ * median before them in the window (`before`), when it at least doubled and grew by 500 ms or
+ * more. `position` counts the test's steps in document order from 1; `since` is the result
+ * where the longer durations began.
+ */
+const stepShift = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP(),
+    position: schemas/* number */.aig().int(),
+    before: schemas/* number */.aig().int(),
+    after: schemas/* number */.aig().int(),
+    since: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: isoTimestamp }).nullable(),
+});
 /** Derived over the filtered results of the summary's window (the latest `window` of them). */
 const testHistorySummary = schemas/* object */.Ikc({
     window: schemas/* number */.aig().int(),
@@ -674,6 +714,9 @@ const testHistorySummary = schemas/* object */.Ikc({
         .nullable(),
     durationP50: schemas/* number */.aig().int().nullable(),
     durationP95: schemas/* number */.aig().int().nullable(),
+    /** Median duration of the latest 5 decided results and of the earlier ones (null until 5 of each). */
+    durationTrend: schemas/* object */.Ikc({ recentP50: schemas/* number */.aig().int(), earlierP50: schemas/* number */.aig().int() }).nullable(),
+    stepShifts: schemas/* array */.YOg(stepShift),
 });
 const testQuarantine = schemas/* object */.Ikc({
     testId: schemas/* string */.YjP(),
@@ -743,6 +786,204 @@ const quarantineBody = schemas/* object */.Ikc({
     expiresAt: iso/* datetime */.w$({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).optional(),
 });
 const testQuarantineResponse = dataOf(testQuarantine);
+/** Where a test stands on a branch, derived from its latest results there. */
+const testHealth = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    /** Its name in its latest recorded run. */
+    name: schemas/* string */.YjP(),
+    lastRunId: schemas/* string */.YjP(),
+    lastStatus: historyStatus,
+    lastResultAt: isoTimestamp,
+    failingSince: schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), createdAt: isoTimestamp, commitSha: schemas/* string */.YjP().nullable() })
+        .nullable(),
+    passRate: schemas/* number */.aig().nullable(),
+    flakeRate: schemas/* number */.aig().nullable(),
+    /** How many latest results the rates are over. */
+    sampleSize: schemas/* number */.aig().int(),
+});
+/**
+ * Whether a quarantined test has earned its way out: its decided results since it was put in
+ * quarantine, how many passed, and the lower bound of the pass rate's 95 % Wilson interval.
+ * It leaves quarantine by itself once `passRateLowerBound` reaches `releaseAt`.
+ */
+const quarantineEvidence = schemas/* object */.Ikc({
+    results: schemas/* number */.aig().int(),
+    passes: schemas/* number */.aig().int(),
+    passRateLowerBound: schemas/* number */.aig().nullable(),
+    releaseAt: schemas/* number */.aig(),
+});
+const quarantinedTest = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    /** Null when the test has no recorded result yet. */
+    name: schemas/* string */.YjP().nullable(),
+    quarantine: testQuarantine,
+    evidence: quarantineEvidence,
+});
+/** A test put in or taken out of quarantine, by a person or by the flake and release rules. */
+const quarantineEvent = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP().nullable(),
+    kind: schemas/* enum */.k5n(['quarantined', 'released']),
+    automatic: schemas/* boolean */.zMY(),
+    actor: schemas/* string */.YjP(),
+    reason: schemas/* string */.YjP(),
+    evidence: quarantineEvidence.nullable(),
+    createdAt: isoTimestamp,
+});
+/** `GET /v1/test-insights`: a project's flaky, failing and quarantined tests on one branch. */
+const testInsights = schemas/* object */.Ikc({
+    branchId: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP(),
+    /** Flake rate above 0, highest first. */
+    flaky: schemas/* array */.YOg(testHealth),
+    /** Failing in their latest result, the most recently broken first. */
+    failing: schemas/* array */.YOg(testHealth),
+    quarantined: schemas/* array */.YOg(quarantinedTest),
+    /** The latest quarantine changes of the project, newest first. */
+    quarantineEvents: schemas/* array */.YOg(quarantineEvent),
+    /** Automatic quarantine: the flake rate that puts a test in it (null: off). */
+    autoQuarantineAt: schemas/* number */.aig().nullable(),
+});
+const testInsightsResponse = dataOf(testInsights);
+const testInsightsQuery = schemas/* object */.Ikc({
+    /** A branch id or name (default: the project's default branch). */
+    branch: schemas/* string */.YjP().min(1, 'branch must not be empty').optional(),
+    limit: queryInteger('limit', 1, 200).default(50),
+});
+
+;// CONCATENATED MODULE: ./contract/src/environments.ts
+
+
+/**
+ * Environments: per project, named sets of base URL, variables and secrets (`staging`,
+ * `production`). A run, a schedule or a preset picks one by name; `{{env.NAME}}` in a step
+ * reads its variable NAME and `{{secrets.X}}` looks in its secrets before the project's.
+ */
+/** How runs, schedules, presets, the action and the CLI name an environment. */
+const environmentName = schemas/* string */.YjP({ error: 'environment must be a string' })
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'environment must be 1 to 32 lowercase letters, digits, "-" or "_", starting with a letter or digit');
+/** A variable or secret name: usable as `{{env.NAME}}` / `{{secrets.NAME}}` and in an environment variable. */
+const entryName = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const entryNameRule = 'must be letters, digits and underscores, not starting with a digit (at most 128)';
+/** At most this many variables, and as many secrets, per environment. */
+const environmentEntriesMax = 100;
+const httpUrl = schemas/* string */.YjP({ error: 'baseURL must be a string' })
+    .max(2048, 'baseURL must be at most 2048 characters')
+    .refine((value) => {
+    try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+    }
+    catch {
+        return false;
+    }
+}, 'baseURL must be an absolute http or https URL');
+/** Names checked on the whole map, so the message names the key (a record's key error does not). */
+const namedEntries = (kind) => (value, check) => {
+    const names = Object.keys(value);
+    if (names.length > environmentEntriesMax)
+        check.addIssue({ code: 'custom', message: `at most ${environmentEntriesMax} ${kind}s` });
+    for (const name of names.filter((candidate) => !entryName.test(candidate)))
+        check.addIssue({ code: 'custom', message: `${kind} name "${name}" ${entryNameRule}` });
+};
+const environmentVariables = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP({ error: 'a variable value must be a string' })
+    .max(8192, 'a variable value must be at most 8192 characters'))
+    .superRefine(namedEntries('variable'));
+/** Secrets to set (a value) or remove (`null`); names left out keep their value. */
+const environmentSecretChanges = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP({ error: 'a secret value must be a string, or null to remove it' })
+    .max(65_536, 'a secret value must be at most 65536 characters')
+    .nullable())
+    .superRefine(namedEntries('secret'));
+/** A secret as listed: its name only, never the value. */
+const environmentSecret = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+});
+/** Item of `GET /console/v1/projects/:projectId/environments`. */
+const environment = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    projectId: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    baseURL: schemas/* string */.YjP().nullable(),
+    variables: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()),
+    secrets: schemas/* array */.YOg(environmentSecret),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+});
+const environmentResponse = dataOf(environment);
+const environmentListResponse = dataOf(schemas/* array */.YOg(environment));
+const environmentCreateBody = schemas/* object */.Ikc({
+    name: environmentName,
+    baseURL: httpUrl.nullable().optional(),
+    variables: environmentVariables.optional(),
+    secrets: environmentSecretChanges.optional(),
+});
+/** `variables` replaces the whole map; `secrets` sets or removes the names it lists. */
+const environmentUpdateBody = schemas/* object */.Ikc({
+    name: environmentName.optional(),
+    baseURL: httpUrl.nullable().optional(),
+    variables: environmentVariables.optional(),
+    secrets: environmentSecretChanges.optional(),
+});
+
+;// CONCATENATED MODULE: ./contract/src/healing.ts
+
+
+/**
+ * Locator suggestions and healing: when a step's locator finds nothing (or several elements),
+ * the run records the page's closest elements; with `heal: retry` the step ran once more with
+ * the best one. Additive fields of the run report; statuses keep the spec's values.
+ */
+/** One proposed element: the selector a step would store, and the same as Playwright code. */
+const locatorSuggestion = schemas/* object */.Ikc({
+    /** Playwright selector syntax, as steps store it (`internal:role=button[name="Save changes"i]`). */
+    selector: schemas/* string */.YjP(),
+    /** The same as Playwright's JavaScript writes it: `getByRole('button', { name: 'Save changes' })`. */
+    locator: schemas/* string */.YjP(),
+    /** 0…1: how close the element is to what the step's selector asked for. */
+    score: schemas/* number */.aig(),
+    /** How many elements it matched on the page when the step failed. */
+    matches: schemas/* number */.aig().int(),
+});
+/** The failing locator of a test's failed step, with the page's closest elements, best first. */
+const locatorSuggestions = schemas/* object */.Ikc({
+    /** The step's node id (as in `failedStep.stepId` and `steps[].stepId`). */
+    stepId: schemas/* string */.YjP(),
+    /** 1-based position of the step in the test's step tree (`steps[]`). */
+    step: schemas/* number */.aig().int(),
+    /** The selector as the step holds it, and as Playwright code. */
+    from: schemas/* string */.YjP(),
+    fromLocator: schemas/* string */.YjP(),
+    /** `none`: it matched nothing; `many`: several elements where the action needs one. */
+    problem: schemas/* enum */.k5n(['none', 'many']),
+    suggestions: schemas/* array */.YOg(locatorSuggestion),
+});
+/** A step that passed with a suggestion instead of its own locator (`heal: retry`). */
+const healedStep = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP(),
+    step: schemas/* number */.aig().int(),
+    /** The step's selector, which found nothing. */
+    from: schemas/* string */.YjP(),
+    /** The selector it passed with, and the same as Playwright code. */
+    to: schemas/* string */.YjP(),
+    locator: schemas/* string */.YjP(),
+});
+/** Body of `POST /console/v1/test-runs/:runId/tests/:testId/steps/:stepId/use-locator`. */
+const useLocatorBody = schemas/* object */.Ikc({
+    /** One of the step's suggestions in this run: its `selector` (or its `locator` text). */
+    locator: schemas/* string */.YjP().min(1, 'locator must not be empty').max(4_000),
+});
+const useLocatorResult = schemas/* object */.Ikc({
+    testId: schemas/* string */.YjP(),
+    stepId: schemas/* string */.YjP(),
+    /** The selector the step holds now. */
+    selector: schemas/* string */.YjP(),
+    /** The test's working revision and its edit version after the change. */
+    revisionId: schemas/* string */.YjP(),
+    editVersion: schemas/* number */.aig().int(),
+});
+const useLocatorResponse = dataOf(useLocatorResult);
 
 ;// CONCATENATED MODULE: ./contract/src/visual.ts
 
@@ -829,6 +1070,8 @@ const visualBaselineQuery = schemas/* object */.Ikc({ testId: uuid.optional() })
 
 
 
+
+
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
 const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP(), status: runStatus });
 const remoteRunSingleResponse = dataOf(remoteRunSingle);
@@ -863,16 +1106,19 @@ const remoteRunResponse = dataOf(remoteRunResult);
 const bulkRemoteRunBody = schemas/* object */.Ikc({
     testIds: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
     tagId: schemas/* string */.YjP().optional(),
-    config: run_config/* runConfig */.a.optional(),
+    config: run_config/* runConfig */.aA.optional(),
     /** A config preset of the project (console sessions only): its config, with `config` over it. */
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    /** An environment of the project by name (additive): its base URL, variables and secrets. */
+    environment: environmentName.optional(),
     /** Where the run's code came from (commit, ref, pull request, label); additive. */
     metadata: runSource.optional(),
 });
 /** Body of `POST /v1/tests/:testId/remote-run`. */
 const singleRemoteRunBody = schemas/* object */.Ikc({
-    config: run_config/* runConfig */.a.optional(),
+    config: run_config/* runConfig */.aA.optional(),
     presetId: schemas/* uuid */.uRe({ error: 'presetId must be a preset UUID' }).optional(),
+    environment: environmentName.optional(),
     metadata: runSource.optional(),
 })
     .loose();
@@ -893,6 +1139,8 @@ const testRun = schemas/* object */.Ikc({
     testName: schemas/* string */.YjP().nullable(),
     branchName: schemas/* string */.YjP().nullable(),
     scheduleType: schemas/* string */.YjP().nullable(),
+    /** The environment the run used, by name (additive); null for none. */
+    environment: schemas/* string */.YjP().nullable().optional(),
     createdAt: isoTimestamp,
     startedAt: isoTimestamp.nullable(),
     completedAt: isoTimestamp.nullable(),
@@ -915,6 +1163,8 @@ const runStepResult = schemas/* object */.Ikc({
     status: stepOutcome,
     duration: schemas/* number */.aig().int(),
     error: schemas/* string */.YjP().nullable(),
+    /** Passed only with a suggestion in place of its locator (`heal: retry`; additive). */
+    healed: schemas/* object */.Ikc({ from: schemas/* string */.YjP(), to: schemas/* string */.YjP(), locator: schemas/* string */.YjP() }).optional(),
 });
 /** The step that failed a test, as the user wrote it. */
 const failedStep = schemas/* object */.Ikc({
@@ -944,6 +1194,13 @@ const runTestResult = schemas/* object */.Ikc({
     /** Failed at least once, then passed on a retry. */
     flaky: schemas/* boolean */.zMY().optional(),
     steps: schemas/* array */.YOg(runStepResult).optional(),
+    /** The failed step's locator found nothing (or several): the page's closest elements (additive). */
+    locatorSuggestions: locatorSuggestions.nullable().optional(),
+    /**
+     * Steps that passed only with a suggestion (`heal: retry`); the test's status stays `passed`
+     * (the spec's values), this says it was healed (additive).
+     */
+    healed: schemas/* array */.YOg(healedStep).optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({
@@ -1127,18 +1384,20 @@ class StepdeckClient {
         this.#options = options;
         this.#sleep = options.sleep ?? sleepReal;
     }
-    async triggerTest(testId, config, metadata) {
+    async triggerTest(testId, config, metadata, environment) {
         return this.#start(testId, `/v1/tests/${testId}/remote-run`, {
             ...(config ? { config } : {}),
+            ...(environment ? { environment } : {}),
             ...(metadata ? { metadata } : {}),
         });
     }
-    async triggerBulk(target, config, metadata) {
+    async triggerBulk(target, config, metadata, environment) {
         // The latest run of the tag, or of the first test id, is the run this request may have started.
         const key = target.tagId ?? target.testIds?.[0] ?? '';
         return this.#start(key, '/v1/tests/remote-run', {
             ...target,
             ...(config ? { config } : {}),
+            ...(environment ? { environment } : {}),
             ...(metadata ? { metadata } : {}),
         });
     }
@@ -1667,6 +1926,7 @@ function withCarriedOver(results, carried) {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
 ;// CONCATENATED MODULE: ./src/report/failure.ts
+
 /**
  * A failed test in the user's words, for every surface (summary, comment, annotations, JUnit,
  * CLI): which step failed and why. Uses the service's step-level fields when it sends them and
@@ -1711,8 +1971,25 @@ function expectation(test) {
     const received = message.match(/^\s*Received(?: [\w ]+)?: (.+)$/m)?.[1];
     return { expected: expected.trim(), received: received?.trim() ?? null };
 }
-/** The one-line reason: `expected "Bye Ada", received "Hello Ada"`, else the message's first line. */
+/** `no element for getByRole('button', { name: 'Save' }); closest now: getByRole(…)`. */
+function locatorHintText(hint) {
+    const head = hint.problem === 'many' ? `several elements match ${hint.from}` : `no element for ${hint.from}`;
+    return hint.closest ? `${head}; closest now: ${hint.closest}` : `${head}; nothing similar on the page now`;
+}
+/** `passed (healed: step 2 used getByRole('button', { name: 'Save changes' }))`; null when not healed. */
+function healedText(test) {
+    if (!test.healed?.length || isFailedTest(test))
+        return null;
+    const used = test.healed.map((step) => `step ${step.step} used ${step.locator}`).join(', ');
+    return `${test.status} (healed: ${used})`;
+}
+/**
+ * The one-line reason: the failing locator and the closest element now, else
+ * `expected "Bye Ada", received "Hello Ada"`, else the message's first line.
+ */
 function reason(test, max = 160) {
+    if (test.locatorHint)
+        return cut(oneLine(locatorHintText(test.locatorHint)), max);
     const values = expectation(test);
     if (values)
         return cut(oneLine(`expected ${cut(values.expected, 70)}${values.received !== null ? `, received ${cut(values.received, 70)}` : ''}`), max);
@@ -1810,7 +2087,8 @@ function row(test, runUrl) {
             ? '⚠️ flaky'
             : test.status === 'skipped'
                 ? '⏭️ skipped'
-                : `✅ ${cell(test.status)}`;
+                : // Healed is never shown as a plain pass: the step passed only with another locator.
+                    `✅ ${cell(healedText(test) ?? test.status)}`;
     const carried = (test.carriedFromAttempt ? ` (attempt ${test.carriedFromAttempt}, carried over)` : '') +
         (failed && test.triage ? ` · ${triageText[test.triage]}` : '');
     const step = failed ? failingStepText(test) : '';
@@ -2408,10 +2686,10 @@ function leftOutLine(runId, leftOut) {
     return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
 }
 async function startRuns(client, target, log) {
-    const { testIds, tagId, config, metadata } = target;
+    const { testIds, tagId, config, metadata, environment } = target;
     if (tagId) {
         try {
-            return { runs: [await client.triggerBulk({ tagId }, config, metadata)], attached: false };
+            return { runs: [await client.triggerBulk({ tagId }, config, metadata, environment)], attached: false };
         }
         catch (error) {
             if (!overCap(error))
@@ -2419,12 +2697,12 @@ async function startRuns(client, target, log) {
         }
         const leaves = await client.activeLeafTests({ tagId });
         log(`The tag selects ${leaves.length} active tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        return { runs: await triggerChunks(client, leaves, config, log, metadata), attached: false };
+        return { runs: await triggerChunks(client, leaves, config, log, metadata, environment), attached: false };
     }
     if (testIds.length === 1) {
         const testId = testIds[0];
         try {
-            return { runs: [await client.triggerTest(testId, config, metadata)], attached: false };
+            return { runs: [await client.triggerTest(testId, config, metadata, environment)], attached: false };
         }
         catch (error) {
             if (!(error instanceof ApiError && error.status === 409))
@@ -2442,7 +2720,7 @@ async function startRuns(client, target, log) {
         log(`${testIds.length} test ids, more than ${maxTestsPerRun} per run: splitting into ${parts.length} runs`);
     for (const part of parts) {
         try {
-            runs.push(await client.triggerBulk({ testIds: part }, config, metadata));
+            runs.push(await client.triggerBulk({ testIds: part }, config, metadata, environment));
             continue;
         }
         catch (error) {
@@ -2457,15 +2735,15 @@ async function startRuns(client, target, log) {
         }
         const unique = [...new Set(leaves)];
         log(`The selection expands to ${unique.length} tests, more than ${maxTestsPerRun}: splitting into several runs`);
-        runs.push(...(await triggerChunks(client, unique, config, log, metadata)));
+        runs.push(...(await triggerChunks(client, unique, config, log, metadata, environment)));
     }
     return { runs, attached: false };
 }
-async function triggerChunks(client, ids, config, log, metadata) {
+async function triggerChunks(client, ids, config, log, metadata, environment) {
     const runs = [];
     const parts = chunk(ids, maxTestsPerRun);
     for (const [index, part] of parts.entries()) {
-        const run = await client.triggerBulk({ testIds: part }, config, metadata);
+        const run = await client.triggerBulk({ testIds: part }, config, metadata, environment);
         log(`Run ${index + 1}/${parts.length}: ${run.runId} (${part.length} tests)`);
         runs.push(run);
     }
@@ -2554,7 +2832,13 @@ async function execute(inputs, env = process.env) {
         const client = clientFor(inputs);
         const rerun = await rerunPlan(inputs, env);
         const triggered = await trigger(client, rerun
-            ? { testIds: rerun.testIds, tagId: undefined, config: inputs.config, metadata: inputs.metadata }
+            ? {
+                testIds: rerun.testIds,
+                tagId: undefined,
+                config: inputs.config,
+                metadata: inputs.metadata,
+                environment: inputs.environment,
+            }
             : inputs, core/* info */.pq);
         const runIds = triggered.runs.map((run) => run.runId);
         const runUrls = runIds.map((id) => runUrl(inputs.baseUrl, inputs.projectId, id));
