@@ -240,6 +240,7 @@ async function parseInputs(raw, defaults = {}) {
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
         rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
+        visualChanges: check(() => choice(raw, 'visual-changes', ['warn', 'fail', 'ignore'], 'warn')),
         metadata: check(() => {
             const label = inputs_text(raw, 'label');
             if (label && label.length > 200)
@@ -281,6 +282,7 @@ const inputNames = [
     'annotations',
     'commit-status',
     'label',
+    'visual-changes',
 ];
 
 ;// CONCATENATED MODULE: ./src/run-source.ts
@@ -336,7 +338,7 @@ async function run(env = process.env) {
         (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(911)]).then(__webpack_require__.bind(__webpack_require__, 90911));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(244)]).then(__webpack_require__.bind(__webpack_require__, 244));
     await execute(inputs, env);
 }
 

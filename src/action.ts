@@ -25,6 +25,7 @@ import {
 import { failsStep, mergeRuns, type Results, runUrl, unfinishedStatus } from './results.ts';
 import { gatingStatus, quarantineLine, withTriage } from './triage.ts';
 import { trigger } from './trigger.ts';
+import { failsOnVisualChanges, visualChangesLine } from './visual.ts';
 import { waitForRuns } from './wait.ts';
 
 /** What the main step saves for the post step: the runs it started, and whether it saw them end. */
@@ -123,6 +124,10 @@ export async function execute(inputs: Inputs, env: NodeJS.ProcessEnv = process.e
     );
     const quarantined = quarantineLine(results);
     if (quarantined) core.notice(quarantined);
+    const visual = visualChangesLine(results);
+    if (visual && failsOnVisualChanges(results, inputs.visualChanges))
+      core.setFailed(`Stepdeck: ${visual} (visual-changes: fail)`);
+    else if (visual && inputs.visualChanges === 'warn') core.warning(visual);
     if (failsStep(gatingStatus(results), inputs.failOn)) {
       const failed = results.tests
         .filter((test) => test.status === 'failed' && test.triage !== 'quarantined')

@@ -21,12 +21,14 @@ STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins ov
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
   --label TEXT                a label stored with the run (a deploy, an environment)
+  --visual-changes warn|fail|ignore  (warn) screenshots awaiting review: warn, exit 1, or
+                              only count them
   --json                      print the outputs as JSON on stdout (errors too)
 
 Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
 `;
 
-/** Exit codes: 0 ok, 1 an outcome listed in fail-on, 2 usage or API error. */
+/** Exit codes: 0 ok, 1 an outcome listed in fail-on (or visual changes with --visual-changes fail), 2 usage or API error. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const err = (line: string) => process.stderr.write(`${line}\n`);
   if (argv[0] === 'record') {

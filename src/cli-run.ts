@@ -12,6 +12,7 @@ import { formatDuration } from './report/markdown.ts';
 import { failsStep, isFailedTest, isFlakyTest, mergeRuns, type Results, runUrl } from './results.ts';
 import { gatingStatus, quarantineLine, withTriage } from './triage.ts';
 import { trigger } from './trigger.ts';
+import { failsOnVisualChanges, visualChangesLine } from './visual.ts';
 import { waitForRuns } from './wait.ts';
 
 /** Outputs that are counts: numbers in the CLI's JSON (the action's outputs are strings by nature). */
@@ -24,6 +25,7 @@ const numericOutputs = [
   'carried-over',
   'duration-ms',
   'new-failures',
+  'visual-changes',
 ];
 
 /** The CLI's JSON document: the action's outputs with counts as numbers and `results` as an object. */
@@ -95,7 +97,11 @@ export async function runCommand(inputs: Inputs, args: CliArgs, err: (line: stri
     else print(summaryText(results, { runUrls, dir, junitPath }));
     const quarantined = quarantineLine(results);
     if (quarantined) err(quarantined);
-    return failsStep(gatingStatus(results), inputs.failOn) ? 1 : 0;
+    const visual = visualChangesLine(results);
+    if (visual && inputs.visualChanges !== 'ignore') err(`stepdeck: ${visual}`);
+    const failed =
+      failsStep(gatingStatus(results), inputs.failOn) || failsOnVisualChanges(results, inputs.visualChanges);
+    return failed ? 1 : 0;
   } finally {
     stopCancelling();
   }
@@ -130,6 +136,7 @@ export function summaryText(results: Results, where: { runUrls: string[]; dir: s
         .filter(Boolean)
         .join('\n');
     }),
+    ...[visualChangesLine(results)].filter((line) => line !== undefined).map((line) => `Visual: ${line}`),
     `Run: ${where.runUrls.join(', ')}`,
     `Artifacts: ${where.dir}`,
     `JUnit: ${where.junitPath}`,

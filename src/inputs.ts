@@ -35,6 +35,11 @@ export interface Inputs {
   rerun: 'failed' | 'all';
   /** Sent with the trigger: the commit, ref and pull request (from the environment) and `label`. */
   metadata: RunSource | undefined;
+  /**
+   * Screenshots awaiting review in the console: a warning (`warn`), a failed step (`fail`), or
+   * nothing beyond the output and the summary (`ignore`).
+   */
+  visualChanges: 'warn' | 'fail' | 'ignore';
 }
 
 /** Raw values by input name (kebab-case); empty or absent means unset. */
@@ -291,6 +296,7 @@ export async function parseInputs(raw: RawInputs, defaults: InputDefaults = {}):
     annotations: check(() => bool(raw, 'annotations', true)),
     commitStatus: check(() => bool(raw, 'commit-status', false)),
     rerun: check(() => choice(raw, 'rerun', ['failed', 'all'] as const, 'failed')),
+    visualChanges: check(() => choice(raw, 'visual-changes', ['warn', 'fail', 'ignore'] as const, 'warn')),
     metadata: check(() => {
       const label = text(raw, 'label');
       if (label && label.length > 200) fail('label', `must be at most 200 characters, got ${label.length}`);
@@ -331,4 +337,5 @@ export const inputNames = [
   'annotations',
   'commit-status',
   'label',
+  'visual-changes',
 ] as const;

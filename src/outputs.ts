@@ -1,6 +1,7 @@
 import type { Uploaded } from './artifacts.ts';
 import type { Results } from './results.ts';
 import { newFailures } from './triage.ts';
+import { visualChangesOf } from './visual.ts';
 
 export interface OutputSources {
   runIds: readonly string[];
@@ -31,6 +32,7 @@ export function outputsFor(sources: OutputSources): Record<string, string> {
       'carried-over': String(results.carriedOver ?? 0),
       'duration-ms': String(results.durationMs),
       'new-failures': String(newFailures(results).length),
+      'visual-changes': String(visualChangesOf(results).length),
       results: JSON.stringify({
         status: results.status,
         stats: results.stats,

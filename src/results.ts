@@ -1,4 +1,10 @@
-import type { FailedStep, RunStats, TestRunDetail, TriageClass } from '@stepdeck/contract';
+import type {
+  FailedStep,
+  RunStats,
+  TestRunDetail,
+  TriageClass,
+  VisualChangeSummary,
+} from '@stepdeck/contract';
 import type { Outcome } from './inputs.ts';
 
 export interface TestOutcome {
@@ -36,6 +42,13 @@ export interface TestOutcome {
   healed?: Array<{ step: number; locator: string }>;
 }
 
+/**
+ * A screenshot of an `assertScreenshot` step that is not its baseline, as the run reports it:
+ * `changed` (beyond the threshold: the step failed) or `new` (no baseline yet: the step passed
+ * and recorded a candidate). It awaits a review in the console (src/visual.ts).
+ */
+export type VisualChange = VisualChangeSummary & { runId: string };
+
 export interface RunSummary {
   runId: string;
   status: string;
@@ -56,6 +69,8 @@ export interface Results {
   carriedOver?: number;
   /** Why the outcome is what it is, when the counts alone do not say (a deadline). */
   note?: string;
+  /** Screenshots not matching their baseline, of every run (absent from older services). */
+  visualChanges?: VisualChange[];
 }
 
 /** The status of a test the deadline stopped: counted and listed as failed. */
@@ -96,8 +111,10 @@ export function mergeRuns(
   const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
   let durationMs = 0;
   const summaries: RunSummary[] = [];
+  const visualChanges: VisualChange[] = [];
   for (const run of runs) {
     const info = run.report?.runTypeInfo;
+    for (const change of run.report?.visualChanges ?? []) visualChanges.push({ ...change, runId: run.id });
     for (const result of info?.testResults ?? [])
       tests.push({
         runId: run.id,
@@ -169,6 +186,7 @@ export function mergeRuns(
     durationMs,
     tests,
     ...(note ? { note } : {}),
+    ...(visualChanges.length > 0 ? { visualChanges } : {}),
   };
 }
 

@@ -558,3 +558,64 @@ describe('rerun: failed', () => {
     expect(outputs()).toMatchObject({ status: 'passed', total: '1', 'carried-over': '0' });
   });
 });
+
+describe('visual changes', () => {
+  /** A passed run whose two screenshot steps recorded candidates (no baseline yet). */
+  function visualRun() {
+    const detail = runDetail(uuid(10), 'completed', [
+      { name: 'home', status: 'passed' },
+      { name: 'cart', status: 'passed' },
+    ]);
+    const change = (testId: string, testName: string) => ({
+      testId,
+      testName,
+      stepId: uuid(800),
+      status: 'new' as const,
+      diffPixels: 0,
+      ratio: 0,
+    });
+    if (detail.data.report)
+      detail.data.report.visualChanges = [change(uuid(900), 'home'), change(uuid(901), 'cart')];
+    nock(base, { reqheaders: { 'x-api-key': apiKey } })
+      .post('/v1/tests/remote-run')
+      .reply(200, { data: { runId: uuid(10), status: 'pending', totalTests: 2, message: 'Started 2 tests' } })
+      .get(`/v1/test-runs/${uuid(10)}`)
+      .reply(200, detail)
+      .get(`/v1/test-runs/${uuid(10)}/report`)
+      .reply(200, '<html>report</html>', { 'content-type': 'text/html' });
+  }
+  const reviewPage = `${base}/console/projects/${projectId}/runs/${uuid(10)}/visual`;
+
+  it('counts them in an output and warns with the review page (summary: test/report.test.ts)', async () => {
+    setInputs({ artifacts: 'none' });
+    visualRun();
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(outputs()).toMatchObject({ status: 'passed', 'visual-changes': '2' });
+    expect(stdout.join('')).toContain(
+      `::warning::2 visual changes await review (0 changed, 2 new): ${reviewPage}`,
+    );
+  });
+
+  it('visual-changes: fail fails the step of a passed run while changes await review', async () => {
+    setInputs({ artifacts: 'none', 'visual-changes': 'fail' });
+    visualRun();
+    await run();
+    expect(process.exitCode).toBe(1);
+    expect(stdout.join('')).toContain(
+      `::error::Stepdeck: 2 visual changes await review (0 changed, 2 new): ${reviewPage} (visual-changes: fail)`,
+    );
+    expect(outputs()).toMatchObject({ status: 'passed', 'visual-changes': '2' });
+  });
+
+  it('visual-changes: ignore neither warns nor fails; a run without changes counts 0', async () => {
+    setInputs({ artifacts: 'none', 'visual-changes': 'ignore' });
+    visualRun();
+    await run();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(stdout.join('')).not.toContain('::warning::2 visual changes');
+    setInputs({ 'visual-changes': 'loud' });
+    await run();
+    expect(stdout.join('')).toContain('Input "visual-changes" must be one of warn, fail, ignore, got "loud"');
+  });
+});

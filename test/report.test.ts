@@ -282,3 +282,42 @@ describe('annotations, JUnit and results for step-level failures', () => {
     });
   });
 });
+
+describe('visual changes in the job summary and PR comment', () => {
+  it('counts them, links the run’s review page and lists each change', () => {
+    const detail = runDetail(uuid(10), 'failed', [
+      { name: 'Home', status: 'failed', errorMessage: 'Screenshot differs: 1.25 % of pixels' },
+      { name: 'Cart', status: 'passed' },
+    ]).data;
+    if (detail.report)
+      detail.report.visualChanges = [
+        {
+          testId: uuid(900),
+          testName: 'Home',
+          stepId: 's1',
+          status: 'changed',
+          diffPixels: 11520,
+          ratio: 0.0125,
+        },
+        { testId: uuid(901), testName: 'Cart', stepId: 's2', status: 'new', diffPixels: 0, ratio: 0 },
+      ];
+    const markdown = resultsMarkdown(mergeRuns([detail], { baseUrl: base, projectId, timedOut: false }));
+    const review = `${base}/console/projects/${projectId}/runs/${uuid(10)}/visual`;
+    expect(markdown).toContain(
+      `🖼️ **2** visual changes await review (1 changed, 1 new) · [review run ${uuid(10).slice(0, 8)}](${review})`,
+    );
+    expect(markdown).toContain(
+      '- Home: changed: 1.25 % of pixels differ\n- Cart: new screenshot, no baseline yet',
+    );
+    const links = (marked.lexer(markdown) as Tokens.Generic[])
+      .flatMap((token) => (token.tokens ?? []) as Tokens.Generic[])
+      .filter((token) => token.type === 'link')
+      .map((token) => token.href);
+    expect(links).toContain(review);
+  });
+
+  it('says nothing when every screenshot matched its baseline', () => {
+    const markdown = resultsMarkdown(results([{ name: 'Home', status: 'passed' }]));
+    expect(markdown).not.toContain('visual');
+  });
+});

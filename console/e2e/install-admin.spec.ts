@@ -52,12 +52,36 @@ test('an install admin opens the Install area from the header and manages an org
   // Concurrency cap: saved, and a refusal past the runner slots is shown with the service's words.
   const cap = row(page).getByRole('spinbutton', { name: `Concurrency cap of ${organization.name}` });
   await cap.fill('1');
-  await row(page).getByRole('button', { name: 'Save' }).click();
+  await row(page)
+    .getByRole('form', { name: `Concurrency cap of ${organization.name}` })
+    .getByRole('button', { name: 'Save' })
+    .click();
   await expect.poll(async () => (await read()).concurrencyCap).toBe(1);
   await page.reload();
   await expect(
     row(page).getByRole('spinbutton', { name: `Concurrency cap of ${organization.name}` }),
   ).toHaveValue('1');
+
+  // Quotas: the install's default named while unset; set in MiB and as a count; empty is the default again.
+  const quotaForm = row(page).getByRole('form', { name: `Artifact quota of ${organization.name}` });
+  const inboxForm = row(page).getByRole('form', { name: `Inbox limit of ${organization.name}` });
+  await expect(quotaForm).toContainText(/Default \(\d+(\.\d)? [KMGT]iB\)/);
+  await expect(inboxForm).toContainText('Default (5 inboxes)');
+  await quotaForm
+    .getByRole('spinbutton', { name: /^Artifact quota of .+ \(MiB; empty for the install's default\)$/ })
+    .fill('2');
+  await quotaForm.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => (await read()).artifactQuotaBytes).toBe(2 * 1024 * 1024);
+  await inboxForm.getByRole('spinbutton').fill('3');
+  await inboxForm.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => (await read()).inboxLimit).toBe(3);
+  await expect(inboxForm).toContainText('inboxes');
+  await expect(inboxForm).not.toContainText('Default');
+  await expectAccessible(page);
+  await inboxForm.getByRole('spinbutton').fill('');
+  await inboxForm.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => (await read()).inboxLimit).toBeNull();
+  await expect(inboxForm).toContainText('Default (5 inboxes)');
 
   // Suspend (confirmed), restore, then delete (confirmed).
   await row(page)
@@ -126,6 +150,8 @@ test("an organization's owner sees no Install link and the page refuses them", a
   };
   const created = await consoleFetch(page, 'POST', '/console/v1/install/organizations', tenant);
   expect(created.status).toBe(201);
+  const limits = `/console/v1/install/organizations/${created.json.data.id}/limits`;
+  expect((await consoleFetch(page, 'PUT', limits, { inboxLimit: 2 })).status).toBe(200);
   await page.context().clearCookies();
   await signInFresh(page, tenant.ownerEmail, tenant.ownerPassword);
   await expect(mainNav(page).getByRole('link', { name: 'Runs' })).toBeVisible();
@@ -133,5 +159,13 @@ test("an organization's owner sees no Install link and the page refuses them", a
   await page.goto(`/console/projects/${created.json.data.projectId}/install`);
   await expect(page.getByText("Only the install's administrators can open this page.")).toBeVisible();
   expect((await consoleFetch(page, 'GET', '/console/v1/install/organizations')).status).toBe(403);
+  await expectAccessible(page);
+  // Its quotas, read-only on the organization page; a change is refused with the service's rule.
+  await page.goto(`/console/projects/${created.json.data.projectId}/admin/organization`);
+  const quotas = page.getByRole('definition').filter({ hasText: /set for this organization|default/ });
+  await expect(page.getByLabel('Organization quotas')).toContainText("(the install's default)");
+  await expect(page.getByLabel('Organization quotas')).toContainText('2 (set for this organization)');
+  await expect(quotas).toHaveCount(2);
+  expect((await consoleFetch(page, 'PUT', limits, { inboxLimit: 1000 })).status).toBe(403);
   await expectAccessible(page);
 });

@@ -60,6 +60,9 @@ test.describe('the run page', () => {
     expect(violations).toEqual([]);
     const card = page.getByTestId('test-result').first();
     await expect(card.getByRole('heading', { name: 'checkout title' })).toBeVisible();
+    // Its first failure anywhere: new, said in words (screen readers hear what it classes).
+    await expect(card.getByTestId('triage')).toHaveText('Failure triage: new');
+    await expect(card.getByTestId('triage')).toHaveAttribute('title', /Not failing on the base branch/);
     await expect(card.locator('.error-message').first()).toContainText('Something else');
     await expect(card.getByText('Failing step:')).toBeVisible();
     // The error is shown once (where Playwright's HTML report shows it), not again in the steps.

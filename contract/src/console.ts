@@ -55,6 +55,18 @@ export const consoleOrganization = z.object({
   concurrencyCap: z.number().int().nullable(),
   createdAt: isoTimestamp,
   /**
+   * The quotas that apply (additive; install admins set them): the most its runs store as
+   * artifacts and the most email inboxes it holds, each with whether it is the install's default.
+   */
+  quotas: z
+    .object({
+      artifactQuotaBytes: z.number().int(),
+      artifactQuotaIsDefault: z.boolean(),
+      inboxLimit: z.number().int(),
+      inboxLimitIsDefault: z.boolean(),
+    })
+    .optional(),
+  /**
    * The browsers a run may name (additive): Firefox and WebKit only when their Playwright
    * builds are installed where the service runs; `reason` says how to install one.
    */
@@ -87,6 +99,8 @@ export const runMetadata = z.looseObject({
   trigger: z.looseObject({ type: z.string(), name: z.string().optional() }).optional(),
   /** The target's tests the run did not include (drafts, archived): the first 100 and the count. */
   leftOut: z.object({ count: z.number().int(), tests: z.array(leftOutTest) }).optional(),
+  /** How many batches the runner split the run into, and why (written when it starts). */
+  plan: z.object({ batches: z.number().int(), reason: z.string() }).optional(),
 });
 export type RunMetadata = z.infer<typeof runMetadata>;
 

@@ -29,6 +29,12 @@ export const installOrganization = z.object({
   isInstallOrganization: z.boolean(),
   userCount: z.number().int(),
   createdAt: isoTimestamp,
+  /** The most its runs store as artifacts, in bytes; null: the install's default (`defaults`). */
+  artifactQuotaBytes: z.number().int().nullable(),
+  /** The most email inboxes it holds; null: the install's default (`defaults`). */
+  inboxLimit: z.number().int().nullable(),
+  /** What applies while a quota is unset: `ORG_ARTIFACTS_MAX_BYTES` and the spec's inbox limit. */
+  defaults: z.object({ artifactQuotaBytes: z.number().int(), inboxLimit: z.number().int() }),
 });
 export type InstallOrganization = z.infer<typeof installOrganization>;
 export const installOrganizationResponse = dataOf(installOrganization);
@@ -43,15 +49,53 @@ export type InstallOrganizationCreate = z.infer<typeof installOrganizationCreate
 
 export const subscriptionBody = z.object({ active: z.boolean({ error: 'active must be a boolean' }) });
 export type SubscriptionBody = z.infer<typeof subscriptionBody>;
-/** The upper bound is the install's runner slots, checked by the service (400 naming it). */
-export const limitsBody = z.object({
-  concurrencyCap: z
-    .number({ error: 'concurrencyCap must be a number' })
-    .int('concurrencyCap must be an integer')
-    .min(1, 'concurrencyCap must be at least 1')
-    .max(64, 'concurrencyCap must be at most 64'),
-});
+const MiB = 1024 * 1024;
+const TiB = 1024 * 1024 * MiB;
+
+/**
+ * An organization's limits; each field is optional and one left out stays as it is. The cap's
+ * upper bound is the install's runner slots, checked by the service (400 naming it). A quota
+ * of null goes back to the install's default.
+ */
+export const limitsBody = z
+  .object({
+    concurrencyCap: z
+      .number({ error: 'concurrencyCap must be a number' })
+      .int('concurrencyCap must be an integer')
+      .min(1, 'concurrencyCap must be at least 1')
+      .max(64, 'concurrencyCap must be at most 64')
+      .optional(),
+    artifactQuotaBytes: z
+      .number({ error: 'artifactQuotaBytes must be a number of bytes, or null for the default' })
+      .int('artifactQuotaBytes must be a whole number of bytes')
+      .min(MiB, `artifactQuotaBytes must be at least 1 MiB (${MiB})`)
+      .max(TiB, `artifactQuotaBytes must be at most 1 TiB (${TiB})`)
+      .nullable()
+      .optional(),
+    inboxLimit: z
+      .number({ error: 'inboxLimit must be a number, or null for the default' })
+      .int('inboxLimit must be an integer')
+      .min(1, 'inboxLimit must be at least 1')
+      .max(1000, 'inboxLimit must be at most 1000')
+      .nullable()
+      .optional(),
+  })
+  .refine(
+    (body) =>
+      body.concurrencyCap !== undefined ||
+      body.artifactQuotaBytes !== undefined ||
+      body.inboxLimit !== undefined,
+    'give at least one of concurrencyCap, artifactQuotaBytes, inboxLimit',
+  );
 export type LimitsBody = z.infer<typeof limitsBody>;
+/** `PUT .../limits`: the organization's limits after the change (null quotas: the install's default). */
+export const organizationLimitsResponse = dataOf(
+  z.object({
+    concurrencyCap: z.number().int(),
+    artifactQuotaBytes: z.number().int().nullable(),
+    inboxLimit: z.number().int().nullable(),
+  }),
+);
 export const suspensionBody = z.object({ suspended: z.boolean({ error: 'suspended must be a boolean' }) });
 export type SuspensionBody = z.infer<typeof suspensionBody>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, jsonObject } from './common.ts';
+import { triageClass } from './history.ts';
 import { leftOutTest } from './runs.ts';
 import { visualChangeSummary } from './visual.ts';
 
@@ -107,6 +108,19 @@ export const scheduleTriggerResponse = dataOf(
 
 export const webhookEvent = z.enum(['run.completed', 'run.failed']);
 
+/** A run's failures in a webhook body: new, known on the base branch, flaky or quarantined. */
+export const webhookTriage = z.object({
+  baseBranch: z.string().nullable(),
+  counts: z.object({
+    new: z.number().int(),
+    known: z.number().int(),
+    flaky: z.number().int(),
+    quarantined: z.number().int(),
+  }),
+  failures: z.array(z.object({ testId: z.string(), name: z.string(), triage: triageClass })),
+});
+export type WebhookTriage = z.infer<typeof webhookTriage>;
+
 /** The body of a webhook delivery (spec: Events, Body), also the sample payload's. */
 export const webhookBody = z.object({
   event: webhookEvent,
@@ -152,6 +166,11 @@ export const webhookBody = z.object({
      * 100 by name; absent when none was left out.
      */
     leftOut: z.object({ count: z.number().int(), tests: z.array(leftOutTest) }).optional(),
+    /**
+     * Each failure classed against the base branch (additive; as `GET
+     * /v1/test-runs/:runId/triage` when the delivery was recorded); absent without failures.
+     */
+    triage: webhookTriage.optional(),
   }),
   /** The webhook's custom data, sent unchanged; absent when it has none. */
   custom: jsonObject.optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, isoTimestamp, pagination, queryInteger, runStatus } from './common.ts';
 import { environmentName } from './environments.ts';
 import { healedStep, locatorSuggestions } from './healing.ts';
-import { runSource } from './history.ts';
+import { runSource, triageClass } from './history.ts';
 import { runConfig } from './run-config.ts';
 import { visualChangeSummary } from './visual.ts';
 
@@ -153,6 +153,12 @@ export const runTestResult = z.object({
    * (the spec's values), this says it was healed (additive).
    */
   healed: z.array(healedStep).optional(),
+  /**
+   * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
+   * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
+   * and where no history is kept (additive).
+   */
+  triage: triageClass.optional(),
 });
 export type RunTestResult = z.infer<typeof runTestResult>;
 

@@ -385,6 +385,7 @@ async function parseInputs(raw, defaults = {}) {
         annotations: check(() => bool(raw, 'annotations', true)),
         commitStatus: check(() => bool(raw, 'commit-status', false)),
         rerun: check(() => choice(raw, 'rerun', ['failed', 'all'], 'failed')),
+        visualChanges: check(() => choice(raw, 'visual-changes', ['warn', 'fail', 'ignore'], 'warn')),
         metadata: check(() => {
             const label = inputs_text(raw, 'label');
             if (label && label.length > 200)
@@ -426,6 +427,7 @@ const inputNames = [
     'annotations',
     'commit-status',
     'label',
+    'visual-changes',
 ];
 
 ;// CONCATENATED MODULE: ./src/cli-args.ts
@@ -1038,11 +1040,13 @@ STEPDECK_ARTIFACTS_DIR, STEPDECK_JSON=true, STEPDECK_WAIT=false); a flag wins ov
   --fail-on LIST              (failed,cancelled,timeout,error; or none)
   --artifacts all|failed|none (all)    --artifacts-dir DIR (./stepdeck-artifacts)
   --label TEXT                a label stored with the run (a deploy, an environment)
+  --visual-changes warn|fail|ignore  (warn) screenshots awaiting review: warn, exit 1, or
+                              only count them
   --json                      print the outputs as JSON on stdout (errors too)
 
 Also: stepdeck record <url>   records a test in a browser (stepdeck record --help)
 `;
-/** Exit codes: 0 ok, 1 an outcome listed in fail-on, 2 usage or API error. */
+/** Exit codes: 0 ok, 1 an outcome listed in fail-on (or visual changes with --visual-changes fail), 2 usage or API error. */
 async function main(argv, env = process.env) {
     const err = (line) => process.stderr.write(`${line}\n`);
     if (argv[0] === 'record') {
@@ -1091,7 +1095,7 @@ async function main(argv, env = process.env) {
         const message = problems.join('\n');
         return fail(apiKey ? message.replaceAll(apiKey, '***') : message, true);
     }
-    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(187)]).then(__webpack_require__.bind(__webpack_require__, 48187));
+    const { runCommand } = await Promise.all(/* import() */[__webpack_require__.e(659), __webpack_require__.e(322)]).then(__webpack_require__.bind(__webpack_require__, 11322));
     try {
         return await runCommand(inputs, args, err);
     }
@@ -1931,6 +1935,12 @@ const runTestResult = schemas/* object */.Ikc({
      * (the spec's values), this says it was healed (additive).
      */
     healed: schemas/* array */.YOg(healedStep).optional(),
+    /**
+     * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
+     * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
+     * and where no history is kept (additive).
+     */
+    triage: triageClass.optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({

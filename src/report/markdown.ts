@@ -1,4 +1,5 @@
 import { isFailedTest, isFlakyTest, type Results, type TestOutcome } from '../results.ts';
+import { visualChangesOf, visualReviewUrl } from '../visual.ts';
 import { cut, failingStepText, failureTitle, fullMessage, healedText, reason } from './failure.ts';
 
 const icons: Record<string, string> = {
@@ -114,6 +115,7 @@ export function resultsMarkdown(results: Results, context: MarkdownContext = {})
       (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
     ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
     ...triageLine(results),
+    ...visualLines(results),
     '',
     results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
       (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -181,4 +183,36 @@ function triageLine(results: Results): string[] {
       return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
     });
   return ['', `Failures against history: ${parts.join(' · ')}`];
+}
+
+/** Visual changes listed in the summary at most; the review page has them all. */
+const visualListMax = 10;
+
+/**
+ * "🖼️ 2 visual changes await review (1 changed, 1 new) · review run 1a2b3c4d", then one line
+ * per change (test, changed or new, the differing share), when the run found any.
+ */
+function visualLines(results: Results): string[] {
+  const changes = visualChangesOf(results);
+  if (changes.length === 0) return [];
+  const changed = changes.filter((change) => change.status === 'changed').length;
+  const links = results.runs
+    .filter((run) => changes.some((change) => change.runId === run.runId))
+    .map((run) => `[review run ${run.runId.slice(0, 8)}](${visualReviewUrl(run.url)})`);
+  const list = changes.slice(0, visualListMax).map((change) => {
+    const what =
+      change.status === 'new'
+        ? 'new screenshot, no baseline yet'
+        : `changed: ${(change.ratio * 100).toFixed(2)} % of pixels differ`;
+    return `- ${cell(change.testName)}: ${what}`;
+  });
+  if (changes.length > visualListMax)
+    list.push(`- …and ${changes.length - visualListMax} more on the review page`);
+  return [
+    '',
+    `🖼️ **${changes.length}** visual ${changes.length === 1 ? 'change awaits' : 'changes await'} review ` +
+      `(${changed} changed, ${changes.length - changed} new) · ${links.join(' · ')}`,
+    '',
+    ...list,
+  ];
 }

@@ -1,6 +1,5 @@
 import {
   auditLogResponse,
-  concurrencyCapResponse,
   type InstallAuditLogQuery,
   type InstallSettingsBody,
   installAdminResponse,
@@ -8,6 +7,8 @@ import {
   installOrganizationResponse,
   installOrganizationsResponse,
   installSettingsResponse,
+  type LimitsBody,
+  organizationLimitsResponse,
   subscriptionResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
@@ -27,9 +28,15 @@ export const installApi = {
       body: { active },
     }),
   setConcurrencyCap: (id: string, concurrencyCap: number) =>
-    request(`/console/v1/install/organizations/${id}/limits`, concurrencyCapResponse, {
+    request(`/console/v1/install/organizations/${id}/limits`, organizationLimitsResponse, {
       method: 'PUT',
       body: { concurrencyCap },
+    }),
+  /** Only the fields given change; a quota of null goes back to the install's default. */
+  setLimits: (id: string, body: LimitsBody) =>
+    request(`/console/v1/install/organizations/${id}/limits`, organizationLimitsResponse, {
+      method: 'PUT',
+      body,
     }),
   setSuspended: (id: string, suspended: boolean) =>
     request(`/console/v1/install/organizations/${id}/suspension`, installOrganizationResponse, {

@@ -1,10 +1,18 @@
-import type { RunArtifact, RunTestResult } from '@stepdeck/contract';
+import type { RunArtifact, RunTestResult, TriageClass } from '@stepdeck/contract';
 import { artifactUrl } from '../api/endpoints.ts';
 import { formatDuration } from '../lib/format.ts';
 import { artifactsOfTest, isFailure, retriesOf } from '../lib/run-state.ts';
 import { LocatorSuggestions } from './LocatorSuggestions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import './TestResultCard.css';
+
+/** What each triage class means, as the label's tooltip (the label's text is the class). */
+const triageMeaning: Record<TriageClass, string> = {
+  new: 'Not failing on the base branch: new here',
+  known: 'Failing the same way on the base branch',
+  flaky: 'Flaky in its recent runs',
+  quarantined: 'In quarantine: does not fail the action or CLI',
+};
 
 /** One test of a run: outcome, the failure in the user's words, screenshots, video and trace. */
 export function TestResultCard(props: {
@@ -34,6 +42,17 @@ export function TestResultCard(props: {
           status={result.healed?.length && result.status === 'passed' ? 'healed' : result.status}
         />
         {result.flaky ? <span className="badge badge-flaky">flaky</span> : null}
+        {/* Where the failure stands across runs: a word, not a colour, named for screen readers. */}
+        {result.triage ? (
+          <span
+            className={`badge triage triage-${result.triage}`}
+            title={triageMeaning[result.triage]}
+            data-testid="triage"
+          >
+            <span className="visually-hidden">Failure triage: </span>
+            {result.triage}
+          </span>
+        ) : null}
         <span className="muted">
           {formatDuration(result.duration)}
           {retriesOf(result)

@@ -173,6 +173,12 @@ export function RunPage() {
             </dd>
           </>
         ) : null}
+        {metadata.plan ? (
+          <>
+            <dt>Batches</dt>
+            <dd>{metadata.plan.reason}</dd>
+          </>
+        ) : null}
       </dl>
       <RunConfigFacts scope={scope} detail={detail} />
       {runnerError ? (

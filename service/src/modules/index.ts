@@ -44,8 +44,8 @@ export const modulePlugins = [
   stepsPlugin,
   runsPlugin,
   visualPlugin,
+  historyPlugin,
   webhooksPlugin,
   schedulesPlugin,
-  historyPlugin,
   alertsPlugin,
 ];

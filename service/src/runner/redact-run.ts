@@ -39,8 +39,10 @@ export interface ArtifactLimits {
   runMaxBytes: number;
   /** What the run stored already (a split run: its other batches; the bundle). */
   runStoredBytes?: number;
-  /** `ORG_ARTIFACTS_MAX_BYTES` (unset: no organization cap). */
+  /** `ORG_ARTIFACTS_MAX_BYTES`, or the organization's own quota (unset: no organization cap). */
   orgMaxBytes?: number;
+  /** How messages name the organization's cap (default `ORG_ARTIFACTS_MAX_BYTES`). */
+  orgMaxLabel?: string;
   /** What the organization's runs stored already. */
   orgStoredBytes?: number;
 }
@@ -87,11 +89,17 @@ const script = fileURLToPath(new URL('./redact-main.ts', import.meta.url));
 /** `SETTING (512 MiB)`. */
 export const capLabel = (setting: string, bytes: number) => `${setting} (${formatBytes(bytes)})`;
 
+/** The organization's cap when an install admin set its artifact quota (`orgMaxLabel`). */
+export const organizationQuotaLabel = "the organization's artifact quota";
+
+const orgCapLabel = (limits: ArtifactLimits) =>
+  capLabel(limits.orgMaxLabel ?? 'ORG_ARTIFACTS_MAX_BYTES', limits.orgMaxBytes ?? 0);
+
 /** The runner error of a run that passed its own or its organization's cap. */
 export function artifactCapError(cap: 'run' | 'org', limits: ArtifactLimits, detail: string): string {
   return cap === 'run'
     ? `the run's artifacts passed ${capLabel('RUN_ARTIFACTS_MAX_BYTES', limits.runMaxBytes)}: ${detail}`
-    : `the organization's stored run artifacts passed ${capLabel('ORG_ARTIFACTS_MAX_BYTES', limits.orgMaxBytes ?? 0)}: ${detail}`;
+    : `the organization's stored run artifacts passed ${orgCapLabel(limits)}: ${detail}`;
 }
 
 /** The cap that binds first, and what the run may still keep under it. */
@@ -119,9 +127,7 @@ export async function redactRunOutputs(options: RedactRunOptions): Promise<Redac
     entryLabel: capLabel('ARTIFACT_ENTRY_MAX_BYTES', limits.entryMaxBytes),
     totalMaxBytes: budget.bytes,
     totalLabel:
-      budget.cap === 'run'
-        ? capLabel('RUN_ARTIFACTS_MAX_BYTES', limits.runMaxBytes)
-        : capLabel('ORG_ARTIFACTS_MAX_BYTES', limits.orgMaxBytes ?? 0),
+      budget.cap === 'run' ? capLabel('RUN_ARTIFACTS_MAX_BYTES', limits.runMaxBytes) : orgCapLabel(limits),
   };
   let report: RedactReport;
   try {

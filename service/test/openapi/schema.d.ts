@@ -392,7 +392,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set an organization's limits (the cap is at most the runner slots) */
+        /** Set an organization's limits: concurrency cap (at most the runner slots), artifact quota, inbox limit */
         put: operations["consolePutInstallOrganizationsByIdLimits"];
         post?: never;
         delete?: never;
@@ -1463,6 +1463,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tests/{testId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A test's results across runs
+         * @description Newest first, paginated; `branch` (a branch id or name), `status` and `since` filter. `summary` is derived from the latest `window` results under the branch and since filters.
+         */
+        get: operations["getTestsByTestIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-runs/{runId}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's failures: new, known, flaky or quarantined */
+        get: operations["getTestRunsByRunIdTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's flaky, failing and quarantined tests on a branch
+         * @description Derived from each test's latest 20 results on the branch (`branch`: an id or a name; default: the project's default branch). Quarantined tests come with the evidence of their release: results since they went in, passes, and the lower bound of the pass rate (95 % Wilson interval).
+         */
+        get: operations["getTestInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tests/{testId}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put a test in quarantine
+         * @description A quarantined test still runs and is reported (run status, webhooks unchanged); the action and CLI leave its failures out of `fail-on`. Replaces an existing quarantine.
+         */
+        put: operations["putTestsByTestIdQuarantine"];
+        post?: never;
+        /** Release a test from quarantine */
+        delete: operations["deleteTestsByTestIdQuarantine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/sample-payload": {
         parameters: {
             query?: never;
@@ -1769,84 +1847,6 @@ export interface paths {
         /** Run a schedule now (console) */
         post: operations["consolePostSchedulesByIdTrigger"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/tests/{testId}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A test's results across runs
-         * @description Newest first, paginated; `branch` (a branch id or name), `status` and `since` filter. `summary` is derived from the latest `window` results under the branch and since filters.
-         */
-        get: operations["getTestsByTestIdHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/test-runs/{runId}/triage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A run's failures: new, known, flaky or quarantined */
-        get: operations["getTestRunsByRunIdTriage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/test-insights": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The project's flaky, failing and quarantined tests on a branch
-         * @description Derived from each test's latest 20 results on the branch (`branch`: an id or a name; default: the project's default branch). Quarantined tests come with the evidence of their release: results since they went in, passes, and the lower bound of the pass rate (95 % Wilson interval).
-         */
-        get: operations["getTestInsights"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/tests/{testId}/quarantine": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Put a test in quarantine
-         * @description A quarantined test still runs and is reported (run status, webhooks unchanged); the action and CLI leave its failures out of `fail-on`. Replaces an existing quarantine.
-         */
-        put: operations["putTestsByTestIdQuarantine"];
-        post?: never;
-        /** Release a test from quarantine */
-        delete: operations["deleteTestsByTestIdQuarantine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3488,6 +3488,12 @@ export interface operations {
                             subscriptionActive: boolean;
                             concurrencyCap: number | null;
                             createdAt: string;
+                            quotas?: {
+                                artifactQuotaBytes: number;
+                                artifactQuotaIsDefault: boolean;
+                                inboxLimit: number;
+                                inboxLimitIsDefault: boolean;
+                            };
                             browsers?: {
                                 /** @enum {string} */
                                 name: "chromium" | "firefox" | "webkit";
@@ -3548,7 +3554,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    concurrencyCap: number;
+                    concurrencyCap?: number;
+                    artifactQuotaBytes?: number | null;
+                    inboxLimit?: number | null;
                 };
             };
         };
@@ -3562,6 +3570,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             concurrencyCap: number;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
                         };
                     };
                 };
@@ -4076,6 +4086,12 @@ export interface operations {
                             isInstallOrganization: boolean;
                             userCount: number;
                             createdAt: string;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
+                            defaults: {
+                                artifactQuotaBytes: number;
+                                inboxLimit: number;
+                            };
                         }[];
                     };
                 };
@@ -4239,6 +4255,12 @@ export interface operations {
                             isInstallOrganization: boolean;
                             userCount: number;
                             createdAt: string;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
+                            defaults: {
+                                artifactQuotaBytes: number;
+                                inboxLimit: number;
+                            };
                         };
                     };
                 };
@@ -4320,6 +4342,12 @@ export interface operations {
                             isInstallOrganization: boolean;
                             userCount: number;
                             createdAt: string;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
+                            defaults: {
+                                artifactQuotaBytes: number;
+                                inboxLimit: number;
+                            };
                         };
                     };
                 };
@@ -4407,6 +4435,12 @@ export interface operations {
                             isInstallOrganization: boolean;
                             userCount: number;
                             createdAt: string;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
+                            defaults: {
+                                artifactQuotaBytes: number;
+                                inboxLimit: number;
+                            };
                         };
                     };
                 };
@@ -4587,7 +4621,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    concurrencyCap: number;
+                    concurrencyCap?: number;
+                    artifactQuotaBytes?: number | null;
+                    inboxLimit?: number | null;
                 };
             };
         };
@@ -4601,6 +4637,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             concurrencyCap: number;
+                            artifactQuotaBytes: number | null;
+                            inboxLimit: number | null;
                         };
                     };
                 };
@@ -10972,6 +11010,8 @@ export interface operations {
                                             to: string;
                                             locator: string;
                                         }[];
+                                        /** @enum {string} */
+                                        triage?: "new" | "known" | "flaky" | "quarantined";
                                     }[];
                                     stats: {
                                         passed: number;
@@ -12157,6 +12197,594 @@ export interface operations {
             };
         };
     };
+    getTestsByTestIdHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                branch?: string;
+                status?: "passed" | "failed" | "skipped" | "flaky";
+                since?: string;
+                window?: number;
+            };
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                            testId: string;
+                            testRevisionId: string | null;
+                            branchId: string;
+                            branchName: string;
+                            trigger: string;
+                            /** @enum {string} */
+                            status: "passed" | "failed" | "skipped" | "flaky";
+                            duration: number;
+                            attempts: number;
+                            failedStepId: string | null;
+                            fingerprint: string | null;
+                            errorMessage: string | null;
+                            stepDurations: {
+                                stepId: string;
+                                duration: number;
+                            }[];
+                            commitSha: string | null;
+                            ref: string | null;
+                            pullRequest: number | null;
+                            label: string | null;
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            totalPages: number;
+                            hasMore: boolean;
+                        };
+                        summary: {
+                            window: number;
+                            runs: number;
+                            passRate: number | null;
+                            flakeRate: number | null;
+                            failingSince: {
+                                runId: string;
+                                createdAt: string;
+                                commitSha: string | null;
+                            } | null;
+                            durationP50: number | null;
+                            durationP95: number | null;
+                            durationTrend: {
+                                recentP50: number;
+                                earlierP50: number;
+                            } | null;
+                            stepShifts: {
+                                stepId: string;
+                                position: number;
+                                before: number;
+                                after: number;
+                                since: {
+                                    runId: string;
+                                    createdAt: string;
+                                } | null;
+                            }[];
+                        };
+                        quarantine: {
+                            testId: string;
+                            reason: string;
+                            owner: string | null;
+                            expiresAt: string | null;
+                            createdBy: string;
+                            createdAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getTestRunsByRunIdTriage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                            baseBranch: string | null;
+                            failures: {
+                                testId: string;
+                                name: string;
+                                status: string;
+                                /** @enum {string} */
+                                triage: "new" | "known" | "flaky" | "quarantined";
+                                fingerprint: string | null;
+                                knownSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                flakeRate: number | null;
+                                quarantine: {
+                                    testId: string;
+                                    reason: string;
+                                    owner: string | null;
+                                    expiresAt: string | null;
+                                    createdBy: string;
+                                    createdAt: string;
+                                } | null;
+                            }[];
+                            counts: {
+                                new: number;
+                                known: number;
+                                flaky: number;
+                                quarantined: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    getTestInsights: {
+        parameters: {
+            query?: {
+                branch?: string;
+                limit?: number;
+            };
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            branchId: string;
+                            branchName: string;
+                            flaky: {
+                                testId: string;
+                                name: string;
+                                lastRunId: string;
+                                /** @enum {string} */
+                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
+                                lastResultAt: string;
+                                failingSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                passRate: number | null;
+                                flakeRate: number | null;
+                                sampleSize: number;
+                            }[];
+                            failing: {
+                                testId: string;
+                                name: string;
+                                lastRunId: string;
+                                /** @enum {string} */
+                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
+                                lastResultAt: string;
+                                failingSince: {
+                                    runId: string;
+                                    createdAt: string;
+                                    commitSha: string | null;
+                                } | null;
+                                passRate: number | null;
+                                flakeRate: number | null;
+                                sampleSize: number;
+                            }[];
+                            quarantined: {
+                                testId: string;
+                                name: string | null;
+                                quarantine: {
+                                    testId: string;
+                                    reason: string;
+                                    owner: string | null;
+                                    expiresAt: string | null;
+                                    createdBy: string;
+                                    createdAt: string;
+                                };
+                                evidence: {
+                                    results: number;
+                                    passes: number;
+                                    passRateLowerBound: number | null;
+                                    releaseAt: number;
+                                };
+                            }[];
+                            quarantineEvents: {
+                                testId: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                kind: "quarantined" | "released";
+                                automatic: boolean;
+                                actor: string;
+                                reason: string;
+                                evidence: {
+                                    results: number;
+                                    passes: number;
+                                    passRateLowerBound: number | null;
+                                    releaseAt: number;
+                                } | null;
+                                createdAt: string;
+                            }[];
+                            autoQuarantineAt: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    putTestsByTestIdQuarantine: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    owner?: string;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            testId: string;
+                            reason: string;
+                            owner: string | null;
+                            expiresAt: string | null;
+                            createdBy: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Project, branch or the addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    deleteTestsByTestIdQuarantine: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
+                "x-project-id": string;
+                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
+                "x-branch-id"?: string;
+            };
+            path: {
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or deleted API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The test is not in quarantine. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     getWebhooksSamplePayload: {
         parameters: {
             query: {
@@ -12246,6 +12874,21 @@ export interface operations {
                                         name: string;
                                         /** @enum {string} */
                                         status: "draft" | "archived";
+                                    }[];
+                                };
+                                triage?: {
+                                    baseBranch: string | null;
+                                    counts: {
+                                        new: number;
+                                        known: number;
+                                        flaky: number;
+                                        quarantined: number;
+                                    };
+                                    failures: {
+                                        testId: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        triage: "new" | "known" | "flaky" | "quarantined";
                                     }[];
                                 };
                             };
@@ -12385,6 +13028,21 @@ export interface operations {
                                         name: string;
                                         /** @enum {string} */
                                         status: "draft" | "archived";
+                                    }[];
+                                };
+                                triage?: {
+                                    baseBranch: string | null;
+                                    counts: {
+                                        new: number;
+                                        known: number;
+                                        flaky: number;
+                                        quarantined: number;
+                                    };
+                                    failures: {
+                                        testId: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        triage: "new" | "known" | "flaky" | "quarantined";
                                     }[];
                                 };
                             };
@@ -14343,594 +15001,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimited"] | components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTestsByTestIdHistory: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                branch?: string;
-                status?: "passed" | "failed" | "skipped" | "flaky";
-                since?: string;
-                window?: number;
-            };
-            header: {
-                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
-                "x-project-id": string;
-                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
-                "x-branch-id"?: string;
-            };
-            path: {
-                testId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            runId: string;
-                            testId: string;
-                            testRevisionId: string | null;
-                            branchId: string;
-                            branchName: string;
-                            trigger: string;
-                            /** @enum {string} */
-                            status: "passed" | "failed" | "skipped" | "flaky";
-                            duration: number;
-                            attempts: number;
-                            failedStepId: string | null;
-                            fingerprint: string | null;
-                            errorMessage: string | null;
-                            stepDurations: {
-                                stepId: string;
-                                duration: number;
-                            }[];
-                            commitSha: string | null;
-                            ref: string | null;
-                            pullRequest: number | null;
-                            label: string | null;
-                            createdAt: string;
-                        }[];
-                        pagination: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            totalPages: number;
-                            hasMore: boolean;
-                        };
-                        summary: {
-                            window: number;
-                            runs: number;
-                            passRate: number | null;
-                            flakeRate: number | null;
-                            failingSince: {
-                                runId: string;
-                                createdAt: string;
-                                commitSha: string | null;
-                            } | null;
-                            durationP50: number | null;
-                            durationP95: number | null;
-                            durationTrend: {
-                                recentP50: number;
-                                earlierP50: number;
-                            } | null;
-                            stepShifts: {
-                                stepId: string;
-                                position: number;
-                                before: number;
-                                after: number;
-                                since: {
-                                    runId: string;
-                                    createdAt: string;
-                                } | null;
-                            }[];
-                        };
-                        quarantine: {
-                            testId: string;
-                            reason: string;
-                            owner: string | null;
-                            expiresAt: string | null;
-                            createdBy: string;
-                            createdAt: string;
-                        } | null;
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or deleted API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Project, branch or the addressed resource not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
-                };
-            };
-        };
-    };
-    getTestRunsByRunIdTriage: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
-                "x-project-id": string;
-                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
-                "x-branch-id"?: string;
-            };
-            path: {
-                runId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            runId: string;
-                            baseBranch: string | null;
-                            failures: {
-                                testId: string;
-                                name: string;
-                                status: string;
-                                /** @enum {string} */
-                                triage: "new" | "known" | "flaky" | "quarantined";
-                                fingerprint: string | null;
-                                knownSince: {
-                                    runId: string;
-                                    createdAt: string;
-                                    commitSha: string | null;
-                                } | null;
-                                flakeRate: number | null;
-                                quarantine: {
-                                    testId: string;
-                                    reason: string;
-                                    owner: string | null;
-                                    expiresAt: string | null;
-                                    createdBy: string;
-                                    createdAt: string;
-                                } | null;
-                            }[];
-                            counts: {
-                                new: number;
-                                known: number;
-                                flaky: number;
-                                quarantined: number;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or deleted API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Project, branch or the addressed resource not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
-                };
-            };
-        };
-    };
-    getTestInsights: {
-        parameters: {
-            query?: {
-                branch?: string;
-                limit?: number;
-            };
-            header: {
-                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
-                "x-project-id": string;
-                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
-                "x-branch-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            branchId: string;
-                            branchName: string;
-                            flaky: {
-                                testId: string;
-                                name: string;
-                                lastRunId: string;
-                                /** @enum {string} */
-                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
-                                lastResultAt: string;
-                                failingSince: {
-                                    runId: string;
-                                    createdAt: string;
-                                    commitSha: string | null;
-                                } | null;
-                                passRate: number | null;
-                                flakeRate: number | null;
-                                sampleSize: number;
-                            }[];
-                            failing: {
-                                testId: string;
-                                name: string;
-                                lastRunId: string;
-                                /** @enum {string} */
-                                lastStatus: "passed" | "failed" | "skipped" | "flaky";
-                                lastResultAt: string;
-                                failingSince: {
-                                    runId: string;
-                                    createdAt: string;
-                                    commitSha: string | null;
-                                } | null;
-                                passRate: number | null;
-                                flakeRate: number | null;
-                                sampleSize: number;
-                            }[];
-                            quarantined: {
-                                testId: string;
-                                name: string | null;
-                                quarantine: {
-                                    testId: string;
-                                    reason: string;
-                                    owner: string | null;
-                                    expiresAt: string | null;
-                                    createdBy: string;
-                                    createdAt: string;
-                                };
-                                evidence: {
-                                    results: number;
-                                    passes: number;
-                                    passRateLowerBound: number | null;
-                                    releaseAt: number;
-                                };
-                            }[];
-                            quarantineEvents: {
-                                testId: string;
-                                name: string | null;
-                                /** @enum {string} */
-                                kind: "quarantined" | "released";
-                                automatic: boolean;
-                                actor: string;
-                                reason: string;
-                                evidence: {
-                                    results: number;
-                                    passes: number;
-                                    passRateLowerBound: number | null;
-                                    releaseAt: number;
-                                } | null;
-                                createdAt: string;
-                            }[];
-                            autoQuarantineAt: number | null;
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or deleted API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Project, branch or the addressed resource not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
-                };
-            };
-        };
-    };
-    putTestsByTestIdQuarantine: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
-                "x-project-id": string;
-                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
-                "x-branch-id"?: string;
-            };
-            path: {
-                testId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    reason: string;
-                    owner?: string;
-                    /** Format: date-time */
-                    expiresAt?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            testId: string;
-                            reason: string;
-                            owner: string | null;
-                            expiresAt: string | null;
-                            createdBy: string;
-                            createdAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or deleted API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Project, branch or the addressed resource not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body, a file or a field is over its size limit. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported Content-Type. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
-                };
-            };
-        };
-    };
-    deleteTestsByTestIdQuarantine: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The project (UUID). Missing: 400 `No active project`; unknown: 404 `Project not found`. */
-                "x-project-id": string;
-                /** @description A branch of the project (UUID); default the project's default branch. Unknown: 404. */
-                "x-branch-id"?: string;
-            };
-            path: {
-                testId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: null;
-                    };
-                };
-            };
-            /** @description Bad request: the message names the field or header at fault. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or deleted API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a required scope, or `LICENSE_REQUIRED`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The test is not in quarantine. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimited"];
                 };
             };
         };

@@ -219,12 +219,13 @@ describe('failures in the user’s words (real Chromium)', () => {
     expect(test.errorDetail).toMatch(/toContainText/);
   });
 
-  it('names the step that timed out waiting for a missing selector', () => {
+  it('names the step that timed out waiting for a missing selector, and that nothing like it is there', () => {
     const test = byId(ids.missing);
     expect(test.errorLocation).toBe('Press buy');
     expect(test.failedStep?.action).toBe('click #buy');
+    // The locator matched nothing: the runner looked for the closest elements (none here).
     expect(test.errorMessage).toBe(
-      `Step "Press buy" (click #buy) failed\nlocator.click: Timeout 2000ms exceeded.\nwaiting for locator('#buy')`,
+      `Step "Press buy" (click #buy) failed\nno element for locator('#buy'); nothing similar on the page now\nlocator.click: Timeout 2000ms exceeded.\nwaiting for locator('#buy')`,
     );
     expect(test.expected).toBeNull();
   });

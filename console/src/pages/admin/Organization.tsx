@@ -3,11 +3,12 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { adminApi } from '../../api/admin.ts';
 import { api, sessionKey } from '../../api/endpoints.ts';
 import { Field, Problems } from '../../components/admin/Field.tsx';
+import { formatBytes } from '../install/quota-format.ts';
 import './admin.css';
 
 /**
- * Billing and limits: the install's subscription switch, the organization's concurrency cap and
- * the inbox limits. Owners change them; admins and members see them read-only (the API refuses
+ * Billing and limits: the install's subscription switch, the organization's concurrency cap,
+ * its quotas (stored artifacts, inboxes; read-only here) and the inbox limits. Owners change them; admins and members see them read-only (the API refuses
  * them too).
  */
 export function OrganizationPage() {
@@ -82,6 +83,22 @@ export function OrganizationPage() {
           </form>
           {limits.isSuccess && <p role="status">Limits saved.</p>}
           <Problems errors={[limits.error]} />
+          {org.quotas && (
+            <dl className="message-headers" aria-label="Organization quotas">
+              <dt>Stored run artifacts</dt>
+              <dd>
+                {formatBytes(org.quotas.artifactQuotaBytes)}
+                {org.quotas.artifactQuotaIsDefault
+                  ? " (the install's default)"
+                  : ' (set for this organization)'}
+              </dd>
+              <dt>Email inboxes</dt>
+              <dd>
+                {org.quotas.inboxLimit}
+                {org.quotas.inboxLimitIsDefault ? " (the install's default)" : ' (set for this organization)'}
+              </dd>
+            </dl>
+          )}
           {inbox && (
             <dl className="message-headers" aria-label="Email inbox limits">
               <dt>Inboxes per organization</dt>

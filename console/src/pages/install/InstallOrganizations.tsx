@@ -6,6 +6,7 @@ import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { QuotaForm } from './QuotaForm.tsx';
 
 // Every change is also a new line of the install's audit log: the whole area refreshes.
 const installKey = ['install'];
@@ -64,7 +65,7 @@ function CapForm(props: { organization: InstallOrganization; runnerSlots: number
 
 type Confirm = { kind: 'suspend' | 'delete'; organization: InstallOrganization };
 
-/** Every organization of the install: subscription, cap, suspension and deletion. */
+/** Every organization of the install: subscription, cap, quotas, suspension and deletion. */
 export function InstallOrganizations(props: { enabled: boolean; runnerSlots: number | undefined }) {
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState<Confirm | undefined>();
@@ -152,6 +153,26 @@ export function InstallOrganizations(props: { enabled: boolean; runnerSlots: num
                 key={organization.concurrencyCap}
                 organization={organization}
                 runnerSlots={props.runnerSlots}
+              />
+            ),
+          },
+          {
+            header: 'Artifact quota',
+            cell: (organization) => (
+              <QuotaForm
+                key={String(organization.artifactQuotaBytes)}
+                organization={organization}
+                field="artifactQuotaBytes"
+              />
+            ),
+          },
+          {
+            header: 'Inbox limit',
+            cell: (organization) => (
+              <QuotaForm
+                key={String(organization.inboxLimit)}
+                organization={organization}
+                field="inboxLimit"
               />
             ),
           },

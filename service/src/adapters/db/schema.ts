@@ -21,6 +21,7 @@ import type { VisualBaselinesTables } from './migrations/0017_visual_baselines.t
 import type { SsoTables } from './migrations/0018_sso.ts';
 import type { InstallSettingsTables } from './migrations/0019_install_settings.ts';
 import type { EnvironmentsColumns, EnvironmentsTables } from './migrations/0020_environments.ts';
+import type { OrganizationQuotasColumns } from './migrations/0021_organization_quotas.ts';
 import type { TestHealthTables } from './migrations/0022_test_health.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
@@ -28,9 +29,11 @@ type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
   emailMessages: InboxesTables['emailMessages'] & MessageHeadersColumns['emailMessages'];
 };
 
-/** The foundation's tables with the columns the install-admin migration added. */
+/** The foundation's tables with the columns the install-admin and quota migrations added. */
 type FoundationTablesNow = Omit<FoundationTables, 'organizations' | 'apiKeys'> & {
-  organizations: FoundationTables['organizations'] & InstallAdminColumns['organizations'];
+  organizations: FoundationTables['organizations'] &
+    InstallAdminColumns['organizations'] &
+    OrganizationQuotasColumns['organizations'];
   apiKeys: FoundationTables['apiKeys'] & InstallAdminColumns['apiKeys'];
 };
 type SchedulesTablesNow = Omit<SchedulesTables, 'schedules'> & {

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import { defaultRunnerSlots } from '../../config.ts';
 import { Poller } from '../../poller.ts';
+import { defaultArtifactLimits } from '../../runner/redact-run.ts';
 import type { ModuleOptions } from '../index.ts';
 import { installRoutes } from './install-routes.ts';
 import { InstallService } from './install-service.ts';
+import { defaultInboxesPerOrganization } from './quotas-repository.ts';
 import { consoleRoutes } from './routes.ts';
 import { ConsoleService } from './service.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
@@ -25,6 +27,10 @@ export const accountsPlugin = fp<ModuleOptions>(
       clock: ctx.clock,
       runnerSlots: ctx.config.runnerSlots ?? defaultRunnerSlots,
       deleteGraceDays: ctx.config.organizationDeleteGraceDays ?? 30,
+      quotaDefaults: {
+        artifactQuotaBytes: (ctx.config.artifactLimits ?? defaultArtifactLimits).orgMaxBytes,
+        inboxLimit: defaultInboxesPerOrganization,
+      },
     });
     const throttle = new SignInThrottle({ clock: ctx.clock });
     await consoleRoutes(app, ctx, { service, install, throttle });

@@ -73,6 +73,8 @@ const organizationColumns = [
   'organizations.suspendedAt',
   'organizations.deleteAfter',
   'organizations.createdAt',
+  'organizations.artifactQuotaBytes',
+  'organizations.inboxLimit',
 ] as const;
 
 export async function listOrganizations(db: Executor) {

@@ -1,5 +1,4 @@
 import {
-  concurrencyCapResponse,
   createdOrganizationResponse,
   installAdminGrantBody,
   installAdminResponse,
@@ -9,6 +8,7 @@ import {
   installOrganizationsResponse,
   limitsBody,
   noPayloadResponse,
+  organizationLimitsResponse,
   subscriptionBody,
   subscriptionResponse,
   suspensionBody,
@@ -114,16 +114,19 @@ export async function installRoutes(parent: FastifyInstance, install: InstallSer
     {
       config: installAdmin,
       schema: {
-        summary: "Set an organization's limits (the cap is at most the runner slots)",
-        response: { 200: concurrencyCapResponse },
+        summary:
+          "Set an organization's limits: concurrency cap (at most the runner slots), artifact quota, inbox limit",
+        response: { 200: organizationLimitsResponse },
         tags,
         params: organizationParams,
         body: limitsBody,
       },
     },
-    async (request) => ({
-      data: await install.setConcurrencyCap(request.params.id, request.body.concurrencyCap),
-    }),
+    async (request) => {
+      const { limits, detail } = await install.setLimits(request.params.id, request.body);
+      request.auditDetail = detail;
+      return { data: limits };
+    },
   );
 
   app.get(

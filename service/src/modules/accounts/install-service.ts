@@ -3,6 +3,7 @@ import { transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import type { UserPrincipal } from '../../plugins/auth/credentials.ts';
+import { defaultArtifactLimits } from '../../runner/redact-run.ts';
 import { installOrganizationId, updateConcurrencyCap, updateSubscription } from './accounts-repository.ts';
 import {
   deleteInstallAdmin,
@@ -17,11 +18,34 @@ import {
   purgeOrganization,
   updateOrganizationState,
 } from './install-repository.ts';
+import {
+  defaultInboxesPerOrganization,
+  type OrganizationQuotas,
+  organizationQuotasOf,
+  updateOrganizationQuotas,
+} from './quotas-repository.ts';
 import { defaultConcurrencyCap, insertOrganization, insertProject, insertUser } from './repository.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-const organizationView = (row: OrganizationRow, installOrganization: string | undefined) => ({
+/** What applies while an organization's quota is unset. */
+export interface QuotaDefaults {
+  /** `ORG_ARTIFACTS_MAX_BYTES`. */
+  artifactQuotaBytes: number;
+  /** The spec's inbox limit per organization. */
+  inboxLimit: number;
+}
+
+/** An organization's limits as `PUT .../limits` takes them: a field left out stays as it is. */
+export interface LimitsChange extends Partial<OrganizationQuotas> {
+  concurrencyCap?: number;
+}
+
+const organizationView = (
+  row: OrganizationRow,
+  installOrganization: string | undefined,
+  defaults: QuotaDefaults,
+) => ({
   id: row.id,
   name: row.name,
   subscriptionActive: Boolean(row.subscriptionActive),
@@ -31,6 +55,9 @@ const organizationView = (row: OrganizationRow, installOrganization: string | un
   isInstallOrganization: row.id === installOrganization,
   userCount: Number(row.userCount ?? 0),
   createdAt: row.createdAt,
+  artifactQuotaBytes: row.artifactQuotaBytes == null ? null : Number(row.artifactQuotaBytes),
+  inboxLimit: row.inboxLimit,
+  defaults,
 });
 
 const isUniqueViolation = (error: unknown) =>
@@ -47,12 +74,24 @@ export class InstallService {
   private readonly clock: Clock;
   readonly runnerSlots: number;
   readonly deleteGraceDays: number;
+  readonly quotaDefaults: QuotaDefaults;
 
-  constructor(options: { db: Db; clock: Clock; runnerSlots: number; deleteGraceDays: number }) {
+  constructor(options: {
+    db: Db;
+    clock: Clock;
+    runnerSlots: number;
+    deleteGraceDays: number;
+    /** Default: the built-in `ORG_ARTIFACTS_MAX_BYTES` and the spec's inbox limit. */
+    quotaDefaults?: QuotaDefaults;
+  }) {
     this.db = options.db;
     this.clock = options.clock;
     this.runnerSlots = options.runnerSlots;
     this.deleteGraceDays = options.deleteGraceDays;
+    this.quotaDefaults = options.quotaDefaults ?? {
+      artifactQuotaBytes: defaultArtifactLimits.orgMaxBytes,
+      inboxLimit: defaultInboxesPerOrganization,
+    };
   }
 
   private async found(organizationId: string) {
@@ -63,12 +102,14 @@ export class InstallService {
 
   async organizations() {
     const installOrganization = await installOrganizationId(this.db);
-    return (await listOrganizations(this.db)).map((row) => organizationView(row, installOrganization));
+    return (await listOrganizations(this.db)).map((row) =>
+      organizationView(row, installOrganization, this.quotaDefaults),
+    );
   }
 
   async organization(organizationId: string) {
     const row = await this.found(organizationId);
-    return organizationView(row, await installOrganizationId(this.db));
+    return organizationView(row, await installOrganizationId(this.db), this.quotaDefaults);
   }
 
   /** A new organization with its owner and project `Default`; its cap is the install's runner slots. */
@@ -97,11 +138,49 @@ export class InstallService {
     return { active };
   }
 
-  async setConcurrencyCap(organizationId: string, concurrencyCap: number) {
-    if (concurrencyCap > this.runnerSlots) throw appError('CONCURRENCY_CAP_OVER_SLOTS', this.runnerSlots);
-    await this.found(organizationId);
-    await updateConcurrencyCap(this.db, organizationId, concurrencyCap);
-    return { concurrencyCap };
+  /** The quotas that apply to the organization, each with whether it is the install's default. */
+  async quotasOf(organizationId: string) {
+    const own = await organizationQuotasOf(this.db, organizationId);
+    return {
+      artifactQuotaBytes: own.artifactQuotaBytes ?? this.quotaDefaults.artifactQuotaBytes,
+      artifactQuotaIsDefault: own.artifactQuotaBytes === null,
+      inboxLimit: own.inboxLimit ?? this.quotaDefaults.inboxLimit,
+      inboxLimitIsDefault: own.inboxLimit === null,
+    };
+  }
+
+  /**
+   * Sets the fields given (a quota of null goes back to the install's default) and returns the
+   * limits after the change, with what changed in words for the audit entry.
+   */
+  async setLimits(organizationId: string, change: LimitsChange) {
+    if (change.concurrencyCap !== undefined && change.concurrencyCap > this.runnerSlots)
+      throw appError('CONCURRENCY_CAP_OVER_SLOTS', this.runnerSlots);
+    const before = await this.found(organizationId);
+    const beforeQuota = before.artifactQuotaBytes == null ? null : Number(before.artifactQuotaBytes);
+    await transaction(this.db, async (trx) => {
+      if (change.concurrencyCap !== undefined)
+        await updateConcurrencyCap(trx, organizationId, change.concurrencyCap);
+      await updateOrganizationQuotas(trx, organizationId, {
+        artifactQuotaBytes: change.artifactQuotaBytes,
+        inboxLimit: change.inboxLimit,
+      });
+    });
+    const limits = {
+      concurrencyCap: change.concurrencyCap ?? before.concurrencyCap ?? defaultConcurrencyCap,
+      artifactQuotaBytes: change.artifactQuotaBytes === undefined ? beforeQuota : change.artifactQuotaBytes,
+      inboxLimit: change.inboxLimit === undefined ? before.inboxLimit : change.inboxLimit,
+    };
+    const shown = (value: number | null) => (value === null ? 'default' : String(value));
+    const changed = [
+      change.concurrencyCap !== undefined &&
+        `concurrencyCap: ${shown(before.concurrencyCap)} → ${change.concurrencyCap}`,
+      change.artifactQuotaBytes !== undefined &&
+        `artifactQuotaBytes: ${shown(beforeQuota)} → ${shown(change.artifactQuotaBytes)}`,
+      change.inboxLimit !== undefined &&
+        `inboxLimit: ${shown(before.inboxLimit)} → ${shown(change.inboxLimit)}`,
+    ].filter((line): line is string => typeof line === 'string');
+    return { limits, detail: changed.join('; ') };
   }
 
   private async refuseInstallOrganization(organizationId: string) {

@@ -24,6 +24,12 @@ export {
 } from './external-sign-in.ts';
 // The install admins (the bootstrap admin is the first) and whether an organization may fire schedules.
 export { insertInstallAdmin, organizationStanding } from './install-repository.ts';
+// The quotas install admins set per organization (artifacts stored, email inboxes held).
+export {
+  defaultInboxesPerOrganization,
+  type OrganizationQuotas,
+  organizationQuotasOf,
+} from './quotas-repository.ts';
 // Projects, branches, tags, API keys and organization settings.
 export {
   branchNames,

@@ -1,5 +1,4 @@
 import {
-  concurrencyCapResponse,
   consoleApiKeysResponse,
   consoleBranchesResponse,
   consoleBranchResponse,
@@ -17,6 +16,7 @@ import {
   installOrganizationCreateBody,
   limitsBody,
   noPayloadResponse,
+  organizationLimitsResponse,
   passwordChangeBody,
   roleChangeBody,
   scope,
@@ -351,10 +351,17 @@ export async function consoleRoutes(
       config: { access: session('read') },
       schema: { summary: 'Read the organization', response: { 200: consoleOrganizationResponse }, tags },
     },
-    async (request) => ({
-      // The browsers a run may name, and why one is not offered (its build is not installed).
-      data: { ...(await service.organization(requireUser(request))), browsers: browserAvailability() },
-    }),
+    async (request) => {
+      const user = requireUser(request);
+      return {
+        data: {
+          ...(await service.organization(user)),
+          quotas: await install.quotasOf(user.organizationId),
+          // The browsers a run may name, and why one is not offered (its build is not installed).
+          browsers: browserAvailability(),
+        },
+      };
+    },
   );
   app.put(
     '/console/v1/organization/limits',
@@ -363,14 +370,16 @@ export async function consoleRoutes(
       config: { access: session('installAdmin') },
       schema: {
         summary: "Set your organization's limits (install admins; the cap is at most the runner slots)",
-        response: { 200: concurrencyCapResponse },
+        response: { 200: organizationLimitsResponse },
         tags,
         body: limitsBody,
       },
     },
-    async (request) => ({
-      data: await install.setConcurrencyCap(requireUser(request).organizationId, request.body.concurrencyCap),
-    }),
+    async (request) => {
+      const { limits, detail } = await install.setLimits(requireUser(request).organizationId, request.body);
+      request.auditDetail = detail;
+      return { data: limits };
+    },
   );
 
   app.post(

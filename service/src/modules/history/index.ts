@@ -20,8 +20,8 @@ const pruneIntervalMs = 6 * 60 * 60 * 1000;
 /**
  * Test history. Records each ended run's results when it hears `run.finished` (emitted by
  * the process that ended the run, after its outcome committed; runs is a dependency, so the
- * runs recovered at start are heard too). With background work, prunes results past the
- * retention.
+ * runs recovered at start are heard too), and classes a run's failures for its report through
+ * `ctx.runs.failureTriage`. With background work, prunes results past the retention.
  */
 export const historyPlugin = fp<ModuleOptions>(
   async (app, { ctx, background }) => {
@@ -37,6 +37,11 @@ export const historyPlugin = fp<ModuleOptions>(
       }),
     );
     await historyRoutes(app, service);
+    // The run report shows each failure's class; runs reach it through this port (no import).
+    ctx.runs.failureTriage = {
+      classesOf: async (scope, runId) =>
+        new Map((await service.triage(scope, runId)).failures.map((f) => [f.testId, f.triage])),
+    };
     const onFinished = (run: RunFinished) => {
       const write = service
         .record(run.runId)
@@ -56,6 +61,7 @@ export const historyPlugin = fp<ModuleOptions>(
     if (background) app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', async () => {
       ctx.events.off('run.finished', onFinished);
+      ctx.runs.failureTriage = undefined;
       await sweep.stop();
       await app.history.pending();
     });

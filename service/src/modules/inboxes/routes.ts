@@ -84,7 +84,7 @@ export async function inboxRoutes(
       config: { access: apiKeyOnly(['emailInbox:read']) },
       schema: { summary: 'Read the inbox limits', response: { 200: emailInboxLimitsResponse }, tags },
     },
-    async () => ({ data: service.limits() }),
+    async (request) => ({ data: await service.limits(requireApiKey(request).organizationId) }),
   );
 
   app.get(
@@ -195,8 +195,8 @@ export async function inboxRoutes(
       },
     },
     async (request) => {
-      requireUser(request);
-      return { data: { ...service.limits(), smtp: smtpAddress() } };
+      const user = requireUser(request);
+      return { data: { ...(await service.limits(user.organizationId)), smtp: smtpAddress() } };
     },
   );
 

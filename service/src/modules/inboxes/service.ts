@@ -3,12 +3,16 @@ import { z } from 'zod';
 import { type Db, type DbKind, readJson } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { appError } from '../../errors.ts';
+import { defaultInboxesPerOrganization, organizationQuotasOf } from '../accounts/public.ts';
 import { type ParsedEmail, parseEmail } from './parse.ts';
 import { type InboxRef, InboxRepository, type InboxRow, type MessageRow } from './repository.ts';
 
-/** The spec's inbox limits; `GET /v1/email-inboxes/limits` reports them. */
+/**
+ * The spec's inbox limits; `GET /v1/email-inboxes/limits` reports them. `maxPerOrg` is the
+ * default: an install admin may set an organization's own (`inboxLimit`).
+ */
 export const inboxLimits = {
-  maxPerOrg: 5,
+  maxPerOrg: defaultInboxesPerOrganization,
   maxMessages: 1000,
   messageRetentionHours: 12,
   bodyMaxBytes: 131072,
@@ -86,6 +90,7 @@ class BatchWriter<T> {
 }
 
 export class InboxService {
+  private readonly db: Db;
   private readonly repository: InboxRepository;
   private readonly clock: Clock;
   private readonly domain: string;
@@ -93,6 +98,7 @@ export class InboxService {
   private lastSeq = 0;
 
   constructor(options: { db: Db; kind: DbKind; clock: Clock; inboxDomain: string }) {
+    this.db = options.db;
     this.repository = new InboxRepository({ db: options.db, kind: options.kind });
     this.clock = options.clock;
     this.domain = options.inboxDomain.toLowerCase();
@@ -103,8 +109,10 @@ export class InboxService {
     return this.domain;
   }
 
-  limits() {
-    return { ...inboxLimits };
+  /** The limits that apply to the organization: its own inbox limit when an install admin set one. */
+  async limits(organizationId: string) {
+    const { inboxLimit } = await organizationQuotasOf(this.db, organizationId);
+    return { ...inboxLimits, maxPerOrg: inboxLimit ?? inboxLimits.maxPerOrg };
   }
 
   /** Messages received before this instant are expired. */
@@ -120,7 +128,8 @@ export class InboxService {
       name: name ?? null,
       createdAt: this.clock.now().toISOString(),
     };
-    const created = await this.repository.insertInboxWithin(inbox, inboxLimits.maxPerOrg);
+    const { maxPerOrg } = await this.limits(organizationId);
+    const created = await this.repository.insertInboxWithin(inbox, maxPerOrg);
     if (!created) throw appError('INBOX_LIMIT_REACHED');
     return toInbox(inbox, 0);
   }

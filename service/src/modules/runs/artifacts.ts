@@ -6,8 +6,14 @@ import * as tar from 'tar';
 import type { AppContext } from '../../context.ts';
 import type { ExecutionResult } from '../../runner/executor.ts';
 import { createRedactor } from '../../runner/redact.ts';
-import { type ArtifactLimits, artifactCapError, defaultArtifactLimits } from '../../runner/redact-run.ts';
+import {
+  type ArtifactLimits,
+  artifactCapError,
+  defaultArtifactLimits,
+  organizationQuotaLabel,
+} from '../../runner/redact-run.ts';
 import { ByteLimit, formatBytes, needlesOf, RedactingTransform } from '../../runner/redact-transforms.ts';
+import { organizationQuotasOf } from '../accounts/public.ts';
 import { addArtifactBytes, storedArtifactBytes } from './artifacts-repository.ts';
 import type { RunRow } from './repository.ts';
 
@@ -29,16 +35,21 @@ type RunRef = Pick<RunRow, 'id' | 'organizationId'>;
 /**
  * The install's caps and what the run and its organization stored already: the executor
  * keeps the run's outputs within them (runner/redact-run.ts) and {@link storeWithinCaps}
- * checks every blob against them.
+ * checks every blob against them. The organization's artifact quota, when an install admin
+ * set one, takes the place of `ORG_ARTIFACTS_MAX_BYTES`.
  */
 export async function artifactLimitsOf(ctx: AppContext, run: RunRef): Promise<ArtifactLimits> {
   const caps = ctx.config.artifactLimits ?? defaultArtifactLimits;
-  const stored = await storedArtifactBytes(ctx.db, run);
+  const [stored, quotas] = await Promise.all([
+    storedArtifactBytes(ctx.db, run),
+    organizationQuotasOf(ctx.db, run.organizationId),
+  ]);
   return {
     entryMaxBytes: caps.entryMaxBytes,
     runMaxBytes: caps.runMaxBytes,
     runStoredBytes: stored.run,
-    orgMaxBytes: caps.orgMaxBytes,
+    orgMaxBytes: quotas.artifactQuotaBytes ?? caps.orgMaxBytes,
+    ...(quotas.artifactQuotaBytes !== null ? { orgMaxLabel: organizationQuotaLabel } : {}),
     orgStoredBytes: stored.organization,
   };
 }

@@ -10,7 +10,7 @@ import { splitIntoBatches } from './queue/claim-batch-repository.ts';
 import { failRun, finishRun } from './queue/end-repository.ts';
 import { beatHeldRun, heartbeatMs } from './queue/heartbeat-repository.ts';
 import { startQueuedRun } from './queue/start-repository.ts';
-import { findRun, type RunRow, runStatusOf } from './repository.ts';
+import { findRun, type RunRow, recordRunPlan, runStatusOf } from './repository.ts';
 import { runtimeOf } from './runtime.ts';
 import { recordVisualChecks } from './visual-checks.ts';
 import { acquireWorkDir, type WorkDir } from './work-dirs.ts';
@@ -121,7 +121,14 @@ async function splitRun(
   holder: SlotInfo,
   workDir: string,
 ): Promise<boolean> {
-  if (holder.parallels < 2 || loaded.compilable.length < 2) return false;
+  if (holder.parallels < 2 || loaded.compilable.length < 2) {
+    const reason =
+      loaded.compilable.length < 2
+        ? `1 batch: the run has ${loaded.compilable.length} test${loaded.compilable.length === 1 ? '' : 's'}`
+        : `1 batch: ${holder.parallels} free slot${holder.parallels === 1 ? '' : 's'} for the organization`;
+    await recordRunPlan(ctx.db, run.id, { batches: 1, reason });
+    return false;
+  }
   const recorded = await recordedDurations(
     ctx.db,
     run.branchId,
@@ -134,6 +141,7 @@ async function splitRun(
   }));
   const plan = planRun(units, holder.parallels);
   const planned = plan.batches;
+  await recordRunPlan(ctx.db, run.id, { batches: planned.length, reason: plan.reason });
   if (planned.length < 2) {
     ctx.log.info({ runId: run.id, reason: plan.reason }, 'run kept in one batch');
     return false;

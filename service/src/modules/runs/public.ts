@@ -9,5 +9,11 @@ export { type RunOutcome, runOutcome } from './outcome-repository.ts';
 export { activeStatuses } from './queue/lifecycle.ts';
 export { findRunOwner, hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';
 // The process's run slots and wake-ups, created with the app and kept on its context.
-export { RunsRuntime, type RunVisualChecks, type VisualCheckKey, type VisualCheckResult } from './runtime.ts';
+export {
+  type RunFailureTriage,
+  RunsRuntime,
+  type RunVisualChecks,
+  type VisualCheckKey,
+  type VisualCheckResult,
+} from './runtime.ts';
 export { startRun } from './trigger.ts';

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { readJson, toJson } from '../../adapters/db/index.ts';
 import type { RunsTables } from '../../adapters/db/migrations/0003_runs.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 import { activeStatuses } from './queue/lifecycle.ts';
@@ -211,6 +213,26 @@ export async function recentTestDurations(db: Db, branchId: string, testIds: str
 }
 
 /** A run's status alone (undefined when the run is gone). */
+const runMetadata = z.record(z.string(), z.unknown());
+
+/**
+ * Adds the planner's decision to the run's metadata (`metadata.plan`: how many batches and
+ * why), which the run detail returns. Read and written in one transaction: the trigger wrote
+ * the rest of the metadata, and nothing else writes it while the run executes.
+ */
+export async function recordRunPlan(db: Db, runId: string, plan: { batches: number; reason: string }) {
+  await db.transaction().execute(async (tx) => {
+    const row = await tx.selectFrom('runs').select('metadata').where('id', '=', runId).executeTakeFirst();
+    if (!row) return;
+    const metadata = readJson(runMetadata, row.metadata, {}, `runs ${runId}/metadata`);
+    await tx
+      .updateTable('runs')
+      .set({ metadata: toJson({ ...metadata, plan }) })
+      .where('id', '=', runId)
+      .execute();
+  });
+}
+
 export async function runStatusOf(db: Db | Tx, runId: string) {
   return db.selectFrom('runs').select(['status']).where('id', '=', runId).executeTakeFirst();
 }

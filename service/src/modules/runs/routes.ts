@@ -25,6 +25,7 @@ import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
 import { layerOverPreset, presetOfProject } from '../presets/public.ts';
 import { batchesOf, shardsOf } from './batches-repository.ts';
+import { withFailureTriage } from './report-triage.ts';
 import {
   cancelRun,
   getRun,
@@ -215,9 +216,11 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
       const run = await getRun(ctx, scopeOf(request), request.params.runId);
       const shards = await shardsOf(ctx.db, run.id);
       const batches = shards.length > 0 ? await batchesOf(ctx.db, run.id) : [];
+      const detail = toDetail(run);
       return {
         data: {
-          ...toDetail(run),
+          ...detail,
+          report: await withFailureTriage(ctx, run, detail.report),
           ...(shards.length > 0 ? { shards } : {}),
           ...(batches.length > 0 ? { batches } : {}),
         },

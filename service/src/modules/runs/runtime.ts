@@ -1,3 +1,4 @@
+import type { TriageClass } from '@stepdeck/contract';
 import type { ProcessQueue } from '../../adapters/queue/index.ts';
 
 export const dispatchJob = 'runs.dispatch';
@@ -53,6 +54,17 @@ export interface RunVisualChecks {
   ): Promise<void>;
 }
 
+/**
+ * The triage of a run's failures, provided by the history module when it starts (history
+ * imports runs, so runs reach it only through this port): each failed test's class by test id.
+ */
+export interface RunFailureTriage {
+  classesOf(
+    scope: { organizationId: string; projectId: string },
+    runId: string,
+  ): Promise<ReadonlyMap<string, TriageClass>>;
+}
+
 interface WakeLog {
   warn(obj: object | string, msg?: string): void;
 }
@@ -74,6 +86,8 @@ export class RunsRuntime {
   readonly aborts = new Map<string, AbortController>();
   /** Baselines and visual changes of runs: set by the visual module, absent without it. */
   visualChecks: RunVisualChecks | undefined;
+  /** Classes of a run's failures for its report: set by the history module, absent without it. */
+  failureTriage: RunFailureTriage | undefined;
   private readonly queue: ProcessQueue;
   private readonly log: WakeLog;
   private readonly remote: boolean;

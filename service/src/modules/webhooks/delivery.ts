@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { WebhookTriage } from '@stepdeck/contract';
 import type { JobQueue } from '../../adapters/queue/index.ts';
 import { isoNow } from '../../clock.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
+import { triageOfRun } from '../history/public.ts';
 import { effectiveInstallSettings } from '../install-settings/public.ts';
 import { type AttemptObserver, WebhookDispatcher } from './dispatcher.ts';
 import { buildBody, eventOf } from './payload.ts';
@@ -63,6 +65,8 @@ export class WebhookDelivery {
     const hooks = await subscribedWebhooks(ctx.db, run.organizationId, event);
     if (hooks.length === 0) return [];
     const now = isoNow(ctx.clock);
+    // Read once, now: the body is fixed when recorded, and retries send the same bytes.
+    const triage = await this.triageOf(run);
     const rows = hooks.map((hook) => {
       const id = randomUUID();
       const body = buildBody({
@@ -72,6 +76,7 @@ export class WebhookDelivery {
         run,
         publicUrl: ctx.config.publicUrl,
         custom: customDataOf(hook),
+        triage,
       });
       return {
         id,
@@ -97,6 +102,32 @@ export class WebhookDelivery {
     const ids = await insertDeliveries(ctx.db, rows);
     await this.announce(ids);
     return ids;
+  }
+
+  /**
+   * The run's failures classed against its base branch, for the body; null without failures.
+   * A triage that cannot be read leaves the field out rather than holding the deliveries back.
+   */
+  private async triageOf(run: RunFinished): Promise<WebhookTriage | null> {
+    if (!run.tests.some((test) => test.status !== 'passed' && test.status !== 'skipped')) return null;
+    try {
+      const triage = await triageOfRun(
+        this.ctx,
+        { organizationId: run.organizationId, projectId: run.project.id },
+        run.runId,
+      );
+      return {
+        baseBranch: triage.baseBranch,
+        counts: triage.counts,
+        failures: triage.failures.map(({ testId, name, triage }) => ({ testId, name, triage })),
+      };
+    } catch (error) {
+      this.ctx.log.warn(
+        { err: error, runId: run.runId },
+        'webhook body goes without triage: it could not be read',
+      );
+      return null;
+    }
   }
 
   /**

@@ -41,5 +41,5 @@ export const webhooksPlugin = fp<ModuleOptions>(
       await delivery.stop();
     });
   },
-  { name: 'webhooks', dependencies: ['runs', 'queue', 'install-settings'] },
+  { name: 'webhooks', dependencies: ['runs', 'queue', 'install-settings', 'history'] },
 );

@@ -1,4 +1,4 @@
-import type { WebhookBody } from '@stepdeck/contract';
+import type { WebhookBody, WebhookTriage } from '@stepdeck/contract';
 import type { RunFinished } from '../../context.ts';
 
 export const webhookEvents = ['run.completed', 'run.failed'] as const;
@@ -22,6 +22,8 @@ export function buildBody(input: {
   run: RunFinished;
   publicUrl: string;
   custom: Record<string, unknown> | null;
+  /** The run's failures classed against the base branch; null when it has none (or no history). */
+  triage?: WebhookTriage | null;
 }): WebhookBody {
   const { run } = input;
   const body: WebhookBody = {
@@ -56,6 +58,7 @@ export function buildBody(input: {
       })),
       visualChanges: run.visualChanges ?? [],
       ...(run.leftOut && run.leftOut.count > 0 ? { leftOut: run.leftOut } : {}),
+      ...(input.triage && input.triage.failures.length > 0 ? { triage: input.triage } : {}),
     },
   };
   if (input.custom !== null) body.custom = input.custom;
@@ -107,5 +110,14 @@ export function sampleBody(event: WebhookEvent, publicUrl: string): WebhookBody 
     run,
     publicUrl,
     custom: null,
+    triage: failed
+      ? {
+          baseBranch: 'main',
+          counts: { new: 1, known: 0, flaky: 0, quarantined: 0 },
+          failures: [
+            { testId: '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', name: 'Pay with card', triage: 'new' },
+          ],
+        }
+      : null,
   });
 }

@@ -12,7 +12,7 @@ describe.each(databaseKinds)('test history, triage and quarantine over real runs
   let flaky: string;
   let checkout: string;
   let search: string;
-  const flakyRuns: Array<{ runId: string; status: string }> = [];
+  const flakyRuns: Array<{ runId: string; status: string; metadata: Record<string, unknown> }> = [];
   let featureRun: string;
 
   /** Runs tests to their end past the API cooldowns (the test clock moves 11 s), history written. */
@@ -75,6 +75,8 @@ describe.each(databaseKinds)('test history, triage and quarantine over real runs
 
   it('a page that fails every other load shows up as flaky across runs', async () => {
     expect(flakyRuns.map((entry) => entry.status)).toEqual(['completed', 'failed', 'completed', 'failed']);
+    // One test: one batch, and the run detail says why.
+    expect(flakyRuns[0]?.metadata.plan).toEqual({ batches: 1, reason: '1 batch: the run has 1 test' });
     const body = await history(flaky);
     expect(body.data.map((entry) => entry.status)).toEqual(['failed', 'passed', 'failed', 'passed']);
     expect(body.summary).toMatchObject({ runs: 4, passRate: 0.5, flakeRate: 0.5 });

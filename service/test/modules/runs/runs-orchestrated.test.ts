@@ -59,6 +59,11 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     expect(testBatches.length).toBeLessThanOrEqual(3);
     expect(batches.every((batch) => batch.status === 'done')).toBe(true);
     expect(new Set(testBatches.map((batch) => batch.slot)).size).toBe(testBatches.length);
+    // The run detail says how many batches the planner chose and why.
+    expect((run.metadata as { plan?: unknown }).plan).toEqual({
+      batches: testBatches.length,
+      reason: expect.stringMatching(new RegExp(`^${testBatches.length} batches on \\d+ free slots: expected `)),
+    });
     // Each batch measured what a `playwright test` costs here besides its tests (its wall time
     // exceeds its tests' sum): the next plan draws on that, within the fallback.
     expect(startupCost.measured).toBeGreaterThanOrEqual(testBatches.length);

@@ -216,7 +216,14 @@ describe.each(databaseKinds)('webhook console on %s', (database) => {
         'tests',
         // Additive: the run's screenshots that differ from their baselines (docs/api.md).
         'visualChanges',
+        // Additive, with failures only: each classed against the base branch.
+        ...(event === 'run.failed' ? ['triage'] : []),
       ]);
+      if (event === 'run.failed')
+        expect(body.run.triage).toMatchObject({
+          counts: { new: 1, known: 0, flaky: 0, quarantined: 0 },
+          failures: [{ name: 'Pay with card', triage: 'new' }],
+        });
       expect(body.run.status).toBe(event === 'run.completed' ? 'completed' : 'failed');
       expect(body.run.url.startsWith('https://stepdeck.example.com/console/')).toBe(true);
     }

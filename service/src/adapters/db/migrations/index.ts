@@ -17,6 +17,7 @@ import * as visualBaselines from './0017_visual_baselines.ts';
 import * as sso from './0018_sso.ts';
 import * as installSettings from './0019_install_settings.ts';
 import * as environments from './0020_environments.ts';
+import * as organizationQuotas from './0021_organization_quotas.ts';
 import * as testHealth from './0022_test_health.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0018_sso': sso,
   '0019_install_settings': installSettings,
   '0020_environments': environments,
+  '0021_organization_quotas': organizationQuotas,
   '0022_test_health': testHealth,
 };

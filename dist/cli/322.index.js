@@ -1,8 +1,8 @@
-export const id = 187;
-export const ids = [187];
+export const id = 322;
+export const ids = [322];
 export const modules = {
 
-/***/ 48187:
+/***/ 11322:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -44,8 +44,11 @@ function mergeRuns(runs, context) {
     const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
     const summaries = [];
+    const visualChanges = [];
     for (const run of runs) {
         const info = run.report?.runTypeInfo;
+        for (const change of run.report?.visualChanges ?? [])
+            visualChanges.push({ ...change, runId: run.id });
         for (const result of info?.testResults ?? [])
             tests.push({
                 runId: run.id,
@@ -117,6 +120,7 @@ function mergeRuns(runs, context) {
         durationMs,
         tests,
         ...(note ? { note } : {}),
+        ...(visualChanges.length > 0 ? { visualChanges } : {}),
     };
 }
 /** A run cancelled mid-way has no duration of its own: the time from its start to its end. */
@@ -257,6 +261,7 @@ async function uploadArtifact(collected, options) {
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
+
 const icons = {
     passed: '✅',
     failed: '❌',
@@ -347,6 +352,7 @@ function markdown_resultsMarkdown(results, context = {}) {
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         ...(results.note ? ['', `**${markdown_cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
         ...triageLine(results),
+        ...visualLines(results),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -413,6 +419,36 @@ function triageLine(results) {
         return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
     });
     return ['', `Failures against history: ${parts.join(' · ')}`];
+}
+/** Visual changes listed in the summary at most; the review page has them all. */
+const visualListMax = 10;
+/**
+ * "🖼️ 2 visual changes await review (1 changed, 1 new) · review run 1a2b3c4d", then one line
+ * per change (test, changed or new, the differing share), when the run found any.
+ */
+function visualLines(results) {
+    const changes = visualChangesOf(results);
+    if (changes.length === 0)
+        return [];
+    const changed = changes.filter((change) => change.status === 'changed').length;
+    const links = results.runs
+        .filter((run) => changes.some((change) => change.runId === run.runId))
+        .map((run) => `[review run ${run.runId.slice(0, 8)}](${visualReviewUrl(run.url)})`);
+    const list = changes.slice(0, visualListMax).map((change) => {
+        const what = change.status === 'new'
+            ? 'new screenshot, no baseline yet'
+            : `changed: ${(change.ratio * 100).toFixed(2)} % of pixels differ`;
+        return `- ${markdown_cell(change.testName)}: ${what}`;
+    });
+    if (changes.length > visualListMax)
+        list.push(`- …and ${changes.length - visualListMax} more on the review page`);
+    return [
+        '',
+        `🖼️ **${changes.length}** visual ${changes.length === 1 ? 'change awaits' : 'changes await'} review ` +
+            `(${changed} changed, ${changes.length - changed} new) · ${links.join(' · ')}`,
+        '',
+        ...list,
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/cli-progress.ts
@@ -568,7 +604,31 @@ function quarantineLine(results) {
     return `Quarantined, not failing the step: ${names.join(', ')}`;
 }
 
+;// CONCATENATED MODULE: ./src/visual.ts
+/** The console's review page of a run: baseline, actual and diff side by side, approve or reject. */
+const visual_visualReviewUrl = (runUrl) => `${runUrl}/visual`;
+const visual_visualChangesOf = (results) => results.visualChanges ?? [];
+/**
+ * `2 visual changes await review (1 changed, 1 new): <review page>` (a page per run), or
+ * nothing when every screenshot matched its baseline.
+ */
+function visualChangesLine(results) {
+    const changes = visual_visualChangesOf(results);
+    if (changes.length === 0)
+        return undefined;
+    const changed = changes.filter((change) => change.status === 'changed').length;
+    const pages = results.runs
+        .filter((run) => changes.some((change) => change.runId === run.runId))
+        .map((run) => visual_visualReviewUrl(run.url));
+    const one = changes.length === 1;
+    return (`${changes.length} visual ${one ? 'change awaits' : 'changes await'} review ` +
+        `(${changed} changed, ${changes.length - changed} new): ${pages.join(', ')}`);
+}
+/** The step fails on visual changes only with `visual-changes: fail`, while any awaits review. */
+const failsOnVisualChanges = (results, mode) => mode === 'fail' && visual_visualChangesOf(results).length > 0;
+
 ;// CONCATENATED MODULE: ./src/outputs.ts
+
 
 /** Every output of action.yml as strings (also the CLI's --json, parsed back). */
 function outputsFor(sources) {
@@ -589,6 +649,7 @@ function outputsFor(sources) {
             'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
             'new-failures': String(newFailures(results).length),
+            'visual-changes': String(visual_visualChangesOf(results).length),
             results: JSON.stringify({
                 status: results.status,
                 stats: results.stats,
@@ -1457,6 +1518,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 /** Outputs that are counts: numbers in the CLI's JSON (the action's outputs are strings by nature). */
 const numericOutputs = [
     'passed',
@@ -1467,6 +1529,7 @@ const numericOutputs = [
     'carried-over',
     'duration-ms',
     'new-failures',
+    'visual-changes',
 ];
 /** The CLI's JSON document: the action's outputs with counts as numbers and `results` as an object. */
 function jsonDocument(outputs) {
@@ -1542,7 +1605,11 @@ async function runCommand(inputs, args, err) {
         const quarantined = quarantineLine(results);
         if (quarantined)
             err(quarantined);
-        return failsStep(gatingStatus(results), inputs.failOn) ? 1 : 0;
+        const visual = visualChangesLine(results);
+        if (visual && inputs.visualChanges !== 'ignore')
+            err(`stepdeck: ${visual}`);
+        const failed = failsStep(gatingStatus(results), inputs.failOn) || failsOnVisualChanges(results, inputs.visualChanges);
+        return failed ? 1 : 0;
     }
     finally {
         stopCancelling();
@@ -1580,6 +1647,7 @@ function summaryText(results, where) {
                 .filter(Boolean)
                 .join('\n');
         }),
+        ...[visualChangesLine(results)].filter((line) => line !== undefined).map((line) => `Visual: ${line}`),
         `Run: ${where.runUrls.join(', ')}`,
         `Artifacts: ${where.dir}`,
         `JUnit: ${where.junitPath}`,

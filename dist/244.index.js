@@ -1,5 +1,5 @@
-export const id = 911;
-export const ids = [911];
+export const id = 244;
+export const ids = [244];
 export const modules = {
 
 /***/ 34908:
@@ -84,7 +84,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 90911:
+/***/ 244:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -133,8 +133,11 @@ function mergeRuns(runs, context) {
     const stats = { passed: 0, failed: 0, skipped: 0, total: 0, flaky: 0 };
     let durationMs = 0;
     const summaries = [];
+    const visualChanges = [];
     for (const run of runs) {
         const info = run.report?.runTypeInfo;
+        for (const change of run.report?.visualChanges ?? [])
+            visualChanges.push({ ...change, runId: run.id });
         for (const result of info?.testResults ?? [])
             tests.push({
                 runId: run.id,
@@ -206,6 +209,7 @@ function mergeRuns(runs, context) {
         durationMs,
         tests,
         ...(note ? { note } : {}),
+        ...(visualChanges.length > 0 ? { visualChanges } : {}),
     };
 }
 /** A run cancelled mid-way has no duration of its own: the time from its start to its end. */
@@ -1201,6 +1205,12 @@ const runTestResult = schemas/* object */.Ikc({
      * (the spec's values), this says it was healed (additive).
      */
     healed: schemas/* array */.YOg(healedStep).optional(),
+    /**
+     * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
+     * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
+     * and where no history is kept (additive).
+     */
+    triage: triageClass.optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({
@@ -1681,7 +1691,31 @@ function quarantineLine(results) {
     return `Quarantined, not failing the step: ${names.join(', ')}`;
 }
 
+;// CONCATENATED MODULE: ./src/visual.ts
+/** The console's review page of a run: baseline, actual and diff side by side, approve or reject. */
+const visualReviewUrl = (runUrl) => `${runUrl}/visual`;
+const visualChangesOf = (results) => results.visualChanges ?? [];
+/**
+ * `2 visual changes await review (1 changed, 1 new): <review page>` (a page per run), or
+ * nothing when every screenshot matched its baseline.
+ */
+function visualChangesLine(results) {
+    const changes = visualChangesOf(results);
+    if (changes.length === 0)
+        return undefined;
+    const changed = changes.filter((change) => change.status === 'changed').length;
+    const pages = results.runs
+        .filter((run) => changes.some((change) => change.runId === run.runId))
+        .map((run) => visualReviewUrl(run.url));
+    const one = changes.length === 1;
+    return (`${changes.length} visual ${one ? 'change awaits' : 'changes await'} review ` +
+        `(${changed} changed, ${changes.length - changed} new): ${pages.join(', ')}`);
+}
+/** The step fails on visual changes only with `visual-changes: fail`, while any awaits review. */
+const failsOnVisualChanges = (results, mode) => mode === 'fail' && visualChangesOf(results).length > 0;
+
 ;// CONCATENATED MODULE: ./src/outputs.ts
+
 
 /** Every output of action.yml as strings (also the CLI's --json, parsed back). */
 function outputsFor(sources) {
@@ -1702,6 +1736,7 @@ function outputsFor(sources) {
             'carried-over': String(results.carriedOver ?? 0),
             'duration-ms': String(results.durationMs),
             'new-failures': String(newFailures(results).length),
+            'visual-changes': String(visualChangesOf(results).length),
             results: JSON.stringify({
                 status: results.status,
                 stats: results.stats,
@@ -2032,6 +2067,7 @@ function fullMessage(test) {
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
+
 const icons = {
     passed: '✅',
     failed: '❌',
@@ -2122,6 +2158,7 @@ function resultsMarkdown(results, context = {}) {
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
         ...triageLine(results),
+        ...visualLines(results),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -2188,6 +2225,36 @@ function triageLine(results) {
         return triage === 'new' ? `**${n}** new ${n === 1 ? 'failure' : 'failures'}` : `**${n}** ${triage}`;
     });
     return ['', `Failures against history: ${parts.join(' · ')}`];
+}
+/** Visual changes listed in the summary at most; the review page has them all. */
+const visualListMax = 10;
+/**
+ * "🖼️ 2 visual changes await review (1 changed, 1 new) · review run 1a2b3c4d", then one line
+ * per change (test, changed or new, the differing share), when the run found any.
+ */
+function visualLines(results) {
+    const changes = visualChangesOf(results);
+    if (changes.length === 0)
+        return [];
+    const changed = changes.filter((change) => change.status === 'changed').length;
+    const links = results.runs
+        .filter((run) => changes.some((change) => change.runId === run.runId))
+        .map((run) => `[review run ${run.runId.slice(0, 8)}](${visualReviewUrl(run.url)})`);
+    const list = changes.slice(0, visualListMax).map((change) => {
+        const what = change.status === 'new'
+            ? 'new screenshot, no baseline yet'
+            : `changed: ${(change.ratio * 100).toFixed(2)} % of pixels differ`;
+        return `- ${cell(change.testName)}: ${what}`;
+    });
+    if (changes.length > visualListMax)
+        list.push(`- …and ${changes.length - visualListMax} more on the review page`);
+    return [
+        '',
+        `🖼️ **${changes.length}** visual ${changes.length === 1 ? 'change awaits' : 'changes await'} review ` +
+            `(${changed} changed, ${changes.length - changed} new) · ${links.join(' · ')}`,
+        '',
+        ...list,
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/aggregate.ts
@@ -2816,6 +2883,7 @@ async function waitForRuns(client, runIds, options) {
 
 
 
+
 /** What the main step saves for the post step: the runs it started, and whether it saw them end. */
 const state = { runIds: 'run-ids', done: 'done' };
 const clientFor = (inputs) => new StepdeckClient({
@@ -2893,6 +2961,11 @@ async function execute(inputs, env = process.env) {
         const quarantined = quarantineLine(results);
         if (quarantined)
             core/* notice */.lm(quarantined);
+        const visual = visualChangesLine(results);
+        if (visual && failsOnVisualChanges(results, inputs.visualChanges))
+            core/* setFailed */.C1(`Stepdeck: ${visual} (visual-changes: fail)`);
+        else if (visual && inputs.visualChanges === 'warn')
+            core/* warning */.$e(visual);
         if (failsStep(gatingStatus(results), inputs.failOn)) {
             const failed = results.tests
                 .filter((test) => test.status === 'failed' && test.triage !== 'quarantined')
