@@ -62,7 +62,9 @@ describe('orchestrated runs (embedded, SQLite)', () => {
     // The run detail says how many batches the planner chose and why.
     expect((run.metadata as { plan?: unknown }).plan).toEqual({
       batches: testBatches.length,
-      reason: expect.stringMatching(new RegExp(`^${testBatches.length} batches on \\d+ free slots: expected `)),
+      reason: expect.stringMatching(
+        new RegExp(`^${testBatches.length} batches on \\d+ free slots: expected `),
+      ),
     });
     // Each batch measured what a `playwright test` costs here besides its tests (its wall time
     // exceeds its tests' sum): the next plan draws on that, within the fallback.
