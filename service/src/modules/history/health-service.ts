@@ -27,6 +27,7 @@ import {
 } from './health-repository.ts';
 import {
   deleteQuarantine,
+  isUuid,
   type QuarantineRow,
   quarantinesOf,
   type TestResultRow,
@@ -41,8 +42,6 @@ const evidenceLimit = 200;
 /** Who the flake and release rules are, in quarantines and their events. */
 export const ruleActor = 'Stepdeck (flake rules)';
 
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 const healthStatus = (status: string) => status as TestHealth['lastStatus'];
 
 function presentHealth(row: TestHealthRow): TestHealth {

@@ -17,7 +17,8 @@ export interface HistoryFilter {
   since?: string;
 }
 
-const isUuid = (value: string) =>
+/** Whether a branch filter names a branch by id (else by name). */
+export const isUuid = (value: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /*
