@@ -170,23 +170,26 @@ export function TestHistoryPage() {
           GitHub Action or the CLI).
         </p>
       ) : null}
-      <div className="history-filters">
-        <label htmlFor="history-status">Status</label>
-        <select
-          id="history-status"
-          value={status ?? ''}
-          onChange={(event) => setFilter({ status: event.currentTarget.value })}
-        >
-          <option value="">Any</option>
-          {statuses.map((value) => (
-            <option key={value}>{value}</option>
-          ))}
-        </select>
-      </div>
+      {/* With no result at all, the empty state above says it: no filter to offer. */}
+      {chronological.length || status ? (
+        <div className="history-filters">
+          <label htmlFor="history-status">Status</label>
+          <select
+            id="history-status"
+            value={status ?? ''}
+            onChange={(event) => setFilter({ status: event.currentTarget.value })}
+          >
+            <option value="">Any</option>
+            {statuses.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       {body?.data.length ? (
         <ResultsTable results={body.data} runPath={runPath} />
-      ) : body ? (
-        <p>No results match.</p>
+      ) : body && status ? (
+        <p>No {status} results.</p>
       ) : null}
       {body && body.pagination.totalPages > 1 ? (
         <nav aria-label="Pages of results" className="pager">
