@@ -101,8 +101,12 @@ export function OrganizationPage() {
           )}
           {inbox && (
             <dl className="message-headers" aria-label="Email inbox limits">
-              <dt>Inboxes per organization</dt>
-              <dd>{inbox.maxPerOrg}</dd>
+              {!org.quotas && (
+                <>
+                  <dt>Inboxes per organization</dt>
+                  <dd>{inbox.maxPerOrg}</dd>
+                </>
+              )}
               <dt>Messages kept per inbox</dt>
               <dd>{inbox.maxMessages} (oldest evicted)</dd>
               <dt>Message retention</dt>
