@@ -338,7 +338,7 @@ async function run(env = process.env) {
         (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(244)]).then(__webpack_require__.bind(__webpack_require__, 244));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(864)]).then(__webpack_require__.bind(__webpack_require__, 47864));
     await execute(inputs, env);
 }
 

@@ -338,7 +338,7 @@ async function run(env = process.env) {
         (0,workflow_commands/* setFailed */.C1)(apiKey ? message.replaceAll(apiKey, '***') : message);
         return;
     }
-    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(244)]).then(__webpack_require__.bind(__webpack_require__, 244));
+    const { execute } = await Promise.all(/* import() */[__webpack_require__.e(857), __webpack_require__.e(734), __webpack_require__.e(864)]).then(__webpack_require__.bind(__webpack_require__, 47864));
     await execute(inputs, env);
 }
 
@@ -352,7 +352,7 @@ async function run(env = process.env) {
 /* harmony export */   run: () => (/* binding */ run)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(91659);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(244);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(47864);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9015);
 
 

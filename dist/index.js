@@ -12,7 +12,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 // step marks the saved state, so the post step, running the same file, finds it.
 // Only the light modules load up front; the rest is imported once the inputs are valid.
 if ((0,_workflow_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu)('is-post') === 'true') {
-    const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(857), __nccwpck_require__.e(734), __nccwpck_require__.e(244), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
+    const { run } = await Promise.all(/* import() */[__nccwpck_require__.e(857), __nccwpck_require__.e(734), __nccwpck_require__.e(864), __nccwpck_require__.e(661)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86661));
     await run();
 }
 else {

@@ -48,10 +48,18 @@ export async function trigger(
   return triggered;
 }
 
-/** "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)". */
+/**
+ * "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)";
+ * a test left out for its browser says so: "Checkout (firefox not installed)".
+ */
 export function leftOutLine(runId: string, leftOut: LeftOutTest[]): string {
-  const named = leftOut.map((test) => `${test.name} (${test.status})`).join(', ');
-  return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
+  const why = (test: LeftOutTest) =>
+    test.reason === 'browser not installed' ? `${test.browser ?? 'browser'} not installed` : test.status;
+  const named = leftOut.map((test) => `${test.name} (${why(test)})`).join(', ');
+  const count = `${leftOut.length} test${leftOut.length === 1 ? '' : 's'}`;
+  if (leftOut.some((test) => test.reason === 'browser not installed'))
+    return `Run ${runId.slice(0, 8)} left out ${count}: ${named}. Mark a test active in the console to include it; install a browser with npx playwright install <browser> where the service runs.`;
+  return `Run ${runId.slice(0, 8)} left out ${count} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
 }
 
 async function startRuns(

@@ -63,8 +63,8 @@ test.afterAll(async () => {
 test('an install admin allows a private receiver and sets the SMTP relay; an admin adds Slack and email alerts', async ({
   page,
 }) => {
-  // Three pages checked with axe on a loaded 2-core machine.
-  test.setTimeout(300_000);
+  // Three pages checked with axe and a real run, on a loaded 2-core machine.
+  test.setTimeout(540_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${service.url}/console/sign-in`);
@@ -117,6 +117,33 @@ test('an install admin allows a private receiver and sets the SMTP relay; an adm
   expect(received.map((entry) => entry.url)).toEqual(['/services/T1/B2/secret']);
   expect(String(received[0]?.body.text)).toMatch(/^Test alert from Stepdeck/);
 
+  // Edit: the form comes filled in; the URL left as shown is kept, a bad one is named on its field.
+  await page.getByRole('button', { name: 'Edit QA channel' }).click();
+  const edit = page.getByRole('form', { name: 'Edit alert channel QA channel' });
+  await expect(edit.getByLabel(/^Name/)).toHaveValue('QA channel');
+  const urlField = edit.getByLabel(/^Incoming-webhook URL/);
+  await expect(urlField).toHaveValue(`https://127.0.0.1:${receiverPort}/services/T1/B2/secret`);
+  await urlField.fill('http://chat.example.test/hook');
+  await edit.getByRole('button', { name: 'Save channel' }).click();
+  await expect(urlField).toHaveAttribute('aria-invalid', 'true');
+  await expect(urlField).toHaveAccessibleDescription('url must use https://');
+  await expectAccessible(page);
+  await page.screenshot({ path: test.info().outputPath('console-alert-edit.png'), fullPage: true });
+  await urlField.fill(`https://127.0.0.1:${receiverPort}/services/T1/B2/secret`);
+  await edit.getByLabel(/^Name/).fill('QA alerts');
+  await edit.getByLabel('Every failure, not only the first after a pass').check();
+  await edit.getByRole('button', { name: 'Save channel' }).click();
+  await expect(edit).toBeHidden();
+  const edited = table.getByRole('row').filter({ hasText: 'QA alerts' });
+  await expect(edited).toContainText('every failure, recovery');
+  await expect(edited).toContainText(`https://127.0.0.1:${receiverPort}/services/T1/B2/secret`);
+  await page.getByRole('button', { name: 'Send test message to QA alerts' }).click();
+  await expect(page.getByText('A test message was sent to QA alerts.')).toBeVisible();
+  expect(received.map((entry) => entry.url)).toEqual(['/services/T1/B2/secret', '/services/T1/B2/secret']);
+  await expect(page.getByRole('region', { name: 'Latest alerts of QA alerts' })).toContainText(
+    'No alert sent yet',
+  );
+
   await form.getByLabel(/^Kind/).selectOption('email');
   await form.getByLabel(/^Name/).fill('QA leads');
   await form.getByLabel(/^Recipients/).fill('qa@example.test, lead@example.test');
@@ -128,6 +155,40 @@ test('an install admin allows a private receiver and sets the SMTP relay; an adm
   await expect(table.getByRole('row').filter({ hasText: 'QA leads' })).toContainText(
     'every failure, recovery',
   );
+
+  // A failed run: each channel's latest alerts say how delivery went. Slack's receiver takes it;
+  // the relay's host does not resolve, so the email is retried with the relay's error shown.
+  const headers = { 'x-api-key': service.bootstrap.apiKey, 'x-project-id': service.bootstrap.projectId };
+  const testData = new FormData();
+  testData.append(
+    'testData',
+    JSON.stringify({
+      name: 'Orders API',
+      status: 'active',
+      metadata: { type: 'api' },
+      steps: [
+        { name: 'call', action: { name: 'request', method: 'GET', url: 'http://127.0.0.1:9/orders' } },
+        { name: 'check', action: { name: 'assertStatus', value: 200 } },
+      ],
+    }),
+  );
+  const created = await fetch(`${service.url}/v1/tests`, { method: 'POST', headers, body: testData });
+  expect(created.status).toBe(200);
+  const testId = ((await created.json()) as { data: { id: string } }).data.id;
+  const started = await fetch(`${service.url}/v1/tests/${testId}/remote-run`, { method: 'POST', headers });
+  expect(started.status).toBe(200);
+  const slackAlerts = page.getByRole('region', { name: 'Latest alerts of QA alerts' });
+  const emailAlerts = page.getByRole('region', { name: 'Latest alerts of QA leads' });
+  await expect(async () => {
+    await page.reload();
+    await expect(slackAlerts.getByRole('row').filter({ hasText: 'Run failed' })).toContainText('Delivered', {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 180_000 });
+  const emailRow = emailAlerts.getByRole('row').filter({ hasText: 'Run failed' });
+  await expect(emailRow).toContainText('Retrying');
+  await expect(emailRow).toContainText('SMTP relay smtp.example.test:587 refused or failed');
+  expect(received.at(-1)?.url).toBe('/services/T1/B2/secret');
   await expectAccessible(page);
   await page.screenshot({ path: test.info().outputPath('console-alerts.png'), fullPage: true });
   expect(errors).toEqual([]);

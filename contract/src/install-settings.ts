@@ -128,3 +128,24 @@ export const alertChannelUpdateBody = z.object(alertChannelFields).partial().str
 export type AlertChannelUpdate = z.infer<typeof alertChannelUpdateBody>;
 /** `POST …/alert-channels/:id/test`: a test message was sent (or the error that stopped it). */
 export const alertChannelTestResponse = dataOf(z.object({ sent: z.boolean(), error: z.string().nullable() }));
+
+/**
+ * One alert a channel owed for a run, and how its attempts went: `pending` (retrying; due at
+ * `nextAttemptAt`), `succeeded` or `failed` (attempts exhausted).
+ */
+export const alertDelivery = z.object({
+  id: z.string(),
+  channelId: z.string(),
+  runId: z.string(),
+  event: z.enum(['failed', 'recovered']),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: isoTimestamp.nullable(),
+  lastAttemptAt: isoTimestamp.nullable(),
+  completedAt: isoTimestamp.nullable(),
+  createdAt: isoTimestamp,
+});
+export type AlertDelivery = z.infer<typeof alertDelivery>;
+/** `GET …/alert-channels/:id/deliveries`: the channel's latest deliveries, newest first. */
+export const alertDeliveryListResponse = dataOf(z.array(alertDelivery));

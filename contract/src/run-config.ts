@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import {
+  type BrowserEnvironment,
+  browserEnvironmentFields,
+  browserEnvironmentOf,
+} from './browser-environment.ts';
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
 export const runConfig = z
@@ -32,6 +37,8 @@ export const runConfig = z
         height: z.number().int().min(1).max(10_000).optional(),
       })
       .optional(),
+    /** The browser context: device preset, locale, time zone... (browser-environment.ts; additive). */
+    ...browserEnvironmentFields,
   })
   .loose();
 export type RunConfig = z.infer<typeof runConfig>;
@@ -62,6 +69,13 @@ export interface ResolvedRunConfig {
   workers: number;
   repeatEach: number;
   viewport: { width: number; height: number };
+  /**
+   * Whether a layer set the viewport: with a `device`, the device's own viewport applies
+   * unless one did (additive).
+   */
+  viewportSet: boolean;
+  /** Device, locale, time zone, geolocation... as the layers set them (additive). */
+  environment: BrowserEnvironment;
 }
 
 /** Layers configs left to right (test config, then run overrides); runs are always headless. */
@@ -91,5 +105,7 @@ export function resolveRunConfig(...layers: Array<RunConfig | null | undefined>)
     workers: merged.workers ?? 1,
     repeatEach: merged.repeatEach ?? 1,
     viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+    viewportSet: merged.viewport?.width !== undefined || merged.viewport?.height !== undefined,
+    environment: browserEnvironmentOf(merged),
   };
 }

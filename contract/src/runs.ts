@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { dataOf, isoTimestamp, pagination, queryInteger, runStatus } from './common.ts';
+import { dataRowRef } from './data-set.ts';
 import { environmentName } from './environments.ts';
 import { healedStep, locatorSuggestions } from './healing.ts';
 import { runSource, triageClass } from './history.ts';
 import { runConfig } from './run-config.ts';
 import { visualChangeSummary } from './visual.ts';
+import { stepVitals } from './vitals.ts';
 
 /** `POST /v1/tests/:testId/remote-run` on a leaf test. */
 export const remoteRunSingle = z.object({ runId: z.string(), status: runStatus });
@@ -12,12 +14,17 @@ export const remoteRunSingleResponse = dataOf(remoteRunSingle);
 
 /**
  * A test of the run's target that the run did not include, and why: directory, tag and bulk
- * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ * runs take active tests only, and leave out an active test whose own config names a browser
+ * not installed where the service runs (`reason`, `browser`). Additive; at most 100 named, the
+ * run's metadata has the count.
  */
 export const leftOutTest = z.object({
   testId: z.string(),
   name: z.string(),
-  status: z.enum(['draft', 'archived']),
+  status: z.enum(['draft', 'archived', 'active']),
+  /** Present when the status is not the reason. */
+  reason: z.literal('browser not installed').optional(),
+  browser: z.enum(['firefox', 'webkit']).optional(),
 });
 export type LeftOutTest = z.infer<typeof leftOutTest>;
 
@@ -153,12 +160,16 @@ export const runTestResult = z.object({
    * (the spec's values), this says it was healed (additive).
    */
   healed: z.array(healedStep).optional(),
+  /** Web Vitals its `measureVitals` / `assertVitals` steps measured, in step order (additive). */
+  vitals: z.array(stepVitals).optional(),
   /**
    * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
    * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
    * and where no history is kept (additive).
    */
   triage: triageClass.optional(),
+  /** The row of the test's data set this result ran (additive; absent for a test without one). */
+  dataRow: dataRowRef.optional(),
 });
 export type RunTestResult = z.infer<typeof runTestResult>;
 

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  assertAccessibleShape,
+  checkMockAnswer,
+  mockRouteShape,
+  totpShape,
+  waitForResponseShape,
+} from './network-steps.ts';
 
 /**
  * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
@@ -40,8 +47,43 @@ const webUrl = (kind: 'navigation' | 'request') =>
     const reason = refusedUrlReason(url, kind);
     if (reason) ctx.addIssue({ code: 'custom', message: reason });
   });
+/** How many `<iframe>`s deep a step's `frame` may reach. */
+export const maxFrameDepth = 5;
+const frameSelector = z
+  .string({ error: 'frame must be an iframe selector or a list of them' })
+  .min(1, 'a frame selector must not be empty');
+/**
+ * The `<iframe>` a step's selector is looked for in: its selector, or a list of them from the
+ * outer frame in (nested frames). Every action with a `selector` takes it.
+ */
+const frame = z
+  .union(
+    [frameSelector, z.array(frameSelector, { error: 'frame must be an iframe selector or a list of them' })],
+    {
+      error: 'frame must be an iframe selector or a list of them',
+    },
+  )
+  .refine((value) => !Array.isArray(value) || value.length > 0, 'frame must name at least one iframe')
+  .refine(
+    (value) => !Array.isArray(value) || value.length <= maxFrameDepth,
+    `frame nests at most ${maxFrameDepth} iframes`,
+  )
+  .optional();
+type FrameShape<N extends string, S> = N extends 'assertScreenshot'
+  ? Record<never, never>
+  : S extends { selector: unknown }
+    ? { frame: typeof frame }
+    : Record<never, never>;
 const action = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
-  z.object({ name: z.literal(name), ...base, ...shape }).loose();
+  z
+    .object({
+      name: z.literal(name),
+      ...base,
+      ...shape,
+      // A screenshot's selector is not looked up through `sd.locator`, so it has no frame.
+      ...(('selector' in shape && name !== 'assertScreenshot' ? { frame } : {}) as FrameShape<N, S>),
+    })
+    .loose();
 
 /** Options every assertion on the page takes: `not` inverts it, `timeout` (ms) replaces the default wait. */
 const assertion = {
@@ -78,6 +120,21 @@ const regexValue = <T extends z.ZodObject>(schema: T) =>
   });
 
 const script = text('script').min(1, 'script must not be empty');
+
+/** `assertVitals`: an upper limit per metric (ms, CLS unitless); the metrics left out are not checked. */
+const vitalLimit = (field: string, unit: string) =>
+  z
+    .number({ error: `${field} must be a number${unit}` })
+    .min(0, `${field} must not be negative`)
+    .optional();
+const vitalLimits = {
+  lcpMs: vitalLimit('lcpMs', ' of milliseconds'),
+  cls: vitalLimit('cls', ''),
+  inpMs: vitalLimit('inpMs', ' of milliseconds'),
+  tbtMs: vitalLimit('tbtMs', ' of milliseconds'),
+  fcpMs: vitalLimit('fcpMs', ' of milliseconds'),
+  ttfbMs: vitalLimit('ttfbMs', ' of milliseconds'),
+};
 const regex = z.boolean({ error: 'regex must be true or false' }).optional();
 
 export const stepActionSchemas = [
@@ -85,6 +142,54 @@ export const stepActionSchemas = [
   action('reload', {}),
   action('goBack', {}),
   action('goForward', {}),
+  // Tabs: the step that opens a popup or new tab makes it the current page; later steps act on it.
+  action('waitForPopup', {
+    selector,
+    action: z
+      .enum(['click', 'dblclick', 'press'], { error: 'action must be click, dblclick or press' })
+      .optional(),
+    key: z.string({ error: 'key must be a string' }).min(1, 'key must not be empty').optional(),
+    timeout: assertion.timeout,
+  }).superRefine((step, ctx) => {
+    if (step.action === 'press' && step.key === undefined)
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'key is required when action is press' });
+    if (step.action !== 'press' && step.key !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'key is only used when action is press' });
+  }),
+  action('switchTab', {
+    index: z
+      .number({ error: 'index must be a number' })
+      .int('index must be a whole number')
+      .min(0, 'index must not be negative (0 is the first tab)')
+      .optional(),
+    url: z.string({ error: 'url must be a string' }).min(1, 'url must not be empty').optional(),
+    title: z.string({ error: 'title must be a string' }).min(1, 'title must not be empty').optional(),
+    timeout: assertion.timeout,
+  }).superRefine((step, ctx) => {
+    const given = [step.index, step.url, step.title].filter((value) => value !== undefined).length;
+    if (given !== 1) ctx.addIssue({ code: 'custom', message: 'give exactly one of index, url or title' });
+    for (const key of ['url', 'title'] as const) {
+      const value = step[key];
+      const pattern = value === undefined ? undefined : /^\/(.*)\/([a-z]*)$/s.exec(value);
+      if (!pattern || value?.includes('{{')) continue;
+      try {
+        new RegExp(pattern[1] ?? '', pattern[2]);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} is not a valid regular expression: ${(error as Error).message}`,
+        });
+      }
+    }
+  }),
+  action('closeTab', {
+    index: z
+      .number({ error: 'index must be a number' })
+      .int('index must be a whole number')
+      .min(0, 'index must not be negative (0 is the first tab)')
+      .optional(),
+  }),
   action('click', { selector }),
   action('dblclick', { selector }),
   action('hover', { selector }),
@@ -210,6 +315,15 @@ export const stepActionSchemas = [
     fullPage: z.boolean({ error: 'fullPage must be true or false' }).optional(),
     timeout: assertion.timeout,
   }),
+  // Web Vitals of the current page (LCP, CLS, INP/TBT, FCP, TTFB) into the test result.
+  action('measureVitals', { label: z.string({ error: 'label must be a string' }).optional() }),
+  action('assertVitals', vitalLimits).superRefine((step, ctx) => {
+    if (Object.keys(vitalLimits).every((key) => step[key as keyof typeof vitalLimits] === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give at least one limit: lcpMs, cls, inpMs, tbtMs, fcpMs or ttfbMs',
+      });
+  }),
   // The action's own `name` is its type, so the screenshot's file name is `label`.
   action('screenshot', { label: z.string().optional() }),
   action('request', {
@@ -231,6 +345,11 @@ export const stepActionSchemas = [
     variable: text('variable'),
   }),
   action('gotoEmailLink', { variable: text('variable'), contains: z.string().optional() }),
+  // Network mocks and responses, TOTP codes, accessibility: fields in network-steps.ts.
+  action('mockRoute', mockRouteShape).superRefine(checkMockAnswer),
+  action('waitForResponse', waitForResponseShape),
+  action('totp', totpShape),
+  action('assertAccessible', assertAccessibleShape),
   action('group', {}),
 ] as const;
 

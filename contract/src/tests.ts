@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, jsonObject, pagination, queryInteger, testStatus, uuid } from './common.ts';
+import { dataSet } from './data-set.ts';
 import { runConfig } from './run-config.ts';
 
 /** Wire schemas of `/v1/tests` and `/v1/steps`. Step actions are checked with `stepAction`. */
@@ -68,6 +69,8 @@ export const createTestData = z.object({
   vars: jsonObject.nullable().optional(),
   parameters: jsonObject.nullable().optional(),
   metadata: testMetadataInput.optional(),
+  /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+  dataSet: dataSet.nullable().optional(),
 });
 export type CreateTestData = z.infer<typeof createTestData>;
 
@@ -86,6 +89,8 @@ export const updateTestData = z.object({
   vars: jsonObject.nullable().optional(),
   parameters: jsonObject.nullable().optional(),
   metadata: testMetadataInput.optional(),
+  /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+  dataSet: dataSet.nullable().optional(),
   editVersion: z.union([z.number().int(), z.string()]).optional(),
 });
 export type UpdateTestData = z.infer<typeof updateTestData>;
@@ -170,6 +175,7 @@ export const exportedTest = z.object({
   vars: jsonObject.nullable().optional(),
   parameters: jsonObject.nullable().optional(),
   metadata: z.looseObject({ type: testType.optional(), description: z.string().optional() }).optional(),
+  dataSet: z.unknown().optional(),
   tags: z.array(z.string()).optional(),
   steps: z.array(z.unknown()).optional(),
   files: z.array(z.object({ filename: z.string(), content: z.string() })).optional(),
@@ -219,7 +225,13 @@ export const createdTest = z.object({
 });
 /** `GET /v1/tests/:testId`. */
 export const testDetailResponse = z.object({
-  test: testListItem.extend({ editVersion: z.number().int(), revisionId: z.string(), branchId: z.string() }),
+  test: testListItem.extend({
+    editVersion: z.number().int(),
+    revisionId: z.string(),
+    branchId: z.string(),
+    /** The test's data set (additive): null for a test that runs once. */
+    dataSet: dataSet.nullable().optional(),
+  }),
   children: z.array(testListItem.extend({ editVersion: z.number().int() })),
   steps: z.array(stepView),
   parentDirectory: z

@@ -8,11 +8,15 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   runConfig: () => (/* reexport safe */ _run_config_js__WEBPACK_IMPORTED_MODULE_0__.aA)
 /* harmony export */ });
-/* harmony import */ var _run_config_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(34908);
+/* harmony import */ var _run_config_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(30386);
 /**
  * The wire contract of the Stepdeck API: zod schemas used by the service's routes and by
  * the action's client, so both sides agree on every field by construction.
  */
+
+
+
+
 
 
 

@@ -28,6 +28,8 @@ import { requestLogSerializers } from './plugins/request-log.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSignedBlobRoute } from './plugins/signed-blobs.ts';
 import { writeAdmissionPlugin } from './plugins/write-admission.ts';
+import { SecretBox } from './secret-box.ts';
+import { sealStoredSecrets } from './secret-sweep.ts';
 import { installSecret } from './settings.ts';
 
 export interface BuildOptions {
@@ -198,6 +200,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const moduleOptions: ModuleOptions = { ctx, background, role };
   for (const plugin of modulePlugins) await app.register(plugin, moduleOptions);
   await registerConsoleStatic(app);
+  await openSecrets(app, ctx);
 
   let installed = false;
   const installBootstrap = async () => {
@@ -212,4 +215,26 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   };
   const bootstrap = (options.bootstrap ?? 'now') === 'now' ? await installBootstrap() : undefined;
   return { app, ctx, bootstrap, installBootstrap };
+}
+
+/**
+ * Opens the install's secret box and seals, under its key, every stored secret that is not yet
+ * (secret-sweep.ts); a value under a key this process was not given fails the build with a
+ * StartupError naming `SECRET_ENCRYPTION_KEY`.
+ */
+async function openSecrets(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const box = await SecretBox.forInstall(ctx.db, ctx.config.secretKeys);
+  if (!box.external && ctx.config.production)
+    app.log.warn(
+      'secrets are sealed with a key stored in the database: set SECRET_ENCRYPTION_KEY to keep the key outside it (docs/operations.md)',
+    );
+  const swept = await sealStoredSecrets(ctx.db, box);
+  if (swept.sealed + swept.resealed > 0)
+    app.log.info({ ...swept, keyId: box.keyId }, 'stored secrets sealed under the current key');
+  // The values replaced in clear still sit in SQLite's free pages and write-ahead log until
+  // they are rewritten: once, after the upgrade that sealed them, the file is rebuilt.
+  if (swept.sealed > 0 && ctx.database.sqlite) {
+    ctx.database.sqlite.exec('VACUUM');
+    ctx.database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  }
 }

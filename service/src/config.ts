@@ -40,6 +40,28 @@ const egressRules = (name: EgressSetting) =>
     }
   });
 
+/**
+ * `SECRET_ENCRYPTION_KEY` / `_PREVIOUS`: 32 bytes as 64 hex characters or base64. The message
+ * never repeats the value.
+ */
+const secretKey = (name: string) =>
+  optionalString.transform((value, context): Buffer | undefined => {
+    if (value === undefined) return undefined;
+    const key = /^[0-9a-fA-F]{64}$/.test(value)
+      ? Buffer.from(value, 'hex')
+      : /^[A-Za-z0-9+/_-]+={0,2}$/.test(value)
+        ? Buffer.from(value, 'base64')
+        : undefined;
+    if (key?.length !== 32) {
+      context.addIssue({
+        code: 'custom',
+        message: `${name} must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)`,
+      });
+      return z.NEVER;
+    }
+    return key;
+  });
+
 const envSchema = z.object({
   PORT: port('PORT', 8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -109,6 +131,18 @@ const envSchema = z.object({
     .max(604_800, 'RUNNER_STANDBY_IDLE_SECONDS must be at most 604800 (a week)')
     .default(defaultStandbyIdleSeconds),
   METRICS_TOKEN: optionalString,
+  LIVE_SESSIONS_MAX: z.coerce
+    .number({ error: 'LIVE_SESSIONS_MAX must be a number' })
+    .int('LIVE_SESSIONS_MAX must be an integer')
+    .min(0, 'LIVE_SESSIONS_MAX must be at least 0')
+    .max(64, 'LIVE_SESSIONS_MAX must be at most 64')
+    .default(4),
+  LIVE_SESSION_IDLE_SECONDS: z.coerce
+    .number({ error: 'LIVE_SESSION_IDLE_SECONDS must be a number' })
+    .int('LIVE_SESSION_IDLE_SECONDS must be an integer')
+    .min(1, 'LIVE_SESSION_IDLE_SECONDS must be at least 1')
+    .max(3600, 'LIVE_SESSION_IDLE_SECONDS must be at most 3600')
+    .default(600),
   RUNNER_EGRESS_DENY: egressRules('RUNNER_EGRESS_DENY'),
   RUNNER_EGRESS_ALLOW: egressRules('RUNNER_EGRESS_ALLOW'),
   RUN_ARTIFACTS_MAX_BYTES: byteSize('RUN_ARTIFACTS_MAX_BYTES', defaultArtifactLimits.runMaxBytes),
@@ -162,6 +196,8 @@ const envSchema = z.object({
     .gt(0, 'QUARANTINE_RELEASE_PASS_RATE must be above 0')
     .lt(1, 'QUARANTINE_RELEASE_PASS_RATE must be below 1')
     .default(0.8),
+  SECRET_ENCRYPTION_KEY: secretKey('SECRET_ENCRYPTION_KEY'),
+  SECRET_ENCRYPTION_KEY_PREVIOUS: secretKey('SECRET_ENCRYPTION_KEY_PREVIOUS'),
   MAX_STEPS_PER_TEST: z.coerce
     .number({ error: 'MAX_STEPS_PER_TEST must be a number' })
     .int('MAX_STEPS_PER_TEST must be an integer')
@@ -209,6 +245,12 @@ export type Config = {
    * (`RUNNER_STANDBY_IDLE_SECONDS`, default 300); 0 keeps none.
    */
   runnerStandbyIdleMs?: number;
+  /**
+   * Live browser sessions of the console (modules/live-sessions): at most `max` at once on this
+   * process (`LIVE_SESSIONS_MAX`, default 4), one per user, each closed after `idleMs` without
+   * input (`LIVE_SESSION_IDLE_SECONDS`, 600) and after `maxMs` (60 minutes) whatever happens.
+   */
+  liveSessions?: { max: number; idleMs: number; maxMs: number };
   /** On SIGTERM/SIGINT, how long running runs may still finish before they are failed. */
   shutdownGraceMs: number;
   /** Bearer token GET /metrics requires; open when unset. */
@@ -247,6 +289,11 @@ export type Config = {
   maxStepsPerTest?: number;
   /** UTF-8 bytes one test's stored steps may take (`MAX_STEP_TREE_BYTES`, default 1 MiB). */
   maxStepTreeBytes?: number;
+  /**
+   * `SECRET_ENCRYPTION_KEY` (and `SECRET_ENCRYPTION_KEY_PREVIOUS` while rotating): the key that
+   * seals stored secrets (secret-box.ts); unset: a random key kept in the database.
+   */
+  secretKeys?: { current: Buffer; previous?: Buffer };
 };
 
 /** Batches a runner executes at once when `RUNNER_SLOTS` is unset. */
@@ -269,6 +316,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (webhookAllowedTargets.length > 0 && value.NODE_ENV === 'production') {
     throw new ConfigError(
       'Invalid configuration:\n  WEBHOOK_ALLOWED_TARGETS: must be empty when NODE_ENV=production',
+    );
+  }
+  if (value.SECRET_ENCRYPTION_KEY_PREVIOUS && !value.SECRET_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRET_ENCRYPTION_KEY_PREVIOUS: is only read with SECRET_ENCRYPTION_KEY set (the key to re-seal under)',
     );
   }
   const trustedProxies = parseAddressList(value.TRUSTED_PROXIES, 'TRUSTED_PROXIES', proxyNames);
@@ -302,6 +354,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies,
     organizationDeleteGraceDays: value.ORG_DELETE_GRACE_DAYS,
     runnerStandbyIdleMs: value.RUNNER_STANDBY_IDLE_SECONDS * 1000,
+    liveSessions: {
+      max: value.LIVE_SESSIONS_MAX,
+      idleMs: value.LIVE_SESSION_IDLE_SECONDS * 1000,
+      maxMs: 60 * 60 * 1000,
+    },
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     metricsToken: value.METRICS_TOKEN,
     runnerEgress: { deny: value.RUNNER_EGRESS_DENY, allow: value.RUNNER_EGRESS_ALLOW },
@@ -320,6 +377,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     maxStepsPerTest: value.MAX_STEPS_PER_TEST,
     maxStepTreeBytes: value.MAX_STEP_TREE_BYTES,
+    secretKeys: value.SECRET_ENCRYPTION_KEY
+      ? {
+          current: value.SECRET_ENCRYPTION_KEY,
+          ...(value.SECRET_ENCRYPTION_KEY_PREVIOUS ? { previous: value.SECRET_ENCRYPTION_KEY_PREVIOUS } : {}),
+        }
+      : undefined,
   };
 }
 

@@ -39,13 +39,21 @@ export async function runProcess(role: 'api' | 'worker'): Promise<void> {
   } catch (error) {
     return fail(databaseError(error, config));
   }
-  const { app, installBootstrap } = await buildApp({
-    config,
-    database,
-    role,
-    background: true,
-    bootstrap: role === 'api' ? 'later' : 'never',
-  });
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp({
+      config,
+      database,
+      role,
+      background: true,
+      bootstrap: role === 'api' ? 'later' : 'never',
+    });
+  } catch (error) {
+    // A stored secret this key cannot open, among others: one line, nothing started.
+    await database.close().catch(() => {});
+    return fail(error);
+  }
+  const { app, installBootstrap } = built;
   const closeAll = async () => {
     await app.close();
     await database.close();

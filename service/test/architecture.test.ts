@@ -50,6 +50,7 @@ const tableOwners: Record<string, string> = {
   installSettings: 'install-settings',
   alertChannels: 'alerts',
   alertStreams: 'alerts',
+  alertDeliveries: 'alerts',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhooks',
   emailInboxes: 'inboxes',
@@ -64,6 +65,7 @@ const tableOwners: Record<string, string> = {
   visualBaselines: 'visual',
   visualChanges: 'visual',
   ssoProviders: 'sso',
+  ssoSessions: 'sso',
 };
 /** Tables of the shared infrastructure (not any module's); no module names them. */
 const infrastructureTables = new Set(['settings', 'rateLimits']);

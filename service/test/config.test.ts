@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -202,5 +203,44 @@ describe('configuration', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('SECRET_ENCRYPTION_KEY', () => {
+  const key = randomBytes(32);
+  const message = (name: string) =>
+    `Invalid configuration:\n  ${name}: ${name} must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)`;
+
+  it('takes 32 bytes as base64 or 64 hex characters, the previous key beside it', () => {
+    expect(loadConfig({}).secretKeys).toBeUndefined();
+    expect(loadConfig({ SECRET_ENCRYPTION_KEY: key.toString('base64') }).secretKeys).toEqual({
+      current: key,
+    });
+    expect(
+      loadConfig({
+        SECRET_ENCRYPTION_KEY: ` ${key.toString('hex')} `,
+        SECRET_ENCRYPTION_KEY_PREVIOUS: key.toString('base64url'),
+      }).secretKeys,
+    ).toEqual({ current: key, previous: key });
+  });
+
+  it.each([
+    ['a pass phrase', 'correct horse battery staple'],
+    ['16 bytes', randomBytes(16).toString('base64')],
+    ['33 bytes', randomBytes(33).toString('base64')],
+    ['63 hex characters', key.toString('hex').slice(1)],
+  ])('refuses %s with a message naming the setting, never the value', (_what, value) => {
+    for (const name of ['SECRET_ENCRYPTION_KEY', 'SECRET_ENCRYPTION_KEY_PREVIOUS']) {
+      const env = { SECRET_ENCRYPTION_KEY: key.toString('base64'), [name]: value };
+      expect(() => loadConfig(env)).toThrow(new ConfigError(message(name)));
+    }
+  });
+
+  it('refuses a previous key without a current one', () => {
+    expect(() => loadConfig({ SECRET_ENCRYPTION_KEY_PREVIOUS: key.toString('base64') })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  SECRET_ENCRYPTION_KEY_PREVIOUS: is only read with SECRET_ENCRYPTION_KEY set (the key to re-seal under)',
+      ),
+    );
   });
 });

@@ -103,6 +103,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     background: options.background ?? false,
     blobs: options.blobs,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  }).catch(async (error: unknown) => {
+    // A refused start (a start-up error) leaves nothing open behind it.
+    await database.close();
+    if (dropDatabase) await dropDatabase();
+    throw error;
   });
   options.beforeReady?.(built.ctx);
   await built.app.ready();

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { consoleCall, createTestApp } from './helper.ts';
 
 const serverFile = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const workerFile = fileURLToPath(new URL('../src/worker.ts', import.meta.url));
@@ -92,6 +94,28 @@ describe('start-up errors', { timeout: 240_000 }, () => {
       DATABASE_URL: `postgres://stepdeck:very-secret-pw@127.0.0.1:${closed}/stepdeck`,
     });
     expectOneLine(worker, 'DATABASE_URL', dataDir);
+  });
+
+  it('a SECRET_ENCRYPTION_KEY that does not open the stored secrets: one line naming it, exit 1', async () => {
+    const dataDir = tempDir();
+    const [sealing, other] = [randomBytes(32).toString('base64'), randomBytes(32).toString('hex')];
+    const t = await createTestApp({ dataDir, env: { SECRET_ENCRYPTION_KEY: sealing } });
+    const stored = await consoleCall(t.app, await t.consoleCookie(), {
+      method: 'POST',
+      url: `/console/v1/projects/${t.bootstrap.projectId}/secrets`,
+      payload: { name: 'TOKEN', value: 'sealed-value' },
+    });
+    expect(stored.statusCode).toBe(201);
+    await t.close();
+    const result = start(serverFile, {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SMTP_PORT: '0',
+      SECRET_ENCRYPTION_KEY: other,
+    });
+    expectOneLine(result, 'SECRET_ENCRYPTION_KEY');
+    expect(result.stderr).toMatch(/^Cannot open the stored project secrets: /);
+    for (const key of [sealing, other]) expect(result.stderr).not.toContain(key);
   });
 
   it('a missing Chromium: one line naming CHROMIUM_PATH, exit 1', () => {

@@ -1,4 +1,5 @@
 import type { StepAction } from '@stepdeck/contract';
+import { popupStep, RecordedTabs, withFrame } from './tabs.ts';
 
 /**
  * Playwright's recorder output (its JSONL language: one recorded action per line, after a
@@ -37,7 +38,7 @@ export interface RecordedAction {
   substring?: boolean;
   checked?: boolean;
   pageGuid?: string;
-  signals?: Array<{ name: string }>;
+  signals?: Array<{ name: string; popupPageGuid?: string }>;
 }
 
 export interface RecordedStep {
@@ -260,31 +261,49 @@ function mapOne(action: RecordedAction): Mapping {
 
 /**
  * Maps recorded actions to steps, in order. Every action that does not become a step is listed
- * in `unmapped` with a reason, except the recorder's own open/close-tab markers; so are
- * actions on a second tab (steps drive one page) and popups or downloads they caused.
+ * in `unmapped` with a reason, except the recorder's own open/close-tab markers. A popup an
+ * action opened becomes a `waitForPopup` step, actions on another tab a `switchTab` before
+ * them, a tab closed mid-recording a `closeTab` (see `tabs.ts`); iframes entered by a selector
+ * become the step's `frame`.
  */
 export function mapRecording(actions: RecordedAction[]): MappedRecording {
   const steps: RecordedStep[] = [];
   const unmapped: UnmappedAction[] = [];
   const files = new Set<string>();
-  const mainPage = actions.find((action) => action.pageGuid)?.pageGuid;
-  for (const action of actions) {
-    if (mainPage && action.pageGuid && action.pageGuid !== mainPage) {
-      if (action.name !== 'openPage' && action.name !== 'closePage')
-        unmapped.push({ action: action.name, reason: 'on a second tab or popup (steps drive one page)' });
+  const tabs = new RecordedTabs();
+  const marker = (action: RecordedAction) => action.name === 'openPage' || action.name === 'closePage';
+  // Tabs closing after the last action are the recording ending, not steps.
+  const lastAction = actions.findLastIndex((action) => !marker(action));
+  for (const [index, action] of actions.entries()) {
+    if (action.name === 'closePage') {
+      const close = index < lastAction ? tabs.closed(action.pageGuid) : undefined;
+      if (close) steps.push(close);
       continue;
     }
+    if (marker(action)) continue;
+    const entered = tabs.enter(action.pageGuid);
+    if ('reason' in entered) {
+      unmapped.push({ action: action.name, reason: entered.reason });
+      continue;
+    }
+    if (entered.step) steps.push(entered.step);
     const mapping = mapOne(action);
     if ('skip' in mapping) continue;
     if ('reason' in mapping) {
       unmapped.push({ action: action.name, reason: mapping.reason });
       continue;
     }
-    steps.push(mapping.step);
-    if (mapping.step.action.name === 'setInputFiles')
-      for (const file of mapping.step.action.files) files.add(file);
+    let step: RecordedStep = { ...mapping.step, action: withFrame(mapping.step.action) };
+    const popup = action.signals?.find((signal) => signal.name === 'popup');
+    const waiting = popup ? popupStep(step) : undefined;
+    if (popup && waiting) {
+      step = waiting;
+      tabs.opened(popup.popupPageGuid);
+    }
+    steps.push(step);
+    if (step.action.name === 'setInputFiles') for (const file of step.action.files) files.add(file);
     for (const signal of action.signals ?? [])
-      if (signal.name === 'popup' || signal.name === 'download')
+      if ((signal.name === 'popup' && !waiting) || signal.name === 'download')
         unmapped.push({
           action: `${action.name} → ${signal.name}`,
           reason: `the ${signal.name} it opened is not followed`,

@@ -4,6 +4,7 @@ import {
   alertChannelListResponse,
   alertChannelResponse,
   alertChannelTestResponse,
+  alertDeliveryListResponse,
 } from '@stepdeck/contract';
 import { z } from 'zod';
 import { request } from './client.ts';
@@ -22,6 +23,11 @@ export const alertsApi = {
     request(`${base(projectId)}/${channelId}`, none, { method: 'DELETE' }),
   sendTest: (projectId: string, channelId: string) =>
     request(`${base(projectId)}/${channelId}/test`, alertChannelTestResponse, { method: 'POST' }),
+  /** The channel's latest deliveries (newest first): status, attempts, last error. */
+  deliveries: (projectId: string, channelId: string) =>
+    request(`${base(projectId)}/${channelId}/deliveries`, alertDeliveryListResponse),
 };
 
 export const alertsKey = (projectId: string) => ['alert-channels', projectId] as const;
+export const alertDeliveriesKey = (projectId: string, channelId: string) =>
+  ['alert-channels', projectId, channelId, 'deliveries'] as const;

@@ -4,6 +4,7 @@ import { formatDuration } from '../lib/format.ts';
 import { artifactsOfTest, isFailure, retriesOf } from '../lib/run-state.ts';
 import { LocatorSuggestions } from './LocatorSuggestions.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { VitalsTable } from './VitalsTable.tsx';
 import './TestResultCard.css';
 
 /** What each triage class means, as the label's tooltip (the label's text is the class). */
@@ -135,6 +136,9 @@ export function TestResultCard(props: {
             ))}
           </ol>
         </details>
+      ) : null}
+      {result.vitals?.length ? (
+        <VitalsTable testName={result.name} vitals={result.vitals} steps={result.steps ?? []} />
       ) : null}
       {own.images.length ? (
         <div className="screenshots">

@@ -8,6 +8,13 @@ describe('action fields from the contract', () => {
       { key: 'description', kind: 'text', required: false, choices: [] },
       { key: 'selector', kind: 'text', required: true, choices: [] },
       { key: 'value', kind: 'text', required: true, choices: [] },
+      {
+        key: 'frame',
+        kind: 'list',
+        required: false,
+        choices: [],
+        hint: 'the iframe selectors, outer first, one per line',
+      },
     ]);
     const request = actionFields('request');
     expect(request.find((field) => field.key === 'method')?.choices).toContain('POST');
@@ -25,6 +32,20 @@ describe('action fields from the contract', () => {
       ['exact', 'boolean', false],
       ['not', 'boolean', false],
       ['timeout', 'number', false],
+      ['frame', 'list', false],
+    ]);
+    // Tabs: a popup's trigger is a choice; switchTab has no `frame` (it looks no element up).
+    expect(actionFields('waitForPopup').find((field) => field.key === 'action')?.choices).toEqual([
+      'click',
+      'dblclick',
+      'press',
+    ]);
+    expect(actionFields('switchTab').map((field) => field.key)).toEqual([
+      'description',
+      'index',
+      'url',
+      'title',
+      'timeout',
     ]);
     expect(actionFields('assertTexts').find((field) => field.key === 'values')?.kind).toBe('list');
     expect(actionFields('assertScript').find((field) => field.key === 'equals')?.kind).toBe('json');
@@ -42,6 +63,51 @@ describe('action fields from the contract', () => {
       actionErrors({ name: 'assertAttribute', selector: '#a', attribute: 'href', value: '(', regex: true })
         .value,
     ).toMatch(/^value is not a valid regular expression/);
+  });
+  it("network, TOTP and accessibility steps: their fields and the contract's messages", () => {
+    const fields = (name: string) =>
+      actionFields(name).map((field) => `${field.key}:${field.kind}${field.required ? '!' : ''}`);
+    expect(fields('mockRoute')).toEqual([
+      'description:text',
+      'url:text!',
+      'status:number',
+      'headers:json',
+      'json:json',
+      'body:text',
+      'abort:boolean',
+      'times:number',
+    ]);
+    expect(fields('waitForResponse')).toEqual([
+      'description:text',
+      'url:text!',
+      'status:number',
+      'jsonPath:text',
+      'equals:json',
+      'variable:text',
+      'timeout:number',
+    ]);
+    expect(fields('totp')).toEqual([
+      'description:text',
+      'secret:text!',
+      'variable:text!',
+      'digits:number',
+      'period:number',
+      'algorithm:choice',
+    ]);
+    expect(actionFields('totp').find((field) => field.key === 'secret')?.hint).toMatch(/secrets\.NAME/);
+    expect(actionFields('assertAccessible').find((field) => field.key === 'impact')?.choices).toEqual([
+      'minor',
+      'moderate',
+      'serious',
+      'critical',
+    ]);
+    expect(actionFields('assertAccessible').find((field) => field.key === 'skipRules')?.kind).toBe('list');
+    expect(actionErrors({ name: 'mockRoute', url: '**/api', json: {}, abort: true }).abort).toBe(
+      'give only one of json, body or abort (got json and abort)',
+    );
+    expect(actionErrors(emptyAction('totp')).secret).toMatch(
+      /^secret must be a \{\{secrets\.NAME\}\} template/,
+    );
   });
   it('locates the step and field of a save error', () => {
     expect(

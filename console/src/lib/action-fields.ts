@@ -12,10 +12,26 @@ export interface ActionField {
   kind: FieldKind;
   required: boolean;
   choices: string[];
+  /** What to type, for fields whose name does not say (read out with the field). */
+  hint?: string;
 }
 
+const hints: Record<string, string> = {
+  frame: 'the iframe selectors, outer first, one per line',
+  json: 'the JSON body to answer with (or use body for text, or abort)',
+  jsonPath: 'a path into the JSON body, e.g. $.items[0].name',
+  secret: 'a {{secrets.NAME}} holding an otpauth://totp/ URI or a base32 key',
+  skipRules: 'axe rule ids not checked, one per line (e.g. color-contrast)',
+  lcpMs: 'largest contentful paint limit, ms (good: 2500)',
+  cls: 'cumulative layout shift limit (good: 0.1)',
+  inpMs: 'interaction to next paint limit, ms (good: 200); needs an interaction',
+  tbtMs: 'total blocking time limit, ms (good: 200)',
+  fcpMs: 'first contentful paint limit, ms (good: 1800)',
+  ttfbMs: 'time to first byte limit, ms (good: 800)',
+};
+
 interface Introspected {
-  def: { type: string; innerType?: z.ZodType; element?: z.ZodType };
+  def: { type: string; innerType?: z.ZodType; element?: z.ZodType; options?: Introspected[] };
   options?: readonly string[];
 }
 
@@ -26,7 +42,9 @@ function describe(key: string, schema: z.ZodType): ActionField {
     required = false;
     current = current.def.innerType as unknown as Introspected;
   }
-  const type = current.def.type;
+  // A value or a list of them (`frame`): edited as a list, one per line.
+  const listUnion = current.def.type === 'union' && current.def.options?.some((o) => o.def.type === 'array');
+  const type = listUnion ? 'array' : current.def.type;
   const kind: FieldKind =
     type === 'string'
       ? 'text'
@@ -39,7 +57,14 @@ function describe(key: string, schema: z.ZodType): ActionField {
             : type === 'array'
               ? 'list'
               : 'json';
-  return { key, kind, required, choices: kind === 'choice' ? [...(current.options ?? [])] : [] };
+  const field: ActionField = {
+    key,
+    kind,
+    required,
+    choices: kind === 'choice' ? [...(current.options ?? [])] : [],
+  };
+  const hint = hints[key];
+  return hint ? { ...field, hint } : field;
 }
 
 const schemaByName = new Map(stepActionSchemas.map((schema) => [schema.shape.name.value, schema]));
@@ -121,10 +146,14 @@ export const paletteGroups: Array<{ label: string; actions: StepActionName[] }> 
       'assertTitle',
       'assertCount',
       'assertScreenshot',
+      'assertAccessible',
     ],
   },
+  { label: 'Tabs', actions: ['waitForPopup', 'switchTab', 'closeTab'] },
   { label: 'Page script', actions: ['evaluate', 'assertScript'] },
-  { label: 'Data', actions: ['extract', 'screenshot'] },
+  { label: 'Data', actions: ['extract', 'screenshot', 'totp'] },
+  { label: 'Network', actions: ['mockRoute', 'waitForResponse'] },
+  { label: 'Performance', actions: ['measureVitals', 'assertVitals'] },
   { label: 'API', actions: ['request', 'assertStatus', 'assertJson'] },
   { label: 'Email', actions: ['waitForEmail'] },
   { label: 'Flow', actions: ['group', 'wait', 'waitFor'] },

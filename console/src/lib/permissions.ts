@@ -38,6 +38,8 @@ const leastRole = {
   projects: 'admin',
   /** PUT, DELETE /v1/tests/:testId/quarantine: change (`session: 'admin'`). */
   quarantine: 'admin',
+  /** POST, DELETE /console/v1/projects/:projectId/live-sessions… and the stream: change. */
+  liveBrowser: 'admin',
   /** GET /console/v1/audit-log and its exports: admin (members may not read it). */
   auditLog: 'admin',
   /** PUT /console/v1/subscription and /organization/limits: owner. */

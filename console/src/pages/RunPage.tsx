@@ -159,14 +159,20 @@ export function RunPage() {
           <>
             <dt>Left out</dt>
             <dd>
-              {metadata.leftOut.count} not active (drafts and archived tests are not run):{' '}
+              {metadata.leftOut.tests.some((test) => test.reason === 'browser not installed')
+                ? `${metadata.leftOut.count} not run (drafts, archived tests and tests on a browser not installed on this service):`
+                : `${metadata.leftOut.count} not active (drafts and archived tests are not run):`}{' '}
               {metadata.leftOut.tests.map((test, index) => (
                 <span key={test.testId}>
                   {index > 0 ? ', ' : ''}
                   <Link to={`/projects/${scope.projectId}/tests/${test.testId}${scope.branchQuery}`}>
                     {test.name}
                   </Link>{' '}
-                  ({test.status})
+                  (
+                  {test.reason === 'browser not installed'
+                    ? `${test.browser ?? 'browser'} not installed`
+                    : test.status}
+                  )
                 </span>
               ))}
               {metadata.leftOut.count > metadata.leftOut.tests.length ? ', …' : ''}

@@ -121,6 +121,16 @@ export const errorCatalogue = {
     status: 400,
     message: 'issuerUrl: must use https (plain http only for localhost and 127.0.0.1)',
   },
+  SSO_ISSUER_DISCOVERY_FAILED: {
+    status: 400,
+    message: (issuer: string, detail: string) =>
+      `issuerUrl: issuer ${issuer} did not answer discovery: ${detail}`,
+  },
+  SSO_ISSUER_MISMATCH: {
+    status: 400,
+    message: (found: string, expected: string) =>
+      `issuerUrl: the issuer in the discovery document is ${found}, not ${expected}`,
+  },
   SSO_SLUG_TAKEN: {
     status: 409,
     message: (slug: string) => `slug: another organization signs in as "${slug}"`,
@@ -426,10 +436,15 @@ export const errorCatalogue = {
     message:
       "Email alerts need the install's SMTP relay: an install administrator sets it under Install administration → Settings",
   },
+  /** A run config's `device` is not in Playwright's registry, or not a Chromium one (named). */
+  DEVICE_NOT_AVAILABLE: { status: 400, message: (problem: string) => problem },
   BROWSER_NOT_INSTALLED: {
     status: 400,
-    message: (browser: string) =>
-      `${browser} is not installed on this service: run \`npx playwright install ${browser}\` where the service runs (see docs/runner.md), or choose chromium`,
+    /** With a test's name when that test's own config names the browser. */
+    message: (browser: string, testName?: string) =>
+      testName === undefined
+        ? `${browser} is not installed on this service: run \`npx playwright install ${browser}\` where the service runs (see docs/runner.md), or choose chromium`
+        : `test "${testName}" is configured for ${browser}, which is not installed on this runner: run npx playwright install ${browser}`,
   },
 
   // The request itself, as the framework or the error handler sees it.
@@ -456,6 +471,28 @@ export const errorCatalogue = {
     message: (where: string, detail: string) => `Corrupt stored data in ${where}: ${detail}`,
   },
   INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
+
+  // Live browser sessions of the console.
+  LIVE_SESSION_NOT_FOUND: { status: 404, message: 'Live session not found' },
+  LIVE_SESSION_PER_USER: {
+    status: 429,
+    message:
+      'You already have a live browser open: close it (DELETE its live session) before starting another',
+  },
+  LIVE_SESSIONS_FULL: {
+    status: 429,
+    message: (max: number) =>
+      `All ${max} live browser sessions of this install are in use (LIVE_SESSIONS_MAX): try again when one closes`,
+  },
+  LIVE_SESSION_URL_REFUSED: { status: 400, message: (reason: string) => `url: ${reason}` },
+  LIVE_SESSION_ORIGIN_REFUSED: {
+    status: 403,
+    message: 'Cross-site WebSocket refused: a live session is streamed only to the console of this service',
+  },
+  LIVE_SESSION_BROWSER_UNAVAILABLE: {
+    status: 503,
+    message: (problem: string) => `No browser can be started for a live session: ${problem}`,
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

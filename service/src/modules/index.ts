@@ -6,6 +6,7 @@ import { environmentsPlugin } from './environments/index.ts';
 import { historyPlugin } from './history/index.ts';
 import { inboxesPlugin } from './inboxes/index.ts';
 import { installSettingsPlugin } from './install-settings/index.ts';
+import { liveSessionsPlugin } from './live-sessions/index.ts';
 import { presetsPlugin } from './presets/index.ts';
 import { runsPlugin } from './runs/index.ts';
 import { schedulesPlugin } from './schedules/index.ts';
@@ -48,4 +49,5 @@ export const modulePlugins = [
   webhooksPlugin,
   schedulesPlugin,
   alertsPlugin,
+  liveSessionsPlugin,
 ];

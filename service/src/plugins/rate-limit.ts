@@ -55,6 +55,20 @@ export async function registerRateLimit(
   });
 }
 
+/**
+ * A route's own limit per client address (the proxy-aware `request.ip`: `TRUSTED_PROXIES`), for
+ * public routes outside `/v1` that cost the service or a third party something per request.
+ * Set as the route's `config.rateLimit`; counted in the same store as the `/v1` limit.
+ */
+export function perAddressLimit(name: string, maxPerMinute: number) {
+  return {
+    max: maxPerMinute,
+    timeWindow: windowMs,
+    allowList: () => false,
+    keyGenerator: (request: FastifyRequest) => `${name}:ip:${request.ip}`,
+  };
+}
+
 /** The matched route's pattern; for an unmatched request, its decoded path. */
 function limitedPath(request: FastifyRequest): string {
   const route = request.routeOptions.url;

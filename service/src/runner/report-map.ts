@@ -6,8 +6,21 @@ import type {
   JSONReportTest,
   JSONReportTestResult,
 } from '@playwright/test/reporter';
-import type { FailedStep, HealedStep, LocatorSuggestions, RunStepResult } from '@stepdeck/contract';
-import { TEST_ID_ANNOTATION, VISUAL_ANNOTATION } from './compiler/index.ts';
+import {
+  type DataRowRef,
+  dataRowRef,
+  type FailedStep,
+  type HealedStep,
+  type LocatorSuggestions,
+  type RunStepResult,
+  type StepVitals,
+} from '@stepdeck/contract';
+import {
+  DATA_ROW_ANNOTATION,
+  TEST_ID_ANNOTATION,
+  VISUAL_ANNOTATION,
+  VITALS_ANNOTATION,
+} from './compiler/index.ts';
 import type { StepOutline } from './compiler/outline.ts';
 import { healReport } from './heal-report.ts';
 import { type AttemptFailure, describeFailure, stepResults } from './outcome.ts';
@@ -70,6 +83,10 @@ export interface ExecutedTest {
   locatorSuggestions?: LocatorSuggestions | null;
   /** Steps that passed only with a suggestion (`heal: retry`). */
   healed?: HealedStep[];
+  /** Web Vitals the decisive attempt's `measureVitals` / `assertVitals` steps measured. */
+  vitals?: StepVitals[];
+  /** The data set row this result ran (a test with a data set has one result per row). */
+  dataRow?: DataRowRef;
 }
 
 export interface MapContext {
@@ -150,6 +167,37 @@ function visualChecksOf(
   return checks;
 }
 
+/** The row a data-driven test ran, from the annotation its spec gives each row's test. */
+function dataRowOf(test: JSONReportTest): DataRowRef | undefined {
+  const description = test.annotations.find(
+    (annotation) => annotation.type === DATA_ROW_ANNOTATION,
+  )?.description;
+  if (!description) return undefined;
+  try {
+    const parsed = dataRowRef.safeParse(JSON.parse(description));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The vitals one attempt measured (the runtime's `stepdeck-vitals` annotations), in step order. */
+function vitalsOf(result: JSONReportTestResult | undefined): StepVitals[] {
+  const annotations = (result as { annotations?: Array<{ type: string; description?: string }> } | undefined)
+    ?.annotations;
+  const out: StepVitals[] = [];
+  for (const annotation of annotations ?? []) {
+    if (annotation.type !== VITALS_ANNOTATION || !annotation.description) continue;
+    try {
+      const parsed = JSON.parse(annotation.description) as StepVitals;
+      if (typeof parsed.stepId === 'string') out.push(parsed);
+    } catch {
+      // Not ours to judge: an annotation that does not parse is left out.
+    }
+  }
+  return out;
+}
+
 function statusOf(test: JSONReportTest, last: JSONReportTestResult | undefined): ExecutedTestStatus {
   if (test.status === 'skipped') return 'skipped';
   if (test.status === 'expected') return 'passed';
@@ -172,6 +220,7 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
     const occurrence = seen.get(testId) ?? 0;
     seen.set(testId, occurrence + 1);
     const results = test.results;
+    const dataRow = dataRowOf(test);
     const last = results[results.length - 1];
     const status = statusOf(test, last);
     const outlines = context.outlines.get(testId) ?? [];
@@ -192,6 +241,11 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
     if (failure && heal.messageLine) {
       const [headline, ...rest] = failure.message.split('\n');
       failure.message = [headline, heal.messageLine, ...rest].join('\n');
+    }
+    // A data set row's failure says which row, right under the headline too.
+    if (failure && dataRow) {
+      const [headline, ...rest] = failure.message.split('\n');
+      failure.message = [headline, `Data set row ${dataRow.index + 1}: ${dataRow.name}`, ...rest].join('\n');
     }
     const artifacts = artifactsOf(results, occurrence);
     const lastAttempt = new Set(
@@ -217,10 +271,12 @@ export function mapReport(report: JSONReport, context: MapContext): ExecutedTest
       steps,
       locatorSuggestions: heal.locatorSuggestions,
       healed: heal.healed,
+      vitals: vitalsOf(last),
       visual: visualChecksOf(
         last,
         artifacts.filter((artifact) => lastAttempt.has(artifact.path)),
       ),
+      ...(dataRow ? { dataRow } : {}),
     };
   });
 }

@@ -66,5 +66,15 @@ export function redactTest(test: ExecutedTest, redact: (text: string) => string)
     ...(test.healed
       ? { healed: test.healed.map((step) => ({ ...step, ...redactHealed(step, redact) })) }
       : {}),
+    // A measured page's URL and a step's label can carry a templated secret.
+    ...(test.vitals
+      ? {
+          vitals: test.vitals.map((vitals) => ({
+            ...vitals,
+            url: redact(vitals.url),
+            label: vitals.label === null ? null : redact(vitals.label),
+          })),
+        }
+      : {}),
   };
 }

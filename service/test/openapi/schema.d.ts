@@ -1889,6 +1889,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/projects/{projectId}/alert-channels/{channelId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An alert channel's latest deliveries (newest first, at most 20) with their attempts */
+        get: operations["consoleGetProjectsByProjectIdAlertChannelsByChannelIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/v1/projects/{projectId}/alert-channels/{channelId}/test": {
         parameters: {
             query?: never;
@@ -1901,6 +1918,40 @@ export interface paths {
         /** Send a test message through an alert channel now */
         post: operations["consolePostProjectsByProjectIdAlertChannelsByChannelIdTest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/live-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a live browser for the signed-in user (one per user) */
+        post: operations["consolePostProjectsByProjectIdLiveSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/projects/{projectId}/live-sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Close a live browser */
+        delete: operations["consoleDeleteProjectsByProjectIdLiveSessionsBySessionId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1954,7 +2005,7 @@ export interface components {
              * @description Stable error code, e.g. `TEST_NOT_FOUND`: branch on this, not on `message`.
              * @enum {string}
              */
-            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "INSTALL_ADMIN_REQUIRED" | "LAST_INSTALL_ADMIN" | "ORGANIZATION_NOT_FOUND" | "INSTALL_ORGANIZATION_PROTECTED" | "ORGANIZATION_SUSPENDED" | "SSO_REQUIRED" | "SSO_ORGANIZATION_UNKNOWN" | "SSO_PROVIDER_NOT_FOUND" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_SIGN_IN_EXPIRED" | "SSO_STATE_MISMATCH" | "SSO_PROVIDER_REFUSED" | "SSO_ANSWER_INVALID" | "SSO_EMAIL_MISSING" | "SSO_NO_MAPPED_GROUP" | "SSO_ACCOUNT_ELSEWHERE" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_ISSUER_INSECURE" | "SSO_SLUG_TAKEN" | "SSO_DOMAIN_TAKEN" | "SSO_BREAK_GLASS_REQUIRED" | "SSO_BREAK_GLASS_NOT_OWNER" | "CONCURRENCY_CAP_OVER_SLOTS" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "QUARANTINE_NOT_FOUND" | "QUARANTINE_EXPIRY_PAST" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "VISUAL_CHANGE_NOT_FOUND" | "VISUAL_CHANGE_DECIDED" | "VISUAL_IMAGE_NOT_FOUND" | "VISUAL_BASELINE_NOT_FOUND" | "LOCATOR_SUGGESTIONS_NOT_FOUND" | "LOCATOR_NOT_SUGGESTED" | "TEST_CHANGED_SINCE_RUN" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "ENVIRONMENT_NOT_FOUND" | "ENVIRONMENT_UNKNOWN" | "ENVIRONMENT_NAME_TAKEN" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SUBSCRIPTION_LAPSED" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INSTALL_SETTING_INVALID" | "ALERT_CHANNEL_NOT_FOUND" | "ALERT_CHANNEL_INVALID" | "SMTP_RELAY_NOT_SET" | "BROWSER_NOT_INSTALLED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR";
+            code: "INVALID_API_KEY" | "MISSING_SCOPE" | "LICENSE_REQUIRED" | "NO_ACTIVE_PROJECT" | "PROJECT_NOT_FOUND" | "BRANCH_NOT_FOUND" | "SESSION_REQUIRED" | "ADMIN_ROLE_REQUIRED" | "OWNER_ROLE_REQUIRED" | "CSRF_HEADER_REQUIRED" | "INVALID_CREDENTIALS" | "SIGN_IN_THROTTLED" | "PASSWORD_CHANGE_THROTTLED" | "WRONG_CURRENT_PASSWORD" | "PASSWORD_UNCHANGED" | "METRICS_TOKEN_REQUIRED" | "SIGNATURE_INVALID" | "INSTALL_OWNER_REQUIRED" | "INSTALL_ADMIN_REQUIRED" | "LAST_INSTALL_ADMIN" | "ORGANIZATION_NOT_FOUND" | "INSTALL_ORGANIZATION_PROTECTED" | "ORGANIZATION_SUSPENDED" | "SSO_REQUIRED" | "SSO_ORGANIZATION_UNKNOWN" | "SSO_PROVIDER_NOT_FOUND" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_SIGN_IN_EXPIRED" | "SSO_STATE_MISMATCH" | "SSO_PROVIDER_REFUSED" | "SSO_ANSWER_INVALID" | "SSO_EMAIL_MISSING" | "SSO_NO_MAPPED_GROUP" | "SSO_ACCOUNT_ELSEWHERE" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_ISSUER_INSECURE" | "SSO_ISSUER_DISCOVERY_FAILED" | "SSO_ISSUER_MISMATCH" | "SSO_SLUG_TAKEN" | "SSO_DOMAIN_TAKEN" | "SSO_BREAK_GLASS_REQUIRED" | "SSO_BREAK_GLASS_NOT_OWNER" | "CONCURRENCY_CAP_OVER_SLOTS" | "OWNER_REQUIRED_TO_ADD_OWNER" | "OWNER_REQUIRED_TO_CHANGE_ROLES" | "OWNER_REQUIRED_TO_REMOVE_OWNER" | "LAST_OWNER_DEMOTION" | "LAST_OWNER_REMOVAL" | "USER_NOT_FOUND" | "USER_EMAIL_TAKEN" | "API_KEY_SCOPES_REQUIRED" | "API_KEY_NOT_FOUND" | "BRANCH_NAME_TAKEN" | "TAG_NOT_FOUND" | "TAG_NAME_TAKEN" | "SECRET_NOT_FOUND" | "TEST_NOT_FOUND" | "PARENT_TEST_NOT_FOUND" | "REVISION_NOT_FOUND" | "TEST_DATA_INVALID" | "TEST_LIST_FILTER_CONFLICT" | "DIRECTORY_HAS_NO_STEPS" | "PARENT_NOT_DIRECTORY" | "MOVE_INTO_SELF" | "MOVE_INTO_DESCENDANT" | "NAME_TOO_LONG" | "NO_UNSAVED_CHANGES" | "EDIT_VERSION_CONFLICT" | "EDIT_CONFLICT" | "TEST_IN_ACTIVE_SCHEDULES" | "FIELD_REQUIRED" | "FIELD_NOT_JSON" | "MULTIPART_REQUIRED" | "UNEXPECTED_FILE_FIELD" | "TOO_MANY_FILES" | "FILE_NAME_INVALID" | "FILE_WITHOUT_STEP" | "EXPORT_SELECTION_REQUIRED" | "EXPORT_SELECTION_EMPTY" | "EXPORT_TOO_MANY_TESTS" | "EXPORT_TOO_MANY_STEPS" | "EXPORT_TOO_MANY_BYTES" | "IMPORT_FILE_REQUIRED" | "IMPORTS_BUSY" | "ARCHIVE_REJECTED" | "ARCHIVE_MANIFEST_MISSING" | "ARCHIVE_MANIFEST_NOT_JSON" | "ARCHIVE_MANIFEST_INVALID" | "ARCHIVE_FORMAT_UNSUPPORTED" | "STEP_NOT_FOUND" | "STEP_NOT_GROUP" | "STEP_IN_USE" | "CHILDREN_NOT_ARRAY" | "STEP_DATA_INVALID" | "STEP_NOT_OBJECT" | "STEP_TOO_DEEP" | "STEP_NAME_NOT_STRING" | "STEP_NAME_TOO_LONG" | "STEP_ACTION_REQUIRED" | "STEP_ACTION_INVALID" | "STEP_CONDITION_INVALID" | "STEP_CHILDREN_NOT_ARRAY" | "STEP_CHILDREN_NOT_GROUP" | "TOO_MANY_STEPS" | "STEPS_TOO_LARGE" | "RUN_NOT_FOUND" | "QUARANTINE_NOT_FOUND" | "QUARANTINE_EXPIRY_PAST" | "RUN_SELECTION_INVALID" | "RUN_TEST_IDS_EMPTY" | "NO_EXECUTABLE_TESTS" | "RUN_TOO_MANY_TESTS" | "PRESET_REQUIRES_SESSION" | "RUN_ALREADY_ACTIVE" | "RUN_COOLDOWN" | "CONCURRENCY_LIMIT" | "RUN_ALREADY_FINISHED" | "REPORT_NOT_READY" | "DATE_INVALID" | "ARTIFACT_NOT_FOUND" | "VISUAL_CHANGE_NOT_FOUND" | "VISUAL_CHANGE_DECIDED" | "VISUAL_IMAGE_NOT_FOUND" | "VISUAL_BASELINE_NOT_FOUND" | "LOCATOR_SUGGESTIONS_NOT_FOUND" | "LOCATOR_NOT_SUGGESTED" | "TEST_CHANGED_SINCE_RUN" | "ARTIFACT_KEY_INVALID" | "ARTIFACT_KEY_NOT_OF_RUN" | "PRESET_NOT_FOUND" | "PRESET_NAME_TAKEN" | "PRESET_IN_USE" | "ENVIRONMENT_NOT_FOUND" | "ENVIRONMENT_UNKNOWN" | "ENVIRONMENT_NAME_TAKEN" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_SUBSCRIPTION_LAPSED" | "SCHEDULE_SELECTION_INVALID" | "SCHEDULE_TEST_IDS_EMPTY" | "TIMEZONE_INVALID" | "CRON_INVALID" | "INBOX_NOT_FOUND" | "INBOX_ID_INVALID" | "INBOX_LIMIT_REACHED" | "INBOX_CREATION_CONSOLE_ONLY" | "MESSAGE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DELIVERY_PENDING" | "WEBHOOK_EVENTS_REQUIRED" | "CUSTOM_DATA_NOT_OBJECT" | "CUSTOM_DATA_TOO_LARGE" | "WEBHOOK_URL_REFUSED" | "INSTALL_SETTING_INVALID" | "ALERT_CHANNEL_NOT_FOUND" | "ALERT_CHANNEL_INVALID" | "SMTP_RELAY_NOT_SET" | "DEVICE_NOT_AVAILABLE" | "BROWSER_NOT_INSTALLED" | "INVALID_REQUEST" | "BODY_REQUIRED" | "MALFORMED_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_REFUSED" | "ROUTE_NOT_FOUND" | "RATE_LIMITED" | "CORRUPT_DATA" | "INTERNAL_ERROR" | "LIVE_SESSION_NOT_FOUND" | "LIVE_SESSION_PER_USER" | "LIVE_SESSIONS_FULL" | "LIVE_SESSION_URL_REFUSED" | "LIVE_SESSION_ORIGIN_REFUSED" | "LIVE_SESSION_BROWSER_UNAVAILABLE";
         };
         RateLimited: {
             /** @constant */
@@ -4986,7 +5037,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            /** @description More than 30 starts a minute from this address. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4994,7 +5045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RateLimited"];
+                    "application/json": components["schemas"]["RateLimited"] | components["schemas"]["Error"];
                 };
             };
             /** @description A page naming why single sign-on failed */
@@ -7370,6 +7421,25 @@ export interface operations {
                             width?: number;
                             height?: number;
                         };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -7506,6 +7576,25 @@ export interface operations {
                         viewport?: {
                             width?: number;
                             height?: number;
+                        };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
                         };
                     } & {
                         [key: string]: unknown;
@@ -8478,6 +8567,11 @@ export interface operations {
                             editVersion: number;
                             revisionId: string;
                             branchId: string;
+                            dataSet?: {
+                                columns: string[];
+                                rows: string[][];
+                                nameColumn?: string;
+                            } | null;
                         };
                         children: {
                             /** Format: uuid */
@@ -10335,6 +10429,25 @@ export interface operations {
                             width?: number;
                             height?: number;
                         };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -10371,7 +10484,11 @@ export interface operations {
                                 testId: string;
                                 name: string;
                                 /** @enum {string} */
-                                status: "draft" | "archived";
+                                status: "draft" | "archived" | "active";
+                                /** @enum {string} */
+                                reason?: "browser not installed";
+                                /** @enum {string} */
+                                browser?: "firefox" | "webkit";
                             }[];
                         };
                     };
@@ -10497,6 +10614,25 @@ export interface operations {
                             width?: number;
                             height?: number;
                         };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -10531,7 +10667,11 @@ export interface operations {
                                 testId: string;
                                 name: string;
                                 /** @enum {string} */
-                                status: "draft" | "archived";
+                                status: "draft" | "archived" | "active";
+                                /** @enum {string} */
+                                reason?: "browser not installed";
+                                /** @enum {string} */
+                                browser?: "firefox" | "webkit";
                             }[];
                         };
                     };
@@ -11010,8 +11150,25 @@ export interface operations {
                                             to: string;
                                             locator: string;
                                         }[];
+                                        vitals?: {
+                                            stepId: string;
+                                            label: string | null;
+                                            url: string;
+                                            lcpMs: number | null;
+                                            cls: number;
+                                            inpMs: number | null;
+                                            tbtMs: number;
+                                            fcpMs: number | null;
+                                            ttfbMs: number | null;
+                                            domContentLoadedMs: number | null;
+                                            loadMs: number | null;
+                                        }[];
                                         /** @enum {string} */
                                         triage?: "new" | "known" | "flaky" | "quarantined";
+                                        dataRow?: {
+                                            index: number;
+                                            name: string;
+                                        };
                                     }[];
                                     stats: {
                                         passed: number;
@@ -12873,7 +13030,11 @@ export interface operations {
                                         testId: string;
                                         name: string;
                                         /** @enum {string} */
-                                        status: "draft" | "archived";
+                                        status: "draft" | "archived" | "active";
+                                        /** @enum {string} */
+                                        reason?: "browser not installed";
+                                        /** @enum {string} */
+                                        browser?: "firefox" | "webkit";
                                     }[];
                                 };
                                 triage?: {
@@ -13027,7 +13188,11 @@ export interface operations {
                                         testId: string;
                                         name: string;
                                         /** @enum {string} */
-                                        status: "draft" | "archived";
+                                        status: "draft" | "archived" | "active";
+                                        /** @enum {string} */
+                                        reason?: "browser not installed";
+                                        /** @enum {string} */
+                                        browser?: "firefox" | "webkit";
                                     }[];
                                 };
                                 triage?: {
@@ -14589,6 +14754,25 @@ export interface operations {
                             width?: number;
                             height?: number;
                         };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -14742,6 +14926,25 @@ export interface operations {
                         viewport?: {
                             width?: number;
                             height?: number;
+                        };
+                        device?: string;
+                        locale?: string;
+                        timezoneId?: string;
+                        geolocation?: {
+                            latitude: number;
+                            longitude: number;
+                            accuracy?: number;
+                        };
+                        permissions?: ("accelerometer" | "ambient-light-sensor" | "background-sync" | "camera" | "clipboard-read" | "clipboard-write" | "geolocation" | "gyroscope" | "local-fonts" | "local-network-access" | "magnetometer" | "microphone" | "midi" | "midi-sysex" | "notifications" | "payment-handler" | "storage-access")[];
+                        /** @enum {string} */
+                        colorScheme?: "light" | "dark" | "no-preference";
+                        offline?: boolean;
+                        extraHTTPHeaders?: {
+                            [key: string]: string;
+                        };
+                        httpCredentials?: {
+                            username: string;
+                            password: string;
                         };
                     } & {
                         [key: string]: unknown;
@@ -15495,6 +15698,92 @@ export interface operations {
             };
         };
     };
+    consoleGetProjectsByProjectIdAlertChannelsByChannelIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            channelId: string;
+                            runId: string;
+                            /** @enum {string} */
+                            event: "failed" | "recovered";
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            lastError: string | null;
+                            nextAttemptAt: string | null;
+                            lastAttemptAt: string | null;
+                            completedAt: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
     consolePostProjectsByProjectIdAlertChannelsByChannelIdTest: {
         parameters: {
             query?: never;
@@ -15518,6 +15807,191 @@ export interface operations {
                             sent: boolean;
                             error: string | null;
                         };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consolePostProjectsByProjectIdLiveSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /** Format: uuid */
+                    testId?: string;
+                    viewport?: {
+                        width: number;
+                        height: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            testId: string | null;
+                            viewport: {
+                                width: number;
+                                height: number;
+                            };
+                            startedAt: string;
+                            streamPath: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the message names the field or header at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Console session required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This action needs an admin or owner role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The addressed resource not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body, a file or a field is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+        };
+    };
+    consoleDeleteProjectsByProjectIdLiveSessionsBySessionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null;
                     };
                 };
             };

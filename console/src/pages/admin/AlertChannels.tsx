@@ -1,22 +1,17 @@
-import type { AlertChannel, AlertChannelKind } from '@stepdeck/contract';
+import type { AlertChannel, AlertChannelUpdate } from '@stepdeck/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { alertsApi, alertsKey } from '../../api/alerts.ts';
 import { api } from '../../api/endpoints.ts';
-import { Field, NameField, Problems } from '../../components/admin/Field.tsx';
+import { Problems } from '../../components/admin/Field.tsx';
 import { ResourceTable } from '../../components/admin/ResourceTable.tsx';
 import { RoleNote } from '../../components/admin/RoleNote.tsx';
-import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Timestamp } from '../../components/Timestamp.tsx';
 import { usePermissions } from '../../lib/permissions.ts';
 import { useProjectScope } from '../../lib/scope.ts';
+import { AlertChannelDeliveries } from './AlertChannelDeliveries.tsx';
+import { AlertChannelForm, kindLabels } from './AlertChannelForm.tsx';
 import './admin.css';
-
-const kindLabels: Record<AlertChannelKind, string> = {
-  slack: 'Slack',
-  teams: 'Microsoft Teams',
-  email: 'Email',
-};
 
 /** Which runs a channel hears, and when it speaks, in words. */
 function describeEvents(channel: AlertChannel): string {
@@ -25,109 +20,6 @@ function describeEvents(channel: AlertChannel): string {
     channel.onRecovered ? 'recovery' : null,
   ].filter(Boolean);
   return events.length > 0 ? events.join(', ') : 'nothing';
-}
-
-/** The create form: the kind decides whether a URL or recipients are asked for. */
-function AlertChannelForm(props: {
-  schedules: ReadonlyArray<{ id: string; name: string }>;
-  onSubmit(fields: Parameters<typeof alertsApi.create>[1]): void;
-}) {
-  const [kind, setKind] = useState<AlertChannelKind>('slack');
-  const [name, setName] = useState('');
-  const [url, setUrl] = useState('');
-  const [recipients, setRecipients] = useState('');
-  const [scheduleId, setScheduleId] = useState('');
-  const [onFailed, setOnFailed] = useState(true);
-  const [onRecovered, setOnRecovered] = useState(true);
-  const [everyFailure, setEveryFailure] = useState(false);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit({
-      kind,
-      name,
-      scheduleId: scheduleId || null,
-      onFailed,
-      onRecovered,
-      everyFailure,
-      ...(kind === 'email'
-        ? {
-            recipients: recipients
-              .split(/[\s,;]+/)
-              .map((address) => address.trim())
-              .filter(Boolean),
-          }
-        : { url }),
-    });
-  };
-  return (
-    <form className="admin-form" aria-label="Create an alert channel" onSubmit={submit}>
-      <h2>Create an alert channel</h2>
-      <Field label="Kind">
-        <select value={kind} onChange={(event) => setKind(event.target.value as AlertChannelKind)}>
-          {(Object.keys(kindLabels) as AlertChannelKind[]).map((value) => (
-            <option key={value} value={value}>
-              {kindLabels[value]}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <NameField label="Name" value={name} onChange={setName} />
-      {kind === 'email' ? (
-        <Field
-          label="Recipients"
-          hint="Email addresses, separated by commas; sent through the install's SMTP relay."
-        >
-          <input value={recipients} onChange={(event) => setRecipients(event.target.value)} required />
-        </Field>
-      ) : (
-        <Field
-          label="Incoming-webhook URL"
-          hint={
-            kind === 'slack'
-              ? 'From Slack: an app with Incoming Webhooks (https://hooks.slack.com/services/…).'
-              : 'From Teams: a channel workflow or connector that accepts an Adaptive Card.'
-          }
-        >
-          <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
-        </Field>
-      )}
-      <Field label="Runs">
-        <select value={scheduleId} onChange={(event) => setScheduleId(event.target.value)}>
-          <option value="">Every run of the project</option>
-          {props.schedules.map((schedule) => (
-            <option key={schedule.id} value={schedule.id}>
-              Schedule: {schedule.name}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <fieldset>
-        <legend>Alert on</legend>
-        <label>
-          <input type="checkbox" checked={onFailed} onChange={(event) => setOnFailed(event.target.checked)} />{' '}
-          A run failed
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={everyFailure}
-            disabled={!onFailed}
-            onChange={(event) => setEveryFailure(event.target.checked)}
-          />{' '}
-          Every failure, not only the first after a pass
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={onRecovered}
-            onChange={(event) => setOnRecovered(event.target.checked)}
-          />{' '}
-          A run recovered (the first pass after a failure)
-        </label>
-      </fieldset>
-      <button type="submit">Create channel</button>
-    </form>
-  );
 }
 
 /** A project's alert channels: Slack, Microsoft Teams and email, on failed and recovered runs. */
@@ -146,6 +38,18 @@ export function AlertChannelsPage() {
       void refresh();
     },
   });
+  const [editing, setEditing] = useState<AlertChannel | undefined>();
+  const update = useMutation({
+    mutationFn: (body: AlertChannelUpdate) => alertsApi.update(projectId, editing?.id ?? '', body),
+    onSuccess: () => {
+      setEditing(undefined);
+      void refresh();
+    },
+  });
+  const startEditing = (channel: AlertChannel) => {
+    update.reset();
+    setEditing(channel);
+  };
   const toggle = useMutation({
     mutationFn: (channel: AlertChannel) =>
       alertsApi.update(projectId, channel.id, { enabled: !channel.enabled }),
@@ -180,10 +84,25 @@ export function AlertChannelsPage() {
             : `A test message was sent to ${tested.name}.`}
         </p>
       )}
-      {mayChange && (
-        <AlertChannelForm key={created} schedules={scheduleList} onSubmit={(body) => create.mutate(body)} />
-      )}
-      {create.error && <ErrorMessage error={create.error} title="Not created" />}
+      {mayChange && editing ? (
+        <AlertChannelForm
+          key={`edit-${editing.id}`}
+          channel={editing}
+          schedules={scheduleList}
+          error={update.error}
+          pending={update.isPending}
+          onUpdate={(body) => update.mutate(body)}
+          onCancel={() => setEditing(undefined)}
+        />
+      ) : mayChange ? (
+        <AlertChannelForm
+          key={created}
+          schedules={scheduleList}
+          error={create.error}
+          pending={create.isPending}
+          onCreate={(body) => create.mutate(body)}
+        />
+      ) : null}
       <Problems errors={[toggle.error, remove.error, sendTest.error]} />
       <ResourceTable
         caption="Alert channels of the project"
@@ -224,6 +143,13 @@ export function AlertChannelsPage() {
                     <>
                       <button
                         type="button"
+                        aria-label={`Edit ${channel.name}`}
+                        onClick={() => startEditing(channel)}
+                      >
+                        Edit
+                      </button>{' '}
+                      <button
+                        type="button"
                         aria-label={`Send test message to ${channel.name}`}
                         onClick={() => sendTest.mutate(channel)}
                       >
@@ -250,6 +176,18 @@ export function AlertChannelsPage() {
             : []),
         ]}
       />
+      {(channels.data?.data.length ?? 0) > 0 ? (
+        <>
+          <h2>Latest alerts</h2>
+          <p className="muted">
+            Each alert is kept until it is delivered: an attempt that fails is retried (up to five attempts
+            over about half an hour), also after the service restarts.
+          </p>
+          {channels.data?.data.map((channel) => (
+            <AlertChannelDeliveries key={channel.id} projectId={projectId} channel={channel} />
+          ))}
+        </>
+      ) : null}
     </section>
   );
 }

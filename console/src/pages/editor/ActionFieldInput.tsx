@@ -18,7 +18,9 @@ export function ActionFieldInput(props: {
   const common = {
     id,
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
+    'aria-describedby':
+      [field.kind === 'list' ? `${id}-hint` : '', error ? errorId : ''].filter(Boolean).join(' ') ||
+      undefined,
   } as const;
   const label = `${field.key}${field.required ? '' : ' (optional)'}`;
   let input: React.ReactNode;
@@ -64,15 +66,15 @@ export function ActionFieldInput(props: {
       <textarea
         {...common}
         rows={3}
-        value={Array.isArray(value) ? value.join('\n') : ''}
-        onChange={(event) =>
-          props.onChange(
-            event.target.value
-              .split('\n')
-              .map((line) => line.trim())
-              .filter(Boolean),
-          )
-        }
+        value={Array.isArray(value) ? value.join('\n') : typeof value === 'string' ? value : ''}
+        onChange={(event) => {
+          const lines = event.target.value
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean);
+          // An optional list left empty is no list at all (an empty `frame` names no iframe).
+          props.onChange(lines.length === 0 && !field.required ? undefined : lines);
+        }}
       />
     );
   } else if (field.kind === 'json') {
@@ -93,7 +95,11 @@ export function ActionFieldInput(props: {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {input}
-      {field.kind === 'list' ? <span className="muted">one per line</span> : null}
+      {field.kind === 'list' ? (
+        <span id={`${id}-hint`} className="muted">
+          {field.hint ?? 'one per line'}
+        </span>
+      ) : null}
       {error ? (
         <span id={errorId} className="field-error">
           {error}

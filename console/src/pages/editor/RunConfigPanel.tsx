@@ -2,6 +2,7 @@ import { resolveRunConfig, runConfig } from '@stepdeck/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { api } from '../../api/endpoints.ts';
+import { BrowserEnvironmentFields } from './BrowserEnvironmentFields.tsx';
 
 /**
  * The test's run configuration (the spec's fields): empty means the default, shown as the
@@ -147,6 +148,12 @@ export function RunConfigPanel(props: {
           </div>
         );
       })}
+      <BrowserEnvironmentFields
+        id={id}
+        read={(path) => read(props.config, path)}
+        set={set}
+        errorOf={errorOf}
+      />
     </details>
   );
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { NotFoundPage } from '../../components/NotFound.tsx';
 import { emptyAction, locateStepError } from '../../lib/action-fields.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 import { ciSetupPath, runsOfTestPath, useProjectScope } from '../../lib/scope.ts';
 import {
   applyMove,
@@ -27,9 +28,11 @@ import {
   treeDepth,
   updateStep,
 } from '../../lib/step-tree-edit.ts';
+import { DataSetPanel } from './DataSetPanel.tsx';
 import { ConflictDialog, LeaveDialog } from './EditorDialogs.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { checkedConfig, type Draft, draftOf, hasErrors } from './editor-draft.ts';
+import { LiveBrowserPanel } from './LiveBrowserPanel.tsx';
 import { Palette } from './Palette.tsx';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { RunConfigPanel } from './RunConfigPanel.tsx';
@@ -58,6 +61,8 @@ function TestEditor() {
   const detailKey = ['tests', scope.projectId, scope.branchId, 'detail', testId];
   const detail = useQuery({ queryKey: detailKey, queryFn: () => authoringApi.test(scope, testId) });
   const [draft, setDraft] = useState<Draft>();
+  const { can } = usePermissions();
+  const [liveOpen, setLiveOpen] = useState(false);
   const [dirty, setDirty] = useState(false);
   const [selectedKey, setSelectedKey] = useState<string>();
   const [serverError, setServerError] = useState<{ key: string; field: string; text: string }>();
@@ -107,6 +112,7 @@ function TestEditor() {
         config: checkedConfig(draft.config),
         vars: draft.vars,
         parameters: draft.parameters,
+        dataSet: draft.dataSet,
         tags: draft.tagIds,
         editVersion,
       };
@@ -170,6 +176,7 @@ function TestEditor() {
   };
   const [running, setRunning] = useState(false);
   const [dataValid, setDataValid] = useState(true);
+  const [dataSetValid, setDataSetValid] = useState(true);
 
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
@@ -190,7 +197,10 @@ function TestEditor() {
     previousInvalid.current = out;
     return out;
   }, [steps, serverError]);
-  const suggestions = templateSuggestions(draft?.vars ?? null, draft?.parameters ?? null);
+  const suggestions = [
+    ...templateSuggestions(draft?.vars ?? null, draft?.parameters ?? null),
+    ...(draft?.dataSet?.columns ?? []).map((column) => `{{data.${column}}}`),
+  ];
   const add = (actionName: string) => {
     const step: EditorStep = {
       key: newKey(),
@@ -256,10 +266,37 @@ function TestEditor() {
           setDirty(true);
         }}
         dirty={dirty}
-        canSave={dirty && dataValid && !save.isPending}
+        canSave={dirty && dataValid && dataSetValid && !save.isPending}
         onSave={() => save.mutate('checked')}
         onRun={() => setRunning(true)}
       />
+      {can('liveBrowser') && !liveOpen ? (
+        <button type="button" onClick={() => setLiveOpen(true)}>
+          Open live browser
+        </button>
+      ) : null}
+      {liveOpen ? (
+        <LiveBrowserPanel
+          projectId={scope.projectId}
+          testId={testId}
+          initialUrl={
+            String((draft.config.use as { baseURL?: unknown } | undefined)?.baseURL ?? '') || 'about:blank'
+          }
+          onClose={() => setLiveOpen(false)}
+          onInsert={(action) => {
+            const step: EditorStep = {
+              key: newKey(),
+              name: '',
+              action,
+              condition: null,
+              shared: false,
+              children: [],
+            };
+            change(insertStep(steps, step, selectedKey));
+            setSelectedKey(step.key);
+          }}
+        />
+      ) : null}
       <RunConfigPanel
         config={draft.config}
         onChange={(config) => {
@@ -272,6 +309,14 @@ function TestEditor() {
         onValidity={(valid) => setDataValid(valid)}
         onChange={(data) => {
           setDraft({ ...draft, ...data });
+          setDirty(true);
+        }}
+      />
+      <DataSetPanel
+        value={draft.dataSet}
+        onValidity={setDataSetValid}
+        onChange={(dataSet) => {
+          setDraft({ ...draft, dataSet });
           setDirty(true);
         }}
       />

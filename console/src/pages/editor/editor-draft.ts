@@ -1,4 +1,4 @@
-import { runConfig, stepTree, type testDetailResponse } from '@stepdeck/contract';
+import { type DataSet, runConfig, stepTree, type testDetailResponse } from '@stepdeck/contract';
 import type { z } from 'zod';
 import { actionErrors } from '../../lib/action-fields.ts';
 import { type EditorStep, fromWire } from '../../lib/step-tree-edit.ts';
@@ -20,6 +20,8 @@ export interface Draft extends TestData {
   steps: EditorStep[];
   status: string;
   config: Record<string, unknown>;
+  /** The table the test runs over, once per row; null: it runs once. */
+  dataSet: DataSet | null;
   editVersion: number;
 }
 
@@ -29,6 +31,7 @@ export function draftOf(detail: z.infer<typeof testDetailResponse>): Draft {
     steps: fromWire(stepTree.parse(detail.steps)),
     status: detail.test.status,
     config: detail.test.config,
+    dataSet: detail.test.dataSet ?? null,
     editVersion: detail.test.editVersion,
     vars: detail.test.vars,
     parameters: detail.test.parameters,

@@ -23,6 +23,9 @@ import type { InstallSettingsTables } from './migrations/0019_install_settings.t
 import type { EnvironmentsColumns, EnvironmentsTables } from './migrations/0020_environments.ts';
 import type { OrganizationQuotasColumns } from './migrations/0021_organization_quotas.ts';
 import type { TestHealthTables } from './migrations/0022_test_health.ts';
+import type { TestDataSetsColumns } from './migrations/0023_test_data_sets.ts';
+import type { SealedSecretsTables } from './migrations/0024_sealed_secrets.ts';
+import type { AlertDeliveriesTables } from './migrations/0025_alert_deliveries.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
 type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
@@ -45,6 +48,10 @@ type PresetsAuditTablesNow = Omit<PresetsAuditTables, 'auditLog' | 'presets'> & 
   auditLog: PresetsAuditTables['auditLog'] & InstallAdminColumns['auditLog'];
   presets: PresetsAuditTables['presets'] & EnvironmentsColumns['presets'];
 };
+/** The tests tables with each revision's data set. */
+type TestsTablesNow = Omit<TestsTables, 'testRevisions'> & {
+  testRevisions: TestsTables['testRevisions'] & TestDataSetsColumns['testRevisions'];
+};
 /** The runs tables with the environment a run uses. */
 type RunsTablesNow = Omit<RunsTables, 'runs'> & {
   runs: RunsTables['runs'] & EnvironmentsColumns['runs'];
@@ -52,7 +59,7 @@ type RunsTablesNow = Omit<RunsTables, 'runs'> & {
 
 export interface Database
   extends FoundationTablesNow,
-    TestsTables,
+    TestsTablesNow,
     RunsTablesNow,
     WebhooksTables,
     InboxesTablesNow,
@@ -67,4 +74,6 @@ export interface Database
     SsoTables,
     EnvironmentsTables,
     InstallSettingsTables,
-    TestHealthTables {}
+    TestHealthTables,
+    SealedSecretsTables,
+    AlertDeliveriesTables {}

@@ -15,10 +15,11 @@ declare module 'fastify' {
 
 /**
  * Alert channels (Slack, Microsoft Teams, email). Subscribes to finished runs as the webhooks
- * module does, and uses its private-target rules and settings (a resolver tests replace).
+ * module does, and uses its private-target rules and settings (a resolver tests replace); with
+ * background work, retries alerts and resumes those a restart left pending.
  */
 export const alertsPlugin = fp<ModuleOptions>(
-  async (app, { ctx }) => {
+  async (app, { ctx, background }) => {
     const webhookSettings = () => app.webhooks.settings;
     const notifier = new AlertNotifier({
       ctx,
@@ -29,6 +30,7 @@ export const alertsPlugin = fp<ModuleOptions>(
     await alertsRoutes(app, new AlertsService({ ctx, notifier, webhookSettings }));
     const onFinished = (run: RunFinished) => notifier.hear(run);
     ctx.events.on('run.finished', onFinished);
+    if (background) app.addHook('onReady', async () => notifier.start());
     app.addHook('onClose', async () => {
       ctx.events.off('run.finished', onFinished);
       await notifier.stop();

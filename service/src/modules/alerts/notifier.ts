@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext, RunFinished } from '../../context.ts';
 import { triageOfRun } from '../history/public.ts';
 import { effectiveInstallSettings } from '../install-settings/public.ts';
 import { allowedTargetsNow, runUrl, type WebhookSettings } from '../webhooks/public.ts';
+import { insertAlertDeliveries } from './deliveries-repository.ts';
+import { AlertDispatcher } from './dispatcher.ts';
 import { type AlertContent, type AlertFailure, emailMessage, slackBody, teamsBody } from './messages.ts';
 import { type AlertChannelRow, advanceStream, channelsForRun, recordOutcome } from './repository.ts';
 import { AlertSendError, type AlertSettings, postChatMessage, sendEmail } from './senders.ts';
@@ -37,8 +40,9 @@ const triggerLabel = (trigger: RunFinished['trigger']) =>
 
 /**
  * Sends a project's alerts when its runs end: on a failure (the first of a streak, or every
- * one when the channel says so) and on the first pass after a failure. Runs in the process
- * that ended the run (`run.finished`); attempts are retried a few times, and each channel
+ * one when the channel says so) and on the first pass after a failure. Each alert is recorded
+ * as a delivery first (`alertDeliveries`), then attempted at once by the process that ended the
+ * run; retries follow `attemptDelaysMs` and survive a restart (dispatcher.ts). Each channel
  * keeps its last outcome for the console.
  */
 export class AlertNotifier {
@@ -46,12 +50,18 @@ export class AlertNotifier {
   private current: AlertSettings;
   private readonly webhookSettings: () => WebhookSettings;
   private readonly work = new Set<Promise<unknown>>();
+  private readonly dispatcher: AlertDispatcher;
   private stopped = false;
 
   constructor(options: { ctx: AppContext; settings: AlertSettings; webhookSettings: () => WebhookSettings }) {
     this.ctx = options.ctx;
     this.current = options.settings;
     this.webhookSettings = options.webhookSettings;
+    this.dispatcher = new AlertDispatcher({
+      ctx: options.ctx,
+      settings: () => this.current,
+      send: (channel, content) => this.sendOnce(channel, content),
+    });
   }
 
   get settings(): AlertSettings {
@@ -64,21 +74,28 @@ export class AlertNotifier {
     return this.current;
   }
 
-  /** Resolves once the alerts of the runs heard so far are sent or given up (tests, shutdown). */
+  /** Resolves once the alerts of the runs heard so far are recorded and their attempts made (tests, shutdown). */
   async pending(): Promise<void> {
     while (this.work.size > 0) await Promise.allSettled([...this.work]);
+    await this.dispatcher.idle();
+  }
+
+  /** Takes retries and the deliveries a restart left pending (the app's background work). */
+  start(): void {
+    this.dispatcher.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.pending();
+    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+    await this.dispatcher.stop();
   }
 
   hear(run: RunFinished): void {
     if (this.stopped) return;
     const job = this.onRunFinished(run)
       .catch((error: unknown) =>
-        this.ctx.log.error({ err: error, runId: run.runId }, 'sending run alerts failed'),
+        this.ctx.log.error({ err: error, runId: run.runId }, 'recording run alerts failed'),
       )
       .finally(() => this.work.delete(job));
     this.work.add(job);
@@ -109,11 +126,29 @@ export class AlertNotifier {
     }
     if (due.length === 0) return;
     const failures = run.status === 'failed' ? await this.failuresOf(run) : [];
-    await Promise.all(
-      due.map(({ channel, event }) =>
-        this.deliver(channel, contentOf(run, event, failures, this.ctx.config.publicUrl)),
-      ),
+    // Recorded with their content before any attempt: a restart resumes them as they were.
+    const ids = await insertAlertDeliveries(
+      db,
+      due.map(({ channel, event }) => ({
+        id: randomUUID(),
+        channelId: channel.id,
+        organizationId: run.organizationId,
+        runId: run.runId,
+        event,
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        content: JSON.stringify(contentOf(run, event, failures, this.ctx.config.publicUrl)),
+        nextAttemptAt: now,
+        claimedUntil: null,
+        claimToken: null,
+        lastAttemptAt: null,
+        completedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })),
     );
+    await this.dispatcher.attemptNow(ids);
   }
 
   /** The run's failing tests with their triage (new, known, flaky, quarantined) when history has it. */
@@ -138,33 +173,20 @@ export class AlertNotifier {
     }));
   }
 
-  /** Sends one channel's message, retrying; records the outcome on the channel. Never throws. */
-  async deliver(channel: AlertChannelRow, content: AlertContent): Promise<string | null> {
-    const delays = this.current.attemptDelaysMs;
+  /** Sends a test message once, now, and records the outcome on the channel. Never throws. */
+  async sendTestMessage(channel: AlertChannelRow, content: AlertContent): Promise<string | null> {
     let lastError: string | null = null;
-    for (let attempt = 0; attempt < delays.length; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
-      if (this.stopped && attempt > 0) break;
-      try {
-        await this.sendOnce(channel, content);
-        lastError = null;
-        break;
-      } catch (error) {
-        lastError = error instanceof AlertSendError ? error.message : 'Sending failed (see the service log)';
-        if (!(error instanceof AlertSendError))
-          this.ctx.log.error({ err: error, alertChannelId: channel.id }, 'alert attempt failed');
-      }
+    try {
+      await this.sendOnce(channel, content);
+    } catch (error) {
+      lastError = error instanceof AlertSendError ? error.message : 'Sending failed (see the service log)';
+      if (!(error instanceof AlertSendError))
+        this.ctx.log.error({ err: error, alertChannelId: channel.id }, 'test alert failed');
     }
-    const at = this.ctx.clock.now().toISOString();
     await recordOutcome(this.ctx.db, channel.id, {
-      lastSentAt: lastError ? channel.lastSentAt : at,
+      lastSentAt: lastError ? channel.lastSentAt : this.ctx.clock.now().toISOString(),
       lastError,
     });
-    if (lastError)
-      this.ctx.log.warn(
-        { alertChannelId: channel.id, kind: channel.kind, error: lastError },
-        'alert not delivered',
-      );
     return lastError;
   }
 

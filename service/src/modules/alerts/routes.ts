@@ -4,6 +4,7 @@ import {
   alertChannelResponse,
   alertChannelTestResponse,
   alertChannelUpdateBody,
+  alertDeliveryListResponse,
   noPayloadResponse,
   uuid,
 } from '@stepdeck/contract';
@@ -103,6 +104,25 @@ export async function alertsRoutes(parent: FastifyInstance, service: AlertsServi
       await service.remove(requireUser(request), request.params.projectId, request.params.channelId);
       return { data: null };
     },
+  );
+  app.get(
+    '/console/v1/projects/:projectId/alert-channels/:channelId/deliveries',
+    {
+      config: { access: session('read') },
+      schema: {
+        summary: "An alert channel's latest deliveries (newest first, at most 20) with their attempts",
+        response: { 200: alertDeliveryListResponse },
+        tags,
+        params: channelParams,
+      },
+    },
+    async (request) => ({
+      data: await service.deliveries(
+        requireUser(request),
+        request.params.projectId,
+        request.params.channelId,
+      ),
+    }),
   );
   app.post(
     '/console/v1/projects/:projectId/alert-channels/:channelId/test',

@@ -10,14 +10,21 @@ export interface AlertSettings {
   ca?: string;
   /** How long one attempt may take. */
   deadlineMs: number;
-  /** Attempt n is due this long after attempt n-1 failed. */
+  /** Attempt n is due this long after attempt n-1 failed; as many attempts as entries. */
   attemptDelaysMs: readonly number[];
+  /** How often an idle instance looks for due retries and the deliveries a restart left. */
+  pollIntervalMs: number;
 }
 
+/**
+ * Five attempts over about 36 minutes: a chat service's or relay's short outage still gets
+ * the alert through, and a pending delivery survives a restart.
+ */
 export const defaultAlertSettings = (resolve: Resolver): AlertSettings => ({
   resolve,
   deadlineMs: 10_000,
-  attemptDelaysMs: [0, 2_000, 10_000],
+  attemptDelaysMs: [0, 10_000, 60_000, 300_000, 1_800_000],
+  pollIntervalMs: 5_000,
 });
 
 /** An attempt that failed, in words fit for the channel's `lastError` (never the URL: it holds a token). */

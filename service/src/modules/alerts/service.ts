@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertChannel, AlertChannelCreate, AlertChannelUpdate } from '@stepdeck/contract';
+import type { AlertChannel, AlertChannelCreate, AlertChannelUpdate, AlertDelivery } from '@stepdeck/contract';
 import { fromFlag, toFlag } from '../../adapters/db/index.ts';
 import { isoNow } from '../../clock.ts';
 import type { AppContext, RunFinished } from '../../context.ts';
@@ -15,6 +15,7 @@ import {
   UrlRuleError,
   type WebhookSettings,
 } from '../webhooks/public.ts';
+import { latestAlertDeliveries } from './deliveries-repository.ts';
 import { type AlertNotifier, contentOf } from './notifier.ts';
 import {
   type AlertChannelRow,
@@ -46,6 +47,9 @@ function toView(row: AlertChannelRow, user: UserPrincipal): AlertChannel {
     updatedAt: row.updatedAt,
   };
 }
+
+/** How many of a channel's latest deliveries the console is shown. */
+const deliveriesShown = 20;
 
 /** An organization's alert channels, per project (and optionally per schedule). */
 export class AlertsService {
@@ -114,7 +118,10 @@ export class AlertsService {
       ...row,
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.scheduleId !== undefined ? { scheduleId: input.scheduleId } : {}),
-      ...(input.url !== undefined ? { url: input.url } : {}),
+      // The URL as a member's view masks it, sent back unchanged, keeps the stored one.
+      ...(input.url !== undefined && !(row.url !== null && input.url === maskWebhookUrl(row.url))
+        ? { url: input.url }
+        : {}),
       ...(input.recipients !== undefined ? { recipients: JSON.stringify(input.recipients) } : {}),
       ...(input.onFailed !== undefined ? { onFailed: toFlag(input.onFailed) } : {}),
       ...(input.onRecovered !== undefined ? { onRecovered: toFlag(input.onRecovered) } : {}),
@@ -134,7 +141,26 @@ export class AlertsService {
       throw appError('ALERT_CHANNEL_NOT_FOUND');
   }
 
-  /** Sends a test message now (one attempt per configured delay); answers what happened. */
+  /** The channel's latest deliveries, newest first. */
+  async deliveries(user: UserPrincipal, projectId: string, id: string): Promise<AlertDelivery[]> {
+    const row = await this.load(user, projectId, id);
+    const rows = await latestAlertDeliveries(this.ctx.db, row.id, deliveriesShown);
+    return rows.map((delivery) => ({
+      id: delivery.id,
+      channelId: delivery.channelId,
+      runId: delivery.runId,
+      event: delivery.event as AlertDelivery['event'],
+      status: delivery.status as AlertDelivery['status'],
+      attempts: delivery.attempts,
+      lastError: delivery.lastError,
+      nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt : null,
+      lastAttemptAt: delivery.lastAttemptAt,
+      completedAt: delivery.completedAt,
+      createdAt: delivery.createdAt,
+    }));
+  }
+
+  /** Sends a test message now, one attempt; answers what happened. */
   async sendTest(user: UserPrincipal, projectId: string, id: string) {
     const row = await this.load(user, projectId, id);
     const project = await this.requireProject(user, projectId);
@@ -153,7 +179,10 @@ export class AlertsService {
       stats: { passed: 0, failed: 0, skipped: 0, total: 0 },
       tests: [],
     };
-    const error = await this.notifier.deliver(row, contentOf(run, 'test', [], this.ctx.config.publicUrl));
+    const error = await this.notifier.sendTestMessage(
+      row,
+      contentOf(run, 'test', [], this.ctx.config.publicUrl),
+    );
     return { sent: error === null, error };
   }
 

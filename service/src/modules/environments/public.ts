@@ -5,3 +5,4 @@
  */
 
 export { environmentForExecution, environmentOfProject, type PickedEnvironment } from './picking.ts';
+export { sealedEnvironmentSecrets } from './repository.ts';

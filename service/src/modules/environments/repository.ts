@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../adapters/db/index.ts';
+import { type SealedColumn, SecretBox } from '../../secret-box.ts';
 
 /** An environment row as stored: variables still JSON text. */
 export interface EnvironmentRow {
@@ -86,7 +87,7 @@ export const listSecretNames = (db: Db | Tx, environmentIds: string[]): Promise<
         .orderBy('name')
         .execute();
 
-/** Sets (a value) or removes (`null`) the named secrets of an environment. */
+/** Sets (a value, sealed: secret-box.ts) or removes (`null`) the named secrets of an environment. */
 export async function changeSecrets(
   tx: Tx,
   environmentId: string,
@@ -123,5 +124,32 @@ export async function loadSecretValues(db: Db, environmentId: string): Promise<R
     .select(['name', 'value'])
     .where('environmentId', '=', environmentId)
     .execute();
-  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+  const box = await SecretBox.open(db);
+  return Object.fromEntries(rows.map((row) => [row.name, box.openOrPlain(row.value)]));
 }
+
+/** The values as start-up's sweep seals them (secret-sweep.ts). */
+export const sealedEnvironmentSecrets: SealedColumn = {
+  label: 'environment secrets',
+  mayBePlain: true,
+  pending: async (db, currentPrefix, limit) =>
+    (
+      await db
+        .selectFrom('environmentSecrets')
+        .select(['environmentId', 'name', 'value'])
+        .where('value', 'not like', `${currentPrefix}%`)
+        .orderBy('environmentId')
+        .orderBy('name')
+        .limit(limit)
+        .execute()
+    ).map(({ environmentId, name, value }) => ({ row: { environmentId, name }, value })),
+  replace: async (tx, row, from, to) => {
+    await tx
+      .updateTable('environmentSecrets')
+      .set({ value: to })
+      .where('environmentId', '=', String(row.environmentId))
+      .where('name', '=', String(row.name))
+      .where('value', '=', from)
+      .execute();
+  },
+};

@@ -8,6 +8,7 @@ import {
 import { type Db, readJson, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
+import { SecretBox } from '../../secret-box.ts';
 import { findProject } from '../accounts/public.ts';
 import {
   changeSecrets,
@@ -82,6 +83,7 @@ export class EnvironmentsService {
   ): Promise<Environment> {
     await this.project(organizationId, projectId);
     const now = isoNow(this.options.clock);
+    const secrets = await this.sealed(input.secrets);
     const row: EnvironmentRow = {
       id: randomUUID(),
       organizationId,
@@ -95,7 +97,7 @@ export class EnvironmentsService {
     await this.nameChecked(input.name, () =>
       this.db.transaction().execute(async (tx) => {
         await insertEnvironment(tx, row);
-        await changeSecrets(tx, row.id, input.secrets ?? {}, now);
+        await changeSecrets(tx, row.id, secrets, now);
       }),
     );
     return this.get(organizationId, projectId, row.id);
@@ -109,6 +111,7 @@ export class EnvironmentsService {
   ): Promise<Environment> {
     await this.project(organizationId, projectId);
     const now = isoNow(this.options.clock);
+    const secrets = await this.sealed(input.secrets);
     await this.nameChecked(input.name, () =>
       this.db.transaction().execute(async (tx) => {
         if (!(await findEnvironment(tx, projectId, environmentId))) throw appError('ENVIRONMENT_NOT_FOUND');
@@ -118,7 +121,7 @@ export class EnvironmentsService {
           ...(input.variables === undefined ? {} : { variables: toJson(input.variables) }),
           updatedAt: now,
         });
-        await changeSecrets(tx, environmentId, input.secrets ?? {}, now);
+        await changeSecrets(tx, environmentId, secrets, now);
       }),
     );
     return this.get(organizationId, projectId, environmentId);
@@ -131,6 +134,14 @@ export class EnvironmentsService {
       if (!(await findEnvironment(tx, projectId, environmentId))) throw appError('ENVIRONMENT_NOT_FOUND');
       await deleteEnvironment(tx, environmentId);
     });
+  }
+
+  /** The secrets to set, sealed; removals (`null`) as they are. */
+  private async sealed(secrets: Record<string, string | null> | undefined) {
+    const box = await SecretBox.open(this.db);
+    return Object.fromEntries(
+      Object.entries(secrets ?? {}).map(([name, value]) => [name, value === null ? null : box.seal(value)]),
+    );
   }
 
   private async nameChecked(name: string | undefined, write: () => Promise<void>): Promise<void> {

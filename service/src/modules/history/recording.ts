@@ -1,6 +1,6 @@
 import type { RunTestResult } from '@stepdeck/contract';
 import { toJson } from '../../adapters/db/index.ts';
-import type { RunOutcome } from '../runs/public.ts';
+import { type RunOutcome, worstPerTest } from '../runs/public.ts';
 import { fingerprintOf } from './fingerprint.ts';
 import type { TestResultRow } from './repository.ts';
 
@@ -24,9 +24,13 @@ export function fingerprintOfResult(test: RunTestResult): string | null {
   });
 }
 
-/** The history rows of an ended run, one per test of its report. */
+/**
+ * The history rows of an ended run, one per test of its report: a test with several results
+ * (one per data set row, or repeats) is recorded once, with its worst, so history and health
+ * count runs of the test and keep their (runId, testId) key.
+ */
 export function resultRows(run: RunOutcome, revisions: ReadonlyMap<string, string>): TestResultRow[] {
-  const tests = run.report?.runTypeInfo.testResults ?? [];
+  const tests = worstPerTest(run.report?.runTypeInfo.testResults ?? []);
   const createdAt = run.completedAt ?? run.createdAt;
   return tests.map((test) => {
     const stepDurations: Record<string, number> = {};
@@ -55,6 +59,12 @@ export function resultRows(run: RunOutcome, revisions: ReadonlyMap<string, strin
       createdAt,
     };
   });
+}
+
+/** A result's test name: a data set row's result is titled `<test name> [<row name>]`. */
+export function testNameOf(test: Pick<RunTestResult, 'name' | 'dataRow'>): string {
+  const suffix = test.dataRow ? ` [${test.dataRow.name}]` : '';
+  return suffix && test.name.endsWith(suffix) ? test.name.slice(0, -suffix.length) : test.name;
 }
 
 /** `refs/heads/main` and `main` name the same base. */

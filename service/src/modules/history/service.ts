@@ -15,7 +15,7 @@ import { branchNames, findProject } from '../accounts/public.ts';
 import { type RunOutcome, runOutcome } from '../runs/public.ts';
 import { findWorkingMany, testIdsInProject } from '../tests/public.ts';
 import { TestHealthService } from './health-service.ts';
-import { fingerprintOfResult, historyStatusOf, normalizeRef, resultRows } from './recording.ts';
+import { fingerprintOfResult, historyStatusOf, normalizeRef, resultRows, testNameOf } from './recording.ts';
 import {
   type BaseOf,
   deleteQuarantine,
@@ -97,7 +97,8 @@ export class HistoryService {
   async record(runId: string): Promise<number> {
     const run = await runOutcome(this.ctx.db, runId);
     if (!run?.report || (run.status !== 'completed' && run.status !== 'failed')) return 0;
-    const testIds = run.report.runTypeInfo.testResults.map((test) => test.testId);
+    // A data-driven test has one result per row: one test id, one revision.
+    const testIds = [...new Set(run.report.runTypeInfo.testResults.map((test) => test.testId))];
     const revisions = new Map<string, string>();
     if (run.testRevisionId && testIds.length === 1 && testIds[0])
       revisions.set(testIds[0], run.testRevisionId);
@@ -106,7 +107,7 @@ export class HistoryService {
         revisions.set(working.id, working.revisionId);
     const rows = resultRows(run, revisions);
     await insertResults(this.ctx.db, rows);
-    const names = new Map(run.report.runTypeInfo.testResults.map((test) => [test.testId, test.name]));
+    const names = new Map(run.report.runTypeInfo.testResults.map((test) => [test.testId, testNameOf(test)]));
     await this.health.afterRecord(rows, names);
     return rows.length;
   }

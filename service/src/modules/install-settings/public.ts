@@ -3,6 +3,8 @@
  * admins' allow-list and egress rules, the SMTP relay with its password opened). Read through a
  * short cache; never returned to a client as they are.
  */
+
+export { sealedSmtpRelayPassword } from './repository.ts';
 export {
   type EffectiveInstallSettings,
   effectiveInstallSettings,

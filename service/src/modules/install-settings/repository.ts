@@ -1,4 +1,5 @@
 import type { Db } from '../../adapters/db/index.ts';
+import type { SealedColumn } from '../../secret-box.ts';
 
 export interface InstallSettingRow {
   key: string;
@@ -26,4 +27,42 @@ export async function writeSettingRows(db: Db, rows: InstallSettingRow[]): Promi
         )
         .execute();
   });
+}
+
+/** The SMTP relay's password inside its setting's JSON, as start-up's sweep re-seals it (secret-sweep.ts). */
+export const sealedSmtpRelayPassword: SealedColumn = {
+  label: 'SMTP relay password',
+  mayBePlain: false,
+  pending: async (db, currentPrefix) => {
+    const row = await db
+      .selectFrom('installSettings')
+      .select('value')
+      .where('key', '=', 'smtpRelay')
+      .executeTakeFirst();
+    const sealed = row ? passwordSealedOf(row.value) : null;
+    return sealed && !sealed.startsWith(currentPrefix) ? [{ row: { key: 'smtpRelay' }, value: sealed }] : [];
+  },
+  replace: async (tx, _row, from, to) => {
+    const row = await tx
+      .selectFrom('installSettings')
+      .select('value')
+      .where('key', '=', 'smtpRelay')
+      .executeTakeFirst();
+    if (!row || passwordSealedOf(row.value) !== from) return;
+    const relay = JSON.parse(row.value) as Record<string, unknown>;
+    await tx
+      .updateTable('installSettings')
+      .set({ value: JSON.stringify({ ...relay, passwordSealed: to }) })
+      .where('key', '=', 'smtpRelay')
+      .execute();
+  },
+};
+
+function passwordSealedOf(json: string): string | null {
+  try {
+    const value = (JSON.parse(json) as { passwordSealed?: unknown } | null)?.passwordSealed;
+    return typeof value === 'string' && value !== '' ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -52,12 +52,15 @@ export async function loadRunProject(ctx: AppContext, run: RunRow, testIds?: str
     config: null,
     secretNames: Object.keys(secrets),
   });
+  // Each row of a test's data set is one more Playwright test, like a repeat.
+  const copiesOf = (index: number) =>
+    (resolvedAll[index]?.repeatEach ?? 1) * Math.max(1, compilable[index]?.dataSet?.rows.length ?? 1);
   const perTest = resolvedAll.reduce(
-    (sum, config) => sum + Math.max(config.timeout, 30_000) * (config.retries + 1) * config.repeatEach,
+    (sum, config, index) => sum + Math.max(config.timeout, 30_000) * (config.retries + 1) * copiesOf(index),
     0,
   );
   const timeoutMs = Math.min(perTest + 120_000, 6 * 3600_000);
-  const repeatEach = new Map(compilable.map((test, index) => [test.id, resolvedAll[index]?.repeatEach ?? 1]));
+  const repeatEach = new Map(compilable.map((test, index) => [test.id, copiesOf(index)]));
   // The compiled config runs the most workers any test asks for.
   const workers = Math.max(1, ...resolvedAll.map((config) => config.workers));
   // `effective`: each test with the config it runs with (the browser and viewport of its screenshots).

@@ -17,3 +17,5 @@ export {
   type VisualCheckResult,
 } from './runtime.ts';
 export { startRun } from './trigger.ts';
+// History keeps one verdict per test and run; a data-driven test has one result per row.
+export { worstPerTest } from './worst-result.ts';

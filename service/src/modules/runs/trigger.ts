@@ -4,6 +4,7 @@ import { toJson } from '../../adapters/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { browserInstalled } from '../../runner/browser-builds.ts';
+import { deviceProblem } from '../../runner/devices.ts';
 import { concurrencyCapOf, findBranch } from '../accounts/public.ts';
 import { environmentOfProject } from '../environments/public.ts';
 import { expandRunTargets, findWorkingMany } from '../tests/public.ts';
@@ -15,6 +16,7 @@ import {
   latestCooldownRun,
   lockDispatch,
 } from './repository.ts';
+import { withoutAbsentBrowsers } from './test-browsers.ts';
 
 export const maxTestsPerRun = 100;
 export const cooldownMs = 10_000;
@@ -92,6 +94,8 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
       ? undefined
       : await environmentOfProject(ctx.db, request.projectId, request.environment);
   const config = layerOverEnvironment(environment?.baseURL ?? null, request.config);
+  const deviceRefused = config?.device === undefined ? null : deviceProblem(config.device);
+  if (deviceRefused) throw appError('DEVICE_NOT_AVAILABLE', deviceRefused);
   const browser = config?.use?.browserName;
   if ((browser === 'firefox' || browser === 'webkit') && !browserInstalled(browser))
     throw appError('BROWSER_NOT_INSTALLED', browser);
@@ -103,7 +107,7 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     assertCooldown(last?.createdAt, now, 'bulk runs');
   }
 
-  const { tests, leftOut, target } = await expandRunTargets(ctx.db, {
+  const expanded = await expandRunTargets(ctx.db, {
     projectId: request.projectId,
     branchId: request.branchId,
     testIds: request.testIds,
@@ -111,7 +115,11 @@ export async function startRun(ctx: AppContext, request: StartRunRequest): Promi
     organizationId: request.organizationId,
     leafRunsAnyStatus: request.mode === 'single',
   });
-  if (tests.length === 0) throw appError('NO_EXECUTABLE_TESTS');
+  const target = expanded.target;
+  if (expanded.tests.length === 0) throw appError('NO_EXECUTABLE_TESTS');
+  const onBrowsers = await withoutAbsentBrowsers(ctx.db, request, config, expanded.tests);
+  const tests = onBrowsers.tests;
+  const leftOut = [...expanded.leftOut, ...onBrowsers.leftOut];
   if (tests.length > maxTestsPerRun) throw appError('RUN_TOO_MANY_TESTS', tests.length, maxTestsPerRun);
   const single = request.mode === 'single' && target.type === 'test';
 

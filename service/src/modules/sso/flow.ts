@@ -1,9 +1,10 @@
 import type { Db } from '../../adapters/db/index.ts';
 import type { Clock } from '../../clock.ts';
 import { appError } from '../../errors.ts';
+import { hashToken } from '../../plugins/auth/secrets.ts';
 import { SecretBox } from '../../secret-box.ts';
 import { openSession, provisionExternalMember } from '../accounts/public.ts';
-import { OidcProvider } from './oidc.ts';
+import { keepIdToken, takeIdToken } from './repository.ts';
 import { groupsOf, roleFromGroups, type SsoProviders } from './service.ts';
 
 /** How long a person has at the provider's login page before the attempt expires. */
@@ -50,11 +51,7 @@ export class SignInFlow {
     const { providers, db, clock } = this.options;
     const row = await providers.find(typed);
     attempt.organizationId = row.organizationId;
-    const oidc = await OidcProvider.discover(
-      row.issuerUrl,
-      row.clientId,
-      await providers.clientSecretOf(row),
-    );
+    const oidc = await providers.oidcOf(row);
     const login = await oidc.authorizationUrl(providers.redirectUri, row.groupsClaim);
     const pending: PendingFlow = {
       purpose: 'sso-flow',
@@ -103,12 +100,8 @@ export class SignInFlow {
     if (!query.state || query.state !== flow.state) throw appError('SSO_STATE_MISMATCH');
     const row = await providers.providerOf(flow.organizationId);
     if (!row) throw appError('SSO_PROVIDER_NOT_FOUND');
-    const oidc = await OidcProvider.discover(
-      row.issuerUrl,
-      row.clientId,
-      await providers.clientSecretOf(row),
-    );
-    const claims = await oidc.verify(new URL(`${providers.redirectUri}?${rawQuery}`), flow);
+    const oidc = await providers.oidcOf(row);
+    const { claims, idToken } = await oidc.verify(new URL(`${providers.redirectUri}?${rawQuery}`), flow);
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     if (!email.includes('@') || claims.email_verified === false) throw appError('SSO_EMAIL_MISSING');
     attempt.email = email;
@@ -123,21 +116,32 @@ export class SignInFlow {
     });
     attempt.userId = member.userId;
     const session = await openSession(db, member.userId, clock.now());
+    await keepIdToken(
+      db,
+      {
+        sessionTokenHash: hashToken(session.token),
+        organizationId: row.organizationId,
+        idTokenSealed: (await SecretBox.open(db)).seal(idToken),
+        expiresAt: new Date(clock.now().getTime() + session.maxAgeSeconds * 1000).toISOString(),
+      },
+      clock.now().toISOString(),
+    );
     return { ...session, member, groups, next: flow.next };
   }
 
-  /** Where sign-out sends the browser to end the provider's session too, when it can say. */
-  async endSessionUrl(organizationId: string): Promise<string | null> {
-    const { providers } = this.options;
+  /**
+   * Where sign-out sends the browser to end the provider's session too, when it can say: with
+   * the session's ID token (kept sealed on the server since sign-in) as the hint.
+   */
+  async endSessionUrl(organizationId: string, sessionToken: string | undefined): Promise<string | null> {
+    const { providers, db } = this.options;
+    const sealed = sessionToken ? await takeIdToken(db, hashToken(sessionToken)) : undefined;
     const row = await providers.providerOf(organizationId);
     if (!row) return null;
     try {
-      const oidc = await OidcProvider.discover(
-        row.issuerUrl,
-        row.clientId,
-        await providers.clientSecretOf(row),
-      );
-      return oidc.endSessionUrl(row.clientId, `${providers.publicUrl}/console/sign-in`) ?? null;
+      const idToken = sealed ? (await SecretBox.open(db)).open(sealed) : undefined;
+      const oidc = await providers.oidcOf(row);
+      return oidc.endSessionUrl(row.clientId, `${providers.publicUrl}/console/sign-in`, idToken) ?? null;
     } catch {
       // The provider is down: the Stepdeck session still ends.
       return null;

@@ -17,10 +17,10 @@ const detailOf = (error: unknown) => {
 /** What a verified sign-in carries: the ID token's claims merged with the userinfo answer. */
 export type VerifiedClaims = Record<string, unknown> & { sub: string };
 
-/**
- * One provider as openid-client sees it, discovered from its issuer at each sign-in (no cache:
- * a changed provider or rotated keys apply at once, for one request more per sign-in).
- */
+/** How long a saved provider's discovery has to answer: the admin waits on it. */
+const saveCheckTimeoutSeconds = 5;
+
+/** One provider as openid-client sees it, from its issuer's discovery document. */
 export class OidcProvider {
   private readonly config: client.Configuration;
   readonly issuerUrl: string;
@@ -31,20 +31,42 @@ export class OidcProvider {
   }
 
   static async discover(issuerUrl: string, clientId: string, clientSecret: string): Promise<OidcProvider> {
-    const insecure = new URL(issuerUrl).protocol === 'http:';
     try {
-      const config = await client.discovery(
-        new URL(issuerUrl),
-        clientId,
-        undefined,
-        // client_secret_basic: the method every provider supports when none was registered.
-        client.ClientSecretBasic(clientSecret),
-        { timeout: 10, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
-      );
-      return new OidcProvider(config, issuerUrl);
+      return await OidcProvider.fetch(issuerUrl, clientId, clientSecret, 10);
     } catch (error) {
       throw appError('SSO_PROVIDER_UNAVAILABLE', issuerUrl, detailOf(error));
     }
+  }
+
+  /**
+   * A provider being saved: its issuer must answer discovery, quickly, with a document naming
+   * itself as that issuer; 400 naming the problem otherwise.
+   */
+  static async check(issuerUrl: string, clientId: string, clientSecret: string): Promise<void> {
+    try {
+      await OidcProvider.fetch(issuerUrl, clientId, clientSecret, saveCheckTimeoutSeconds);
+    } catch (error) {
+      const { code, cause } = error as {
+        code?: string;
+        cause?: { attribute?: string; body?: { issuer?: unknown } };
+      };
+      if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED' && cause?.attribute === 'issuer')
+        throw appError('SSO_ISSUER_MISMATCH', String(cause.body?.issuer).slice(0, 300), issuerUrl);
+      throw appError('SSO_ISSUER_DISCOVERY_FAILED', issuerUrl, detailOf(error));
+    }
+  }
+
+  private static async fetch(issuerUrl: string, clientId: string, clientSecret: string, timeout: number) {
+    const insecure = new URL(issuerUrl).protocol === 'http:';
+    const config = await client.discovery(
+      new URL(issuerUrl),
+      clientId,
+      undefined,
+      // client_secret_basic: the method every provider supports when none was registered.
+      client.ClientSecretBasic(clientSecret),
+      { timeout, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
+    );
+    return new OidcProvider(config, issuerUrl);
   }
 
   /** The provider's login page for a new attempt, with its PKCE verifier, state and nonce. */
@@ -74,7 +96,7 @@ export class OidcProvider {
   async verify(
     callbackUrl: URL,
     checks: { verifier: string; state: string; nonce: string },
-  ): Promise<VerifiedClaims> {
+  ): Promise<{ claims: VerifiedClaims; idToken: string }> {
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
     try {
       tokens = await client.authorizationCodeGrant(this.config, callbackUrl, {
@@ -87,7 +109,7 @@ export class OidcProvider {
       throw this.refusal(error);
     }
     const claims = tokens.claims();
-    if (!claims) throw appError('SSO_ANSWER_INVALID', 'no ID token');
+    if (!claims || !tokens.id_token) throw appError('SSO_ANSWER_INVALID', 'no ID token');
     let userinfo: Record<string, unknown> = {};
     if (this.config.serverMetadata().userinfo_endpoint) {
       try {
@@ -96,15 +118,24 @@ export class OidcProvider {
         throw this.refusal(error);
       }
     }
-    return { ...claims, ...userinfo, sub: claims.sub };
+    return { claims: { ...claims, ...userinfo, sub: claims.sub }, idToken: tokens.id_token };
   }
 
-  /** Where the browser goes to end the provider's session too (undefined when it has no such endpoint). */
-  endSessionUrl(clientId: string, postLogoutRedirectUri: string): string | undefined {
+  /**
+   * Where the browser goes to end the provider's session too (undefined when it has no such
+   * endpoint). With the session's ID token as `id_token_hint` the provider knows whose session
+   * it is and, as most do, ends it without asking.
+   */
+  endSessionUrl(
+    clientId: string,
+    postLogoutRedirectUri: string,
+    idToken: string | undefined,
+  ): string | undefined {
     if (!this.config.serverMetadata().end_session_endpoint) return undefined;
     return client.buildEndSessionUrl(this.config, {
       client_id: clientId,
       post_logout_redirect_uri: postLogoutRedirectUri,
+      ...(idToken ? { id_token_hint: idToken } : {}),
     }).href;
   }
 
@@ -126,5 +157,38 @@ export class OidcProvider {
     if (network(error) || (error instanceof Error && network(error.cause)))
       return appError('SSO_PROVIDER_UNAVAILABLE', this.issuerUrl, detailOf(error));
     return appError('SSO_ANSWER_INVALID', detailOf(error));
+  }
+}
+
+/** How long a discovery is reused: keys and endpoints a provider changes apply within it. */
+const discoveryLifetimeMs = 60 * 60_000;
+
+/**
+ * Discovered providers by organization, so a sign-in does not fetch the issuer's document each
+ * time. An entry lasts an hour, and only for the provider as saved (its `version`: a save on
+ * any instance changes it); a failed discovery is not kept. openid-client refetches the
+ * provider's signing keys itself when a token names one it has not seen.
+ */
+export class DiscoveryCache {
+  private readonly entries = new Map<
+    string,
+    { version: string; at: number; provider: Promise<OidcProvider> }
+  >();
+
+  get(organizationId: string, version: string, discover: () => Promise<OidcProvider>): Promise<OidcProvider> {
+    const entry = this.entries.get(organizationId);
+    if (entry && entry.version === version && Date.now() - entry.at < discoveryLifetimeMs)
+      return entry.provider;
+    const provider = discover();
+    const fresh = { version, at: Date.now(), provider };
+    this.entries.set(organizationId, fresh);
+    provider.catch(() => {
+      if (this.entries.get(organizationId) === fresh) this.entries.delete(organizationId);
+    });
+    return provider;
+  }
+
+  forget(organizationId: string): void {
+    this.entries.delete(organizationId);
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { toFlag } from '../../adapters/db/index.ts';
+import type { SealedColumn } from '../../secret-box.ts';
 
 /** A provider row with its JSON columns read (the secret stays sealed). */
 export interface ProviderRow {
@@ -71,3 +72,75 @@ export async function deleteProvider(db: Db, organizationId: string): Promise<bo
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Keeps a session's sealed ID token for its sign-out; sessions past their end leave theirs. */
+export async function keepIdToken(
+  db: Db,
+  row: { sessionTokenHash: string; organizationId: string; idTokenSealed: string; expiresAt: string },
+  now: string,
+): Promise<void> {
+  await db.deleteFrom('ssoSessions').where('expiresAt', '<', now).execute();
+  await db.insertInto('ssoSessions').values(row).execute();
+}
+
+/** The session's sealed ID token, removed: it is sent once, at sign-out. */
+export async function takeIdToken(db: Db, sessionTokenHash: string): Promise<string | undefined> {
+  const row = await db
+    .deleteFrom('ssoSessions')
+    .where('sessionTokenHash', '=', sessionTokenHash)
+    .returning('idTokenSealed')
+    .executeTakeFirst();
+  return row?.idTokenSealed;
+}
+
+/** The sealed columns of this module, as start-up's sweep re-seals them (secret-sweep.ts). */
+export const sealedSsoColumns: SealedColumn[] = [
+  {
+    label: 'SSO client secrets',
+    mayBePlain: false,
+    pending: async (db, currentPrefix, limit) =>
+      (
+        await db
+          .selectFrom('ssoProviders')
+          .select(['organizationId', 'clientSecretSealed'])
+          .where('clientSecretSealed', 'not like', `${currentPrefix}%`)
+          .where('clientSecretSealed', '!=', '')
+          .orderBy('organizationId')
+          .limit(limit)
+          .execute()
+      ).map(({ organizationId, clientSecretSealed }) => ({
+        row: { organizationId },
+        value: clientSecretSealed,
+      })),
+    replace: async (tx, row, from, to) => {
+      await tx
+        .updateTable('ssoProviders')
+        .set({ clientSecretSealed: to })
+        .where('organizationId', '=', String(row.organizationId))
+        .where('clientSecretSealed', '=', from)
+        .execute();
+    },
+  },
+  {
+    label: 'SSO ID tokens',
+    mayBePlain: false,
+    pending: async (db, currentPrefix, limit) =>
+      (
+        await db
+          .selectFrom('ssoSessions')
+          .select(['sessionTokenHash', 'idTokenSealed'])
+          .where('idTokenSealed', 'not like', `${currentPrefix}%`)
+          .orderBy('sessionTokenHash')
+          .limit(limit)
+          .execute()
+      ).map(({ sessionTokenHash, idTokenSealed }) => ({ row: { sessionTokenHash }, value: idTokenSealed })),
+    replace: async (tx, row, from, to) => {
+      await tx
+        .updateTable('ssoSessions')
+        .set({ idTokenSealed: to })
+        .where('sessionTokenHash', '=', String(row.sessionTokenHash))
+        .where('idTokenSealed', '=', from)
+        .execute();
+    },
+  },
+];

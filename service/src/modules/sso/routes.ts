@@ -18,6 +18,7 @@ import {
   readSessionToken,
   sessionCookieHeader,
 } from '../../plugins/auth/session-cookie.ts';
+import { perAddressLimit } from '../../plugins/rate-limit.ts';
 import { installOrganizationId } from '../accounts/public.ts';
 import { type Attempt, flowLifetimeMs, type SignInFlow } from './flow.ts';
 import { failurePage, pageSecurityPolicy } from './page.ts';
@@ -32,6 +33,11 @@ const htmlPage = {
   description: 'A page naming why single sign-on failed',
   content: { 'text/html': { schema: z.string() } },
 };
+/**
+ * Sign-in starts one client address may make per minute: each one reaches the provider (and
+ * seals a cookie), so a loop of them is refused with 429 long before it costs either much.
+ */
+export const ssoStartsPerMinute = 30;
 /** A redirect: no body, the target in `Location`. */
 const redirect = (description: string) => z.null().meta({ description });
 
@@ -85,7 +91,7 @@ export async function ssoRoutes(
   app.get(
     '/console/v1/sso/start',
     {
-      config: { access: publicAccess },
+      config: { access: publicAccess, rateLimit: perAddressLimit('sso-start', ssoStartsPerMinute) },
       schema: {
         summary: "Start single sign-on: redirects to the organization's identity provider",
         tags,
@@ -98,6 +104,7 @@ export async function ssoRoutes(
           next: z.string().max(2048).optional(),
         }),
         response: { 302: redirect('To the provider'), 404: htmlPage, 502: htmlPage },
+        'x-errors': { 429: `More than ${ssoStartsPerMinute} starts a minute from this address.` },
       },
     },
     async (request, reply) => {
@@ -187,8 +194,8 @@ export async function ssoRoutes(
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const endSessionUrl = await flow.endSessionUrl(user.organizationId);
       const token = readSessionToken(request);
+      const endSessionUrl = await flow.endSessionUrl(user.organizationId, token);
       if (token) await providers.endSession(token);
       reply.header('set-cookie', clearedSessionCookieHeader());
       return { data: { endSessionUrl } };

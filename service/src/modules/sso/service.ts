@@ -10,7 +10,7 @@ import {
   organizationStanding,
   type PasswordSignInGuard,
 } from '../accounts/public.ts';
-import { issuerAllowed } from './oidc.ts';
+import { DiscoveryCache, issuerAllowed, OidcProvider } from './oidc.ts';
 import {
   deleteProvider,
   findProvider,
@@ -37,6 +37,7 @@ export class SsoProviders {
   private readonly clock: Clock;
   readonly redirectUri: string;
   readonly publicUrl: string;
+  private readonly discoveries = new DiscoveryCache();
 
   constructor(options: { db: Db; clock: Clock; publicUrl: string }) {
     this.db = options.db;
@@ -96,17 +97,21 @@ export class SsoProviders {
       breakGlassUserId = member.id;
     } else if (input.ssoRequired) throw appError('SSO_BREAK_GLASS_REQUIRED');
     const now = this.clock.now().toISOString();
-    const clientSecretSealed =
-      input.clientSecret !== undefined
-        ? (await SecretBox.open(this.db)).seal(input.clientSecret)
-        : (existing?.clientSecretSealed ?? '');
+    const box = await SecretBox.open(this.db);
+    const issuerUrl = input.issuerUrl.replace(/\/+$/, '');
+    const clientSecret =
+      input.clientSecret ?? (existing?.clientSecretSealed ? box.open(existing.clientSecretSealed) : '');
+    await OidcProvider.check(issuerUrl, input.clientId, clientSecret);
     const row: ProviderRow = {
       organizationId,
       slug: input.slug,
       emailDomains: domains,
-      issuerUrl: input.issuerUrl.replace(/\/+$/, ''),
+      issuerUrl,
       clientId: input.clientId,
-      clientSecretSealed,
+      clientSecretSealed:
+        input.clientSecret !== undefined
+          ? box.seal(input.clientSecret)
+          : (existing?.clientSecretSealed ?? ''),
       groupsClaim: input.groupsClaim,
       roleMappings: input.roleMappings,
       defaultRole: input.defaultRole,
@@ -122,13 +127,24 @@ export class SsoProviders {
       if (/unique|duplicate key/i.test(String((error as Error).message)))
         throw appError('SSO_SLUG_TAKEN', input.slug);
       throw error;
+    } finally {
+      this.discoveries.forget(organizationId);
     }
     return this.present(row);
   }
 
   async remove(organizationId: string): Promise<void> {
     await this.requireOrganization(organizationId);
+    this.discoveries.forget(organizationId);
     if (!(await deleteProvider(this.db, organizationId))) throw appError('SSO_PROVIDER_NOT_FOUND');
+  }
+
+  /** The provider as discovered from its issuer: fetched once, then reused until it is saved again. */
+  async oidcOf(row: ProviderRow): Promise<OidcProvider> {
+    const version = `${row.issuerUrl} ${row.clientId} ${row.updatedAt}`;
+    return this.discoveries.get(row.organizationId, version, async () =>
+      OidcProvider.discover(row.issuerUrl, row.clientId, await this.clientSecretOf(row)),
+    );
   }
 
   /**

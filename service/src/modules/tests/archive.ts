@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   createTestData,
+  type DataSet,
   type ExportedTestDocument,
   exportedSharedSteps,
   exportedTest,
@@ -13,6 +14,7 @@ import type { z } from 'zod';
 import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
 import { normalizeSteps } from '../step-trees/public.ts';
+import { requireDataColumns } from './data-references.ts';
 
 /**
  * The export archive: writing the zip, and reading one back within caps on entries and
@@ -149,7 +151,12 @@ export function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
 
 /** An archive's documents, checked; `errors` names each entry left out and why. */
 export interface ArchiveContents {
-  docs: Array<{ file: string; doc: ExportedTestDocument; steps: ReturnType<typeof normalizeSteps> }>;
+  docs: Array<{
+    file: string;
+    doc: ExportedTestDocument;
+    steps: ReturnType<typeof normalizeSteps>;
+    dataSet: DataSet | null;
+  }>;
   sharedSteps: Array<{
     doc: z.infer<typeof exportedSharedSteps>[number];
     step: ReturnType<typeof normalizeSteps>[number] | undefined;
@@ -193,8 +200,12 @@ export async function readExportArchive(zip: Buffer): Promise<ArchiveContents> {
     }
   }
   const sharedIds = new Set(sharedDocs.map((doc) => doc.id));
-  const docs: Array<{ file: string; doc: ExportedTestDocument; steps: ReturnType<typeof normalizeSteps> }> =
-    [];
+  const docs: Array<{
+    file: string;
+    doc: ExportedTestDocument;
+    steps: ReturnType<typeof normalizeSteps>;
+    dataSet: DataSet | null;
+  }> = [];
   for (const [file, content] of entries) {
     if (file === 'manifest.json' || file === 'shared-steps.json') continue;
     if (!file.startsWith('tests/') || !file.endsWith('.json')) {
@@ -212,9 +223,12 @@ export async function readExportArchive(zip: Buffer): Promise<ArchiveContents> {
         config: doc.config,
         vars: doc.vars,
         parameters: doc.parameters,
+        dataSet: doc.dataSet,
       });
       if (!check.success) throw new Error(zodMessage(check.error));
-      docs.push({ file, doc, steps: normalizeSteps(doc.steps ?? [], 'steps', sharedIds) });
+      const steps = normalizeSteps(doc.steps ?? [], 'steps', sharedIds);
+      requireDataColumns(steps, check.data.dataSet ?? null);
+      docs.push({ file, doc, steps, dataSet: check.data.dataSet ?? null });
     } catch (error) {
       errors.push({ file, error: (error as Error).message });
     }

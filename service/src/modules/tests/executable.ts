@@ -136,6 +136,7 @@ export async function loadCompilableTests(
         config: test.config as Record<string, unknown>,
         vars: test.vars,
         parameters: test.parameters,
+        dataSet: test.dataSet,
         steps: toStepNodes(views),
         files: testFiles,
       };

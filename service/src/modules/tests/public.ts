@@ -23,6 +23,6 @@ export {
   workingRevisionsOf,
 } from './revision-trees-repository.ts';
 export { scopeOf } from './scope.ts';
-export { loadProjectSecrets } from './secrets-repository.ts';
+export { loadProjectSecrets, sealedProjectSecrets } from './secrets-repository.ts';
 export { replaceStepSelector } from './use-locator.ts';
 export type { TestDeleteGuard } from './writes.ts';

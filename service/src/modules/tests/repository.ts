@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jsonObject, type RunConfig, runConfig } from '@stepdeck/contract';
+import { type DataSet, dataSet, jsonObject, type RunConfig, runConfig } from '@stepdeck/contract';
 import type { Insertable } from 'kysely';
 import type { Db, Tx } from '../../adapters/db/index.ts';
 import { chunk, fromFlag, readJson, toJson } from '../../adapters/db/index.ts';
@@ -26,6 +26,8 @@ export interface WorkingTest {
   vars: Record<string, unknown> | null;
   parameters: Record<string, unknown> | null;
   metadata: Record<string, unknown>;
+  /** The table the test runs over, once per row; null: it runs once. */
+  dataSet: DataSet | null;
   editVersion: number;
   dirty: boolean;
   stepsCount: number;
@@ -48,6 +50,7 @@ const workingColumns = [
   'r.vars',
   'r.parameters',
   'r.metadata',
+  'r.dataSet',
   'r.editVersion',
   'r.dirty',
   'r.stepsCount',
@@ -70,6 +73,7 @@ type WorkingRow = {
   vars: string | null;
   parameters: string | null;
   metadata: string;
+  dataSet: string | null;
   editVersion: number;
   dirty: number;
   stepsCount: number;
@@ -89,6 +93,7 @@ export const toWorking = (row: WorkingRow): WorkingTest => ({
     `testRevisions ${row.revisionId}/parameters`,
   ),
   metadata: readJson(jsonObject, row.metadata, {}, `testRevisions ${row.revisionId}/metadata`),
+  dataSet: readJson(dataSet.nullable(), row.dataSet, null, `testRevisions ${row.revisionId}/dataSet`),
 });
 
 const workingQuery = (db: Executor, projectId: string, branchId: string) =>
@@ -308,6 +313,7 @@ export type RevisionInput = {
   vars: unknown;
   parameters: unknown;
   metadata: unknown;
+  dataSet?: DataSet | null;
   stepsCount: number;
   now: string;
   id?: string;
@@ -335,6 +341,7 @@ export function revisionRow(input: RevisionInput) {
     vars: input.vars === null || input.vars === undefined ? null : toJson(input.vars),
     parameters: input.parameters === null || input.parameters === undefined ? null : toJson(input.parameters),
     metadata: toJson(input.metadata ?? {}),
+    dataSet: input.dataSet ? toJson(input.dataSet) : null,
     editVersion: input.editVersion ?? 1,
     dirty: input.dirty === false ? 0 : 1,
     message: input.message ?? null,

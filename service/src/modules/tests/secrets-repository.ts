@@ -1,8 +1,12 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { appError } from '../../errors.ts';
+import { type SealedColumn, SecretBox } from '../../secret-box.ts';
 import { findProject } from '../accounts/public.ts';
 
-/** Project secrets: values are write-only here (listed by name, never returned). */
+/**
+ * Project secrets: values are write-only here (listed by name, never returned) and stored
+ * sealed (secret-box.ts), opened only for a run.
+ */
 
 /** The project, when it belongs to the organization. */
 export async function requireProjectOf(db: Db, organizationId: string, projectId: string): Promise<string> {
@@ -12,7 +16,8 @@ export async function requireProjectOf(db: Db, organizationId: string, projectId
 }
 
 /** Creates or replaces a secret; `created` tells which (201 or 200). */
-export async function putSecret(db: Db, projectId: string, name: string, value: string, now: string) {
+export async function putSecret(db: Db, projectId: string, name: string, plain: string, now: string) {
+  const value = (await SecretBox.open(db)).seal(plain);
   return db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('projectSecrets')
@@ -61,5 +66,32 @@ export async function loadProjectSecrets(db: Db, projectId: string): Promise<Rec
     .select(['name', 'value'])
     .where('projectId', '=', projectId)
     .execute();
-  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+  const box = await SecretBox.open(db);
+  return Object.fromEntries(rows.map((row) => [row.name, box.openOrPlain(row.value)]));
 }
+
+/** The values as start-up's sweep seals them (secret-sweep.ts). */
+export const sealedProjectSecrets: SealedColumn = {
+  label: 'project secrets',
+  mayBePlain: true,
+  pending: async (db, currentPrefix, limit) =>
+    (
+      await db
+        .selectFrom('projectSecrets')
+        .select(['projectId', 'name', 'value'])
+        .where('value', 'not like', `${currentPrefix}%`)
+        .orderBy('projectId')
+        .orderBy('name')
+        .limit(limit)
+        .execute()
+    ).map(({ projectId, name, value }) => ({ row: { projectId, name }, value })),
+  replace: async (tx, row, from, to) => {
+    await tx
+      .updateTable('projectSecrets')
+      .set({ value: to })
+      .where('projectId', '=', String(row.projectId))
+      .where('name', '=', String(row.name))
+      .where('value', '=', from)
+      .execute();
+  },
+};

@@ -93,6 +93,7 @@ export class TestsService {
           ...presentTest(test, tags.get(test.id) ?? [], childCount),
           revisionId: test.revisionId,
           branchId: scope.branchId,
+          dataSet: test.dataSet,
         },
         children: childrenQuery.rows.map((row) =>
           presentTest(row, tags.get(row.id) ?? [], row.childrenCount),

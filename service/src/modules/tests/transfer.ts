@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type StepInput, testExportFormatVersion } from '@stepdeck/contract';
+import { type DataSet, type StepInput, testExportFormatVersion } from '@stepdeck/contract';
 import type { BlobStore } from '../../adapters/blobs/index.ts';
 import type { Db } from '../../adapters/db/index.ts';
 import { toFlag } from '../../adapters/db/index.ts';
@@ -57,6 +57,7 @@ interface ExportedTest {
   vars: Record<string, unknown> | null;
   parameters: Record<string, unknown> | null;
   metadata: Record<string, unknown>;
+  dataSet?: DataSet;
   tags: string[];
   steps: StepInput[];
   files: Array<{ filename: string; content: string }>;
@@ -183,6 +184,7 @@ export class TransferService {
         vars: test.vars,
         parameters: test.parameters,
         metadata: { ...test.metadata, type: test.type },
+        ...(test.dataSet ? { dataSet: test.dataSet } : {}),
         tags: (tags.get(id) ?? []).map((tag) => tag.name),
         steps: viewsToExport(trees.get(test.revisionId) ?? [], shared),
         files: (attachments.get(id) ?? []).map((file) => ({
@@ -344,6 +346,7 @@ export class TransferService {
             vars: doc.vars ?? null,
             parameters: doc.parameters ?? null,
             metadata: { description: (doc.metadata?.description as string | undefined) ?? '' },
+            dataSet: entry.dataSet,
             stepsCount,
             now,
           }),

@@ -7,6 +7,7 @@ import { lockTestTree, transaction } from '../../adapters/db/locks.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { zodMessage } from '../../plugins/errors.ts';
+import { deviceProblem } from '../../runner/devices.ts';
 import {
   copyRevisionSteps,
   defaultStepLimits,
@@ -22,6 +23,7 @@ import {
 } from '../step-trees/public.ts';
 import { loadAttachmentsFor, storeAttachments, type UploadedFile } from './attachments.ts';
 import { attachmentBlobKeysOfTests } from './attachments-repository.ts';
+import { requireDataColumns } from './data-references.ts';
 import { type Scope, testTypeOf, viewsToNormalized } from './present.ts';
 import {
   branchTree,
@@ -90,6 +92,7 @@ export class TestWrites {
     const parsed = createTestData.safeParse(rawTestData);
     if (!parsed.success) throw appError('TEST_DATA_INVALID', zodMessage(parsed.error, 'testData'));
     const data: CreateTestData = parsed.data;
+    refuseUnavailableDevice(data.config);
     if (data.directory && data.steps && data.steps.length > 0) throw appError('DIRECTORY_HAS_NO_STEPS');
     const now = isoNow(this.clock);
     const id = randomUUID();
@@ -101,6 +104,7 @@ export class TestWrites {
         ? await parseSteps(trx, scope.projectId, data.steps, 'testData.steps', 'share')
         : [];
       await requireStepsWithinLimits(trx, this.limits, steps);
+      requireDataColumns(steps, data.dataSet ?? null);
       if (data.parentTestId) await this.requireDirectory(trx, scope, data.parentTestId);
       if (data.tags) await requireTagsInOrganization(trx, scope.organizationId, data.tags);
       await insertTest(trx, {
@@ -127,6 +131,7 @@ export class TestWrites {
         vars: data.vars ?? null,
         parameters: data.parameters ?? null,
         metadata: { description: data.metadata?.description ?? '' },
+        dataSet: data.dataSet ?? null,
         stepsCount,
         now,
       });
@@ -185,6 +190,7 @@ export class TestWrites {
         vars: test.vars,
         parameters: test.parameters,
         metadata: test.metadata,
+        dataSet: test.dataSet,
         stepsCount: test.stepsCount,
         editVersion: test.editVersion,
         dirty: false,
@@ -201,6 +207,7 @@ export class TestWrites {
     const parsed = updateTestData.safeParse(rawTestData);
     if (!parsed.success) throw appError('TEST_DATA_INVALID', zodMessage(parsed.error, 'testData'));
     const data: UpdateTestData = parsed.data;
+    refuseUnavailableDevice(data.config);
     const now = isoNow(this.clock);
     await transaction(this.db, async (trx) => {
       // A move holds the tree lock exclusively (level 1, first): no concurrent move can build a
@@ -219,6 +226,11 @@ export class TestWrites {
       const directory = data.directory ?? current.directory;
       if (directory && steps && steps.length > 0) throw appError('DIRECTORY_HAS_NO_STEPS');
       if (steps) await requireStepsWithinLimits(trx, this.limits, steps, current.revisionId);
+      if (steps || data.dataSet !== undefined)
+        requireDataColumns(
+          steps ?? (await loadStepTree(trx, current.revisionId)),
+          data.dataSet !== undefined ? data.dataSet : current.dataSet,
+        );
       const type = testTypeOf(data.metadata, current.type);
       let stepsCount = current.stepsCount;
       if (steps) {
@@ -234,6 +246,9 @@ export class TestWrites {
         ...(data.vars !== undefined ? { vars: data.vars === null ? null : toJson(data.vars) } : {}),
         ...(data.parameters !== undefined
           ? { parameters: data.parameters === null ? null : toJson(data.parameters) }
+          : {}),
+        ...(data.dataSet !== undefined
+          ? { dataSet: data.dataSet === null ? null : toJson(data.dataSet) }
           : {}),
         ...(data.metadata !== undefined
           ? {
@@ -385,6 +400,7 @@ export class TestWrites {
           vars: test.vars,
           parameters: test.parameters,
           metadata: test.metadata,
+          dataSet: test.dataSet,
           stepsCount,
           now,
         });
@@ -402,4 +418,10 @@ export class TestWrites {
       return { id: rootCopyId, name };
     });
   }
+}
+
+/** A config naming a device this service cannot emulate is refused when saved, naming it. */
+function refuseUnavailableDevice(config: { device?: string } | null | undefined): void {
+  const problem = config?.device === undefined ? null : deviceProblem(config.device);
+  if (problem) throw appError('DEVICE_NOT_AVAILABLE', problem);
 }

@@ -5,7 +5,11 @@ export const RUNTIME_FILE = 'stepdeck-runtime.ts';
 export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
 /** Page scripts, history and patterns, copied beside the runtime (it imports `./stepdeck-page.ts`). */
 export const PAGE_RUNTIME_FILE = 'stepdeck-page.ts';
+/** Tabs, popups and frames, copied beside the runtime (it imports `./stepdeck-tabs.ts`). */
+export const TABS_RUNTIME_FILE = 'stepdeck-tabs.ts';
 export const TEST_ID_ANNOTATION = 'stepdeck-test-id';
+/** Test annotation with the data set row a test runs (JSON `{ index, name }`), read by the report map. */
+export const DATA_ROW_ANNOTATION = 'stepdeck-data-row';
 /** Locator suggestions at a failure, copied beside the runtime (it imports `./stepdeck-heal.ts`). */
 export const HEAL_RUNTIME_FILE = 'stepdeck-heal.ts';
 /** The suggestions' ranking (pure), imported by the runtime and `stepdeck-heal.ts`. */
@@ -67,3 +71,8 @@ export function visualBaselineFile(testId: string, stepId: string): string {
   const segment = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
   return `visual-baselines/${segment(testId)}/${segment(stepId)}.png`;
 }
+
+/** Web Vitals observers and readers, copied beside the runtime when a test measures vitals. */
+export const VITALS_RUNTIME_FILE = 'stepdeck-vitals.ts';
+/** Written by `stepdeck-vitals.ts` for each `measureVitals` / `assertVitals`. */
+export const VITALS_ANNOTATION = 'stepdeck-vitals';

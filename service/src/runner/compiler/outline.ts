@@ -56,6 +56,14 @@ export function actionLabel(action: StepAction): string {
         return action.script.replace(/\s+/g, ' ').trim();
       case 'dragTo':
         return `${action.selector} → ${action.target}`;
+      case 'switchTab':
+        return action.index !== undefined
+          ? `index ${action.index}`
+          : action.url !== undefined
+            ? `url ${action.url}`
+            : `title ${action.title}`;
+      case 'closeTab':
+        return action.index === undefined ? undefined : `index ${action.index}`;
       case 'dispatchEvent':
         return `${action.selector} ${action.event}`;
       case 'assertAttribute':
@@ -64,6 +72,19 @@ export function actionLabel(action: StepAction): string {
         return `${action.selector} ${action.property}`;
       case 'assertScreenshot':
         return action.selector ?? 'page';
+      case 'mockRoute':
+        return action.abort ? `${action.url} (abort)` : action.url;
+      case 'waitForResponse':
+        return action.method ? `${action.method} ${action.url}` : action.url;
+      case 'totp':
+        // The variable, never the secret's value (the template is not resolved here anyway).
+        return `→ vars.${action.variable}`;
+      case 'assertAccessible':
+        return action.selector ?? 'page';
+      case 'measureVitals':
+        return action.label;
+      case 'assertVitals':
+        return vitalLimitsLabel(action);
       case 'screenshot':
       case 'gotoEmailLink':
       case 'group':
@@ -79,8 +100,25 @@ export function actionLabel(action: StepAction): string {
   })();
   // A negated assertion says so: `assertClass not #item`.
   const negated = (action as { not?: unknown }).not === true ? ' not' : '';
-  const label = argument ? `${action.name}${negated} ${argument}` : `${action.name}${negated}`;
+  // A step in a frame names it: `click #pay in iframe#shop`.
+  const frame = (action as { frame?: string | string[] }).frame;
+  const inFrame = frame === undefined ? '' : ` in ${[frame].flat().join(' › ')}`;
+  const label = argument
+    ? `${action.name}${negated} ${argument}${inFrame}`
+    : `${action.name}${negated}${inFrame}`;
   return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
+/** `assertVitals`'s limits as read: `LCP ≤ 2500 ms, CLS ≤ 0.1`. */
+function vitalLimitsLabel(
+  limits: Partial<Record<'lcpMs' | 'cls' | 'inpMs' | 'tbtMs' | 'fcpMs' | 'ttfbMs', number>>,
+) {
+  const parts = (['lcpMs', 'cls', 'inpMs', 'tbtMs', 'fcpMs', 'ttfbMs'] as const).flatMap((key) => {
+    const limit = limits[key];
+    if (limit === undefined) return [];
+    return key === 'cls' ? [`CLS ≤ ${limit}`] : [`${key.slice(0, -2).toUpperCase()} ≤ ${limit} ms`];
+  });
+  return parts.join(', ');
 }
 
 export function outlineSteps(steps: StepNode[]): StepOutline[] {

@@ -49,6 +49,12 @@ export function pageRuntime(): string {
   return pageRuntimeSource;
 }
 
+let tabsRuntimeSource: string | undefined;
+export function tabsRuntime(): string {
+  tabsRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-tabs.ts', import.meta.url), 'utf8');
+  return tabsRuntimeSource;
+}
+
 let healRuntimeSource: string | undefined;
 export function healRuntime(): string {
   healRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-heal.ts', import.meta.url), 'utf8');
@@ -67,6 +73,12 @@ export function visualRuntime(): string {
   return visualRuntimeSource;
 }
 
+let vitalsRuntimeSource: string | undefined;
+export function vitalsRuntime(): string {
+  vitalsRuntimeSource ??= readFileSync(new URL('./runtime/stepdeck-vitals.ts', import.meta.url), 'utf8');
+  return vitalsRuntimeSource;
+}
+
 /** The packages `stepdeck-visual.ts` imports, at the versions the runner has. */
 export function visualDependencies(): Record<string, string> {
   const version = (name: string) => {
@@ -82,6 +94,12 @@ export function visualDependencies(): Record<string, string> {
 }
 
 function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
+  const {
+    device: _device,
+    extraHTTPHeaders: _headers,
+    httpCredentials: _credentials,
+    ...context
+  } = config.environment;
   return {
     browserName: config.use.browserName,
     ...(config.use.baseURL ? { baseURL: config.use.baseURL } : {}),
@@ -92,17 +110,61 @@ function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
     actionTimeout: config.use.actionTimeout === 0 ? DEFAULT_ACTION_TIMEOUT_MS : config.use.actionTimeout,
     // 0 is Playwright's "no limit", as in the spec.
     navigationTimeout: config.use.navigationTimeout,
-    viewport: { width: config.viewport.width, height: config.viewport.height },
+    // A device brings its own viewport, unless the config sets one.
+    ...(config.environment.device && !config.viewportSet
+      ? {}
+      : { viewport: { width: config.viewport.width, height: config.viewport.height } }),
+    ...context,
   };
 }
+
+/**
+ * The `use` lines of the browser environment that are code, not literals: the device preset
+ * (spread first, so the config's own fields win) and the headers and credentials, whose
+ * `{{secrets.X}}` are read from the environment when the config loads, never written here.
+ */
+function environmentLines(config: ResolvedRunConfig): { first: string[]; last: string[] } {
+  const { device, extraHTTPHeaders, httpCredentials } = config.environment;
+  const first = device ? [`        ...devices[${lit(device)}],`] : [];
+  const last: string[] = [];
+  if (extraHTTPHeaders) {
+    const entries = Object.entries(extraHTTPHeaders).map(
+      ([name, value]) => `${lit(name)}: fill(${lit(value)})`,
+    );
+    last.push(`        extraHTTPHeaders: { ${entries.join(', ')} },`);
+  }
+  if (httpCredentials)
+    last.push(
+      `        httpCredentials: { username: fill(${lit(httpCredentials.username)}), password: fill(${lit(httpCredentials.password)}) },`,
+    );
+  return { first, last };
+}
+
+/** `fill()` of the generated config: `{{secrets.X}}` and `{{env.X}}` from the environment. */
+const fillSource = [
+  `// {{secrets.NAME}} and {{env.NAME}} in headers and credentials, from the environment.`,
+  `function fill(template: string): string {`,
+  `  return template.replace(/{{s*(secrets|env).([^}s]+)s*}}/g, (_match, kind: string, name: string) => {`,
+  `    const variable = \`STEPDECK_\${kind === 'secrets' ? 'SECRET' : 'ENV'}_\${name.replace(/[^A-Za-z0-9_]/g, '_')}\`;`,
+  `    const value = process.env[variable];`,
+  `    if (value === undefined) throw new Error(\`\${kind === 'secrets' ? 'secret' : 'variable'} "\${name}" is not set (environment \${variable})\`);`,
+  `    return value;`,
+  `  });`,
+  `}`,
+];
 
 export function configSource(
   groups: Array<{ config: ResolvedRunConfig; specs: string[] }>,
   single: boolean,
 ): string {
   const workers = Math.max(...groups.map((group) => group.config.workers));
+  const usesDevices = groups.some((group) => group.config.environment.device);
+  const usesFill = groups.some(
+    (group) => group.config.environment.extraHTTPHeaders || group.config.environment.httpCredentials,
+  );
   const projects = groups.map((group, index) => {
     const { config } = group;
+    const environment = environmentLines(config);
     const name = single ? 'stepdeck' : `stepdeck-${index + 1}`;
     const lines = [`    {`, `      name: ${lit(name)},`];
     if (!single) {
@@ -116,7 +178,9 @@ export function configSource(
       `      timeout: ${lit(config.timeout)},`,
       `      repeatEach: ${lit(config.repeatEach)},`,
       `      use: {`,
+      ...environment.first,
       ...Object.entries(projectUse(config)).map(([key, value]) => `        ${key}: ${lit(value)},`),
+      ...environment.last,
       ...(config.use.browserName === 'chromium' ? ['        launchOptions: chromiumLaunchOptions,'] : []),
       // The request fixture's (and every browser context's) way out: the egress proxy.
       `        ...egressUse,`,
@@ -128,8 +192,9 @@ export function configSource(
   return [
     `// Generated by Stepdeck. Run with: npx playwright test`,
     `import { existsSync } from 'node:fs';`,
-    `import { defineConfig } from '@playwright/test';`,
+    `import { defineConfig${usesDevices ? ', devices' : ''} } from '@playwright/test';`,
     '',
+    ...(usesFill ? [...fillSource, ''] : []),
     `// Set by the Stepdeck service: its runner's egress proxy. Unset (as here by default): none.`,
     `const egressProxy = process.env.${EGRESS_PROXY_ENV_VAR} ? { server: process.env.${EGRESS_PROXY_ENV_VAR} } : undefined;`,
     `// Chromium: CHROMIUM_PATH, else the Debian package, else Playwright's own browser.`,

@@ -1,4 +1,4 @@
-import type { ResolvedRunConfig, StepNode } from '@stepdeck/contract';
+import type { DataSet, ResolvedRunConfig, StepNode } from '@stepdeck/contract';
 import type { StepOutline } from './outline.ts';
 
 /**
@@ -14,6 +14,8 @@ export interface CompilableTest {
   config: Record<string, unknown>;
   vars: Record<string, unknown> | null;
   parameters: Record<string, unknown> | null;
+  /** The table the test runs over, one Playwright test per row; absent or null: it runs once. */
+  dataSet?: DataSet | null;
   /** Top-level steps, shared steps resolved, children ordered. */
   steps: StepNode[];
   /** Files for `setInputFiles` steps, by filename. */

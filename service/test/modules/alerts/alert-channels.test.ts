@@ -138,6 +138,17 @@ describe.each(databaseKinds)('alert channels on %s', (database) => {
     const audit = await as(admin, { method: 'GET', url: '/console/v1/audit-log?limit=100' });
     expect(audit.body).toContain('POST /console/v1/projects/:projectId/alert-channels/:channelId/test');
     expect(audit.body).not.toContain(token);
+    // A form that sends the URL back as the member view shows it (masked) keeps the stored one.
+    const renamed = await as(admin, {
+      method: 'PUT',
+      url: `${base()}/${id}`,
+      payload: { name: 'chat renamed', url: `https://127.0.0.1:${receiver.port}/services/…` },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().data).toMatchObject({
+      name: 'chat renamed',
+      url: receiver.url(`/services/${token}`),
+    });
   });
 
   it('keeps a failure streak per stream: first failure, every failure when asked, recovery; a schedule channel hears only its schedule', async () => {

@@ -148,7 +148,7 @@ describe.each(databaseKinds)('install settings on %s', (database) => {
       expect(text).not.toContain(relayPassword);
     expect(logs.length).toBeGreaterThan(0);
     const relay = JSON.parse(stored.find((row) => row.key === 'smtpRelay')?.value ?? '{}');
-    expect(relay.passwordSealed).toMatch(/^v1:[^:]+:[^:]+:[^:]+$/);
+    expect(relay.passwordSealed).toMatch(/^sdbox:v1:[0-9a-f]{16}:[^:]+:[^:]+:[^:]+$/);
   });
 });
 

@@ -16,6 +16,8 @@ export interface TestOidcProvider {
   clientSecret: string;
   /** People by login name (the provider's development login form accepts any password). */
   accounts: Map<string, ProviderAccount>;
+  /** Every request the provider received, in order: what the relying party asked of it. */
+  requests: Array<{ method: string; path: string; query: URLSearchParams }>;
   close(): Promise<void>;
 }
 
@@ -86,12 +88,19 @@ export async function startOidcProvider(options: {
       return grant;
     },
   });
-  server.on('request', provider.callback());
+  const requests: TestOidcProvider['requests'] = [];
+  const handle = provider.callback();
+  server.on('request', (request, response) => {
+    const url = new URL(request.url ?? '/', issuer);
+    requests.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams });
+    return handle(request, response);
+  });
   return {
     issuer,
     clientId,
     clientSecret,
     accounts,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -350,16 +350,24 @@ describe.each(databaseKinds)('single sign-on on %s', (database) => {
       payload: { name: 'Down', ownerEmail: 'owner@down.example', ownerPassword: 'down-owner-password' },
     });
     const downUrl = `/console/v1/install/organizations/${other.json().data.id}/sso`;
+    // Saved while its provider answered (a save checks discovery), which then went down.
+    const later = await startOidcProvider({
+      redirectUri: `${publicUrl}/console/v1/sso/callback`,
+      postLogoutRedirectUri: `${publicUrl}/console/sign-in`,
+    });
     const saved = await as(admin, {
       method: 'PUT',
       url: downUrl,
       payload: providerBody({
-        issuerUrl: 'http://127.0.0.1:9',
+        issuerUrl: later.issuer,
+        clientId: later.clientId,
+        clientSecret: later.clientSecret,
         slug: 'down',
         emailDomains: ['down.example'],
       }),
     });
     expect(saved.statusCode, saved.body).toBe(200);
+    await later.close();
     const taken = await as(admin, {
       method: 'PUT',
       url: downUrl,
@@ -368,7 +376,7 @@ describe.each(databaseKinds)('single sign-on on %s', (database) => {
     expect([taken.statusCode, taken.json().code]).toEqual([409, 'SSO_SLUG_TAKEN']);
     const down = await inject({ method: 'GET', url: '/console/v1/sso/start?org=down' });
     expect(down.statusCode).toBe(502);
-    expect(down.body).toContain('The identity provider http://127.0.0.1:9 could not be reached');
+    expect(down.body).toContain(`The identity provider ${later.issuer} could not be reached`);
   });
 
   it("refuses a member's password when SSO is required, but not the break-glass owner's", async () => {

@@ -19,6 +19,9 @@ import * as installSettings from './0019_install_settings.ts';
 import * as environments from './0020_environments.ts';
 import * as organizationQuotas from './0021_organization_quotas.ts';
 import * as testHealth from './0022_test_health.ts';
+import * as testDataSets from './0023_test_data_sets.ts';
+import * as sealedSecrets from './0024_sealed_secrets.ts';
+import * as alertDeliveries from './0025_alert_deliveries.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0020_environments': environments,
   '0021_organization_quotas': organizationQuotas,
   '0022_test_health': testHealth,
+  '0023_test_data_sets': testDataSets,
+  '0024_sealed_secrets': sealedSecrets,
+  '0025_alert_deliveries': alertDeliveries,
 };

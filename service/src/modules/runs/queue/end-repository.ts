@@ -7,6 +7,7 @@ import type { ExecutionResult } from '../../../runner/executor.ts';
 import { findProject } from '../../accounts/public.ts';
 import type { BatchResult } from '../batches-repository.ts';
 import { findRun, type RunRow, runTests } from '../repository.ts';
+import { worstPerTest } from '../worst-result.ts';
 import { runLifecycle, unitLifecycle } from './lifecycle.ts';
 
 /**
@@ -71,6 +72,7 @@ function buildReport(
         steps: test.steps,
         ...(test.locatorSuggestions ? { locatorSuggestions: test.locatorSuggestions } : {}),
         ...(test.healed?.length ? { healed: test.healed } : {}),
+        ...(test.dataRow ? { dataRow: test.dataRow } : {}),
       })),
       stats: result.stats,
       runnerError: result.runnerError ?? null,
@@ -109,7 +111,7 @@ export async function finishRun(ctx: AppContext, run: RunRow, result: ExecutionR
       completedAt,
     });
     if (!ended) return false;
-    for (const test of result.tests) {
+    for (const test of worstPerTest(result.tests)) {
       await recordRunTestResult(tx, run.id, test.testId, {
         status: test.status,
         duration: Math.round(test.durationMs),

@@ -4,8 +4,11 @@ import { apiActionCode } from './api.ts';
 import { assertionCode } from './assertions.ts';
 import { browserActionCode } from './browser.ts';
 import { emailActionCode } from './email.ts';
+import { networkActionCode } from './network.ts';
 import { scriptActionCode } from './scripts.ts';
+import { frameCode, tabActionCode } from './tabs.ts';
 import { visualActionCode } from './visual.ts';
+import { vitalsActionCode } from './vitals.ts';
 
 /**
  * The code of one action, by family (browser, assertions on the page, page scripts, API,
@@ -26,6 +29,11 @@ export function actionCode(
     scriptActionCode(step) ??
     apiActionCode(step) ??
     emailActionCode(step) ??
-    visualActionCode(ctx, step);
-  return code ?? [`throw new Error(${lit(`unknown step action "${(action as { name: string }).name}"`)});`];
+    networkActionCode(step) ??
+    visualActionCode(ctx, step) ??
+    vitalsActionCode(step) ??
+    tabActionCode(step);
+  return code
+    ? [...frameCode(step), ...code]
+    : [`throw new Error(${lit(`unknown step action "${(action as { name: string }).name}"`)});`];
 }

@@ -2,7 +2,8 @@
  * Run-time support copied verbatim into every compiled Playwright project as
  * `stepdeck-runtime.ts`. It must only import `@playwright/test`, `node:` modules and its siblings
  * `stepdeck-email.ts` (the inbox polling), `stepdeck-page.ts` (page scripts, history,
- * patterns), `stepdeck-heal.ts` and `stepdeck-suggest.ts` (locator suggestions at a failure),
+ * patterns), `stepdeck-tabs.ts` (tabs, popups, frames), `stepdeck-heal.ts` and
+ * `stepdeck-suggest.ts` (locator suggestions at a failure),
  * copied beside it, so the exported project runs unmodified with `npx playwright test`.
  *
  * It owns what is the same for every step: step conditions (skip, alwaysRun, if), failure
@@ -24,6 +25,14 @@ import { type EmailRecord, pollInbox, type WaitForEmailOptions } from './stepdec
 import { diagnoseLocator, type HealMode } from './stepdeck-heal.ts';
 import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
 import { retryChoice } from './stepdeck-suggest.ts';
+import {
+  closeTab,
+  frameScope,
+  type PopupTrigger,
+  switchTab,
+  type TabQuery,
+  waitForPopup,
+} from './stepdeck-tabs.ts';
 
 export type StepCondition =
   | { type: 'skip' }
@@ -90,7 +99,7 @@ export const VISUAL_ANNOTATION = 'stepdeck-visual';
 export const HEAL_ANNOTATION = 'stepdeck-heal';
 const EXPECTATION_MAX_CHARS = 2_000;
 
-const TEMPLATE = /\{\{\s*(vars|parameters|env|secrets)\.([^}\s]+)\s*\}\}/g;
+const TEMPLATE = /\{\{\s*(vars|parameters|data|env|secrets)\.([^}\s]+)\s*\}\}/g;
 
 function lookup(root: unknown, dotted: string): unknown {
   let current: unknown = root;
@@ -253,6 +262,8 @@ function gotoEgressError(target: string, reached: string, answer: EgressAnswer):
 export class Stepdeck {
   readonly vars: Record<string, unknown>;
   readonly parameters: Record<string, unknown>;
+  /** The data set row this test runs (`{{data.<column>}}`); empty without a data set. */
+  readonly data: Record<string, string>;
   readonly testInfo: TestInfo;
   readonly root: StepScope = { failed: false };
   private readonly inboxApiUrl: string | undefined;
@@ -272,12 +283,15 @@ export class Stepdeck {
   private located: Array<{ page: Page; selector: string; resolved: string }> = [];
   /** While `heal: retry` runs a step again: its selector → the suggestion used instead. */
   private readonly replacements = new Map<string, string>();
+  /** The `<iframe>`s (outer first) the running step's selectors are looked up in (`frame`). */
+  private frames: string[] = [];
 
   constructor(
     testInfo: TestInfo,
     init: {
       vars?: Record<string, unknown> | null;
       parameters?: Record<string, unknown> | null;
+      data?: Record<string, string> | null;
       inboxApiUrl?: string;
       heal?: HealMode;
     },
@@ -286,6 +300,7 @@ export class Stepdeck {
     this.heal = init.heal ?? 'suggest';
     this.vars = { ...(init.vars ?? {}) };
     this.parameters = { ...(init.parameters ?? {}) };
+    this.data = { ...(init.data ?? {}) };
     this.inboxApiUrl = init.inboxApiUrl;
   }
 
@@ -317,6 +332,7 @@ export class Stepdeck {
       await test.step(title, async () => {
         this.previousStepStartedAt = this.currentStepStartedAt;
         this.currentStepStartedAt = new Date();
+        this.frames = [];
         await this.healing(stepId, inner, body);
         this.assertNoBlockedLoad();
         // A failed child fails its group too (the same error object, so one location).
@@ -384,8 +400,46 @@ export class Stepdeck {
    */
   locator(page: Page, selector: string): Locator {
     const resolved = this.replacements.get(selector) ?? this.t(selector);
-    this.located.push({ page, selector, resolved });
-    return page.locator(resolved);
+    // Suggestions read the page's own elements, not a frame's: a step in a frame gets none.
+    if (this.frames.length === 0) this.located.push({ page, selector, resolved });
+    return frameScope(page, this.frames).locator(resolved);
+  }
+
+  /** The running step's `frame` option: its selectors are looked up inside these `<iframe>`s. */
+  frame(frames: string | string[]): void {
+    this.frames = (Array.isArray(frames) ? frames : [frames]).map((frame) => this.t(frame));
+  }
+
+  /** `waitForPopup`: acts on the element and returns the tab or popup it opened. */
+  waitForPopup(
+    page: Page,
+    target: Locator,
+    options: { selector: string; action?: PopupTrigger; key?: string; timeout?: number },
+  ): Promise<Page> {
+    const key = options.key === undefined ? undefined : this.t(options.key);
+    return waitForPopup(page, target, {
+      ...options,
+      ...(key === undefined ? {} : { key }),
+      timeout: options.timeout ?? this.actionTimeout(),
+    });
+  }
+
+  /** `switchTab`: the open tab by index, URL or title (templates resolved). */
+  switchTab(page: Page, query: TabQuery, timeout?: number): Promise<Page> {
+    const resolved: TabQuery = { ...query };
+    if (query.url !== undefined) resolved.url = this.t(query.url);
+    if (query.title !== undefined) resolved.title = this.t(query.title);
+    return switchTab(page.context(), resolved, timeout ?? this.actionTimeout());
+  }
+
+  /** `closeTab`: closes the current tab (or the one at `index`); returns the page steps go on with. */
+  closeTab(page: Page, index?: number): Promise<Page> {
+    return closeTab(page.context(), page, index);
+  }
+
+  private actionTimeout(): number {
+    const value = (this.testInfo.project.use as { actionTimeout?: unknown }).actionTimeout;
+    return typeof value === 'number' && value > 0 ? value : 10_000;
   }
 
   /**
@@ -444,7 +498,7 @@ export class Stepdeck {
       (page as unknown as Record<symbol, boolean>)[captured] = true;
   }
 
-  /** Resolves `{{vars.X}}`, `{{parameters.X}}`, `{{env.X}}` and `{{secrets.X}}` in a string. */
+  /** Resolves `{{vars.X}}`, `{{parameters.X}}`, `{{data.X}}`, `{{env.X}}` and `{{secrets.X}}` in a string. */
   t(template: string): string {
     return template.replace(TEMPLATE, (_match, kind: string, name: string) => {
       if (kind === 'secrets') {
@@ -458,6 +512,12 @@ export class Stepdeck {
         if (value === undefined)
           throw new Error(`{{env.${name}}} is not defined (environment ${environmentEnvVar(name)})`);
         return value;
+      }
+      if (kind === 'data') {
+        const cell = Object.hasOwn(this.data, name) ? this.data[name] : undefined;
+        if (cell === undefined)
+          throw new Error(`{{data.${name}}} is not defined: the test's data set has no column "${name}"`);
+        return cell;
       }
       const value = lookup(kind === 'vars' ? this.vars : this.parameters, name);
       if (value === undefined) throw new Error(`{{${kind}.${name}}} is not defined`);
@@ -597,6 +657,11 @@ export class Stepdeck {
     });
     this.testInfo.annotations.push({ type: VISUAL_ANNOTATION, description: JSON.stringify(record) });
     if (failure) throw new Error(failure);
+  }
+
+  /** When the step before the running one started: `waitForResponse` looks back to it. */
+  previousStepStart(): Date {
+    return this.previousStepStartedAt;
   }
 
   setVar(name: string, value: unknown): void {

@@ -264,43 +264,64 @@ const quoteAttr = (value: string, exact: boolean) =>
 const quoteText = (value: string, exact: boolean) => `${JSON.stringify(value)}${exact ? 's' : 'i'}`;
 
 /**
- * The locator of a candidate, preferring what Playwright's codegen prefers: test id, then
- * role and name, then label, placeholder, text, and last the element's id.
+ * Every locator that finds a candidate, in the order Playwright's codegen prefers them: test
+ * id, then role and name, then label, placeholder, text, and last the element's id. The element
+ * picker offers them all; a suggestion takes the first ({@link locatorFor}).
  */
+export function locatorsFor(
+  candidate: Candidate,
+  exact = false,
+): Array<Omit<Suggestion, 'score' | 'matches'>> {
+  const exactOption = exact ? ', exact: true' : '';
+  const out: Array<Omit<Suggestion, 'score' | 'matches'>> = [];
+  if (candidate.testId)
+    out.push({
+      selector: `internal:testid=[data-testid=${quoteAttr(candidate.testId, true)}]`,
+      locator: `getByTestId(${quoteJs(candidate.testId)})`,
+    });
+  const name = candidate.name.slice(0, MAX_TEXT * 2);
+  if (candidate.role && name)
+    out.push({
+      selector: `internal:role=${candidate.role}[name=${quoteAttr(name, exact)}]`,
+      locator: `getByRole(${quoteJs(candidate.role)}, { name: ${quoteJs(name)}${exactOption} })`,
+    });
+  if (candidate.label)
+    out.push({
+      selector: `internal:label=${quoteText(candidate.label, exact)}`,
+      locator: `getByLabel(${quoteJs(candidate.label)}${exact ? ', { exact: true }' : ''})`,
+    });
+  if (candidate.placeholder)
+    out.push({
+      selector: `internal:attr=[placeholder=${quoteAttr(candidate.placeholder, exact)}]`,
+      locator: `getByPlaceholder(${quoteJs(candidate.placeholder)}${exact ? ', { exact: true }' : ''})`,
+    });
+  if (candidate.text)
+    out.push({
+      selector: `internal:text=${quoteText(candidate.text.slice(0, MAX_TEXT * 2), exact)}`,
+      locator: `getByText(${quoteJs(candidate.text.slice(0, MAX_TEXT * 2))}${exact ? ', { exact: true }' : ''})`,
+    });
+  if (candidate.id && /^[A-Za-z][\w-]*$/.test(candidate.id))
+    out.push({ selector: `#${candidate.id}`, locator: `locator(${quoteJs(`#${candidate.id}`)})` });
+  return out;
+}
+
+/** The preferred locator of a candidate ({@link locatorsFor}'s first), or null when none finds it. */
 export function locatorFor(
   candidate: Candidate,
   exact = false,
 ): Omit<Suggestion, 'score' | 'matches'> | null {
-  const exactOption = exact ? ', exact: true' : '';
-  if (candidate.testId)
-    return {
-      selector: `internal:testid=[data-testid=${quoteAttr(candidate.testId, true)}]`,
-      locator: `getByTestId(${quoteJs(candidate.testId)})`,
-    };
-  const name = candidate.name.slice(0, MAX_TEXT * 2);
-  if (candidate.role && name)
-    return {
-      selector: `internal:role=${candidate.role}[name=${quoteAttr(name, exact)}]`,
-      locator: `getByRole(${quoteJs(candidate.role)}, { name: ${quoteJs(name)}${exactOption} })`,
-    };
-  if (candidate.label)
-    return {
-      selector: `internal:label=${quoteText(candidate.label, exact)}`,
-      locator: `getByLabel(${quoteJs(candidate.label)}${exact ? ', { exact: true }' : ''})`,
-    };
-  if (candidate.placeholder)
-    return {
-      selector: `internal:attr=[placeholder=${quoteAttr(candidate.placeholder, exact)}]`,
-      locator: `getByPlaceholder(${quoteJs(candidate.placeholder)}${exact ? ', { exact: true }' : ''})`,
-    };
-  if (candidate.text)
-    return {
-      selector: `internal:text=${quoteText(candidate.text.slice(0, MAX_TEXT * 2), exact)}`,
-      locator: `getByText(${quoteJs(candidate.text.slice(0, MAX_TEXT * 2))}${exact ? ', { exact: true }' : ''})`,
-    };
-  if (candidate.id && /^[A-Za-z][\w-]*$/.test(candidate.id))
-    return { selector: `#${candidate.id}`, locator: `locator(${quoteJs(`#${candidate.id}`)})` };
-  return null;
+  return locatorsFor(candidate, exact)[0] ?? null;
+}
+
+/**
+ * The locators of one element among the page's, exact where a looser name would also find
+ * another element of its role (as {@link rankCandidates} proposes them).
+ */
+export function locatorsAmong(
+  candidate: Candidate,
+  candidates: Candidate[],
+): Array<Omit<Suggestion, 'score' | 'matches'>> {
+  return locatorsFor(candidate, nameIsPartOfAnother(candidate, candidates));
 }
 
 /**

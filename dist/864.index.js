@@ -1,45 +1,186 @@
-export const id = 244;
-export const ids = [244];
+export const id = 864;
+export const ids = [864];
 export const modules = {
 
-/***/ 34908:
+/***/ 30386:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   aA: () => (/* binding */ runConfig)
-/* harmony export */ });
-/* unused harmony exports healMode, resolveRunConfig */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  aA: () => (/* binding */ runConfig)
+});
+
+// UNUSED EXPORTS: healMode, resolveRunConfig
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./contract/src/browser-environment.ts
+
+/**
+ * The browser context a test runs in, beyond the viewport: a device preset from Playwright's
+ * registry, locale, time zone, geolocation and permissions, colour scheme, offline mode, extra
+ * HTTP headers and HTTP credentials. Part of the run configuration (additive fields at its top
+ * level, layered like `retries`: a later layer replaces a field whole).
+ */
+/** The permissions Playwright's `browserContext.grantPermissions` knows for Chromium. */
+const browserPermissions = [
+    'accelerometer',
+    'ambient-light-sensor',
+    'background-sync',
+    'camera',
+    'clipboard-read',
+    'clipboard-write',
+    'geolocation',
+    'gyroscope',
+    'local-fonts',
+    'local-network-access',
+    'magnetometer',
+    'microphone',
+    'midi',
+    'midi-sysex',
+    'notifications',
+    'payment-handler',
+    'storage-access',
+];
+/**
+ * Chromium devices of Playwright's registry offered first (the console's Device list); any
+ * other Chromium device of the registry is accepted too, the service checks the name.
+ */
+const suggestedDevices = (/* unused pure expression or super */ null && ([
+    'Desktop Chrome',
+    'Desktop Chrome HiDPI',
+    'Desktop Edge',
+    'Pixel 7',
+    'Pixel 5',
+    'Galaxy S9+',
+    'Galaxy S8',
+    'Galaxy Tab S4',
+    'Nexus 7',
+    'Moto G4',
+]));
+/** `{{secrets.NAME}}` (or `{{env.NAME}}`) templates: the only ones a browser context can resolve. */
+const CONTEXT_TEMPLATE = /\{\{\s*(secrets|env)\.[^}\s]+\s*\}\}/g;
+const ANY_TEMPLATE = /\{\{[^}]*\}\}/;
+const SECRET_ONLY = /^\{\{\s*secrets\.[^}\s]+\s*\}\}$/;
+/** Whether an IANA time zone name is one this JavaScript engine knows. */
+function knownTimeZone(name) {
+    try {
+        new Intl.DateTimeFormat('en-US', { timeZone: name });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether a string is a well-formed BCP 47 language tag (`de-DE`, `en`, `zh-Hant-TW`). */
+function wellFormedLocale(name) {
+    try {
+        new Intl.Locale(name);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const headerValue = schemas/* string */.YjP({ error: 'a header value must be a string' }).superRefine((value, ctx) => {
+    if (ANY_TEMPLATE.test(value.replace(CONTEXT_TEMPLATE, '')))
+        ctx.addIssue({
+            code: 'custom',
+            message: 'a header value can use only {{secrets.NAME}} and {{env.NAME}} (vars and parameters belong to steps)',
+        });
+});
+const browserEnvironmentFields = {
+    /** A device of Playwright's `devices` registry (Chromium ones), e.g. `Pixel 7`. */
+    device: schemas/* string */.YjP({ error: 'device must be the name of a device, e.g. "Pixel 7"' })
+        .min(1, 'device must not be empty')
+        .optional(),
+    locale: schemas/* string */.YjP({ error: 'locale must be a language tag, e.g. "de-DE"' })
+        .refine(wellFormedLocale, {
+        error: (issue) => `locale "${String(issue.input)}" is not a language tag; e.g. "de-DE", "en-GB", "fr"`,
+    })
+        .optional(),
+    timezoneId: schemas/* string */.YjP({ error: 'timezoneId must be an IANA time zone, e.g. "Europe/Berlin"' })
+        .refine(knownTimeZone, {
+        error: (issue) => `timezoneId "${String(issue.input)}" is not a known time zone; e.g. "Europe/Berlin", "America/New_York", "UTC"`,
+    })
+        .optional(),
+    geolocation: schemas/* object */.Ikc({
+        latitude: schemas/* number */.aig({ error: 'geolocation.latitude must be a number' })
+            .min(-90, 'geolocation.latitude must be between -90 and 90')
+            .max(90, 'geolocation.latitude must be between -90 and 90'),
+        longitude: schemas/* number */.aig({ error: 'geolocation.longitude must be a number' })
+            .min(-180, 'geolocation.longitude must be between -180 and 180')
+            .max(180, 'geolocation.longitude must be between -180 and 180'),
+        accuracy: schemas/* number */.aig({ error: 'geolocation.accuracy must be a number of metres' })
+            .min(0, 'geolocation.accuracy must not be negative')
+            .optional(),
+    }, { error: 'geolocation must be { latitude, longitude, accuracy? }' })
+        .optional(),
+    permissions: schemas/* array */.YOg(schemas/* enum */.k5n(browserPermissions, {
+        error: (issue) => `permission "${String(issue.input)}" is not one Playwright grants; known: ${browserPermissions.join(', ')}`,
+    }), { error: 'permissions must be a list of permission names, e.g. ["geolocation"]' })
+        .optional(),
+    colorScheme: schemas/* enum */.k5n(['light', 'dark', 'no-preference'], { error: 'colorScheme must be light, dark or no-preference' })
+        .optional(),
+    offline: schemas/* boolean */.zMY({ error: 'offline must be true or false' }).optional(),
+    extraHTTPHeaders: schemas/* record */.g1P(schemas/* string */.YjP().min(1, 'a header name must not be empty'), headerValue, {
+        error: 'extraHTTPHeaders must map header names to string values',
+    })
+        .optional(),
+    httpCredentials: schemas/* object */.Ikc({
+        username: schemas/* string */.YjP({ error: 'httpCredentials.username must be a string' }),
+        password: schemas/* string */.YjP({ error: 'httpCredentials.password must be a string' })
+            .refine((value) => SECRET_ONLY.test(value.trim()), {
+            message: 'httpCredentials.password must be a secret reference such as "{{secrets.BASIC_AUTH_PASSWORD}}", never the password itself',
+        }),
+    }, { error: 'httpCredentials must be { username, password }' })
+        .optional(),
+};
+const browserEnvironmentKeys = Object.keys(browserEnvironmentFields);
+/** The fields of a merged config that shape the browser context (undefined ones left out). */
+function browser_environment_browserEnvironmentOf(config) {
+    const out = {};
+    for (const key of browserEnvironmentKeys)
+        if (config[key] !== undefined)
+            out[key] = config[key];
+    return out;
+}
+
+;// CONCATENATED MODULE: ./contract/src/run-config.ts
+
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
-const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    use: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-        browserName: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['chromium', 'webkit', 'firefox']).optional(),
-        baseURL: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-        trace: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        video: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        screenshot: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'only-on-failure']).optional(),
-        actionTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
-        navigationTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
-        headless: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+const runConfig = schemas/* object */.Ikc({
+    use: schemas/* object */.Ikc({
+        browserName: schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: schemas/* string */.YjP().optional(),
+        trace: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        headless: schemas/* boolean */.zMY().optional(),
     })
         .loose()
         .optional(),
-    retries: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(10).optional(),
-    timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
-    workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
-    repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    retries: schemas/* number */.aig().int().min(0).max(10).optional(),
+    timeout: schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
+    workers: schemas/* number */.aig().int().min(1).max(64).optional(),
+    repeatEach: schemas/* number */.aig().int().min(1).max(100).optional(),
     /**
      * A step whose locator finds nothing (or several): `suggest` (default) records the page's
      * closest elements, `retry` also runs the step once more with the best one (the result
      * says healed), `off` neither. Additive.
      */
-    heal: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'suggest', 'retry']).optional(),
-    viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-        width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
-        height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+    heal: schemas/* enum */.k5n(['off', 'suggest', 'retry']).optional(),
+    viewport: schemas/* object */.Ikc({
+        width: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+        height: schemas/* number */.aig().int().min(1).max(10_000).optional(),
     })
         .optional(),
+    /** The browser context: device preset, locale, time zone... (browser-environment.ts; additive). */
+    ...browserEnvironmentFields,
 })
     .loose();
 /** A test's `heal` after layering (last layer wins), `suggest` when none sets it. */
@@ -78,13 +219,15 @@ function resolveRunConfig(...layers) {
         workers: merged.workers ?? 1,
         repeatEach: merged.repeatEach ?? 1,
         viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+        viewportSet: merged.viewport?.width !== undefined || merged.viewport?.height !== undefined,
+        environment: browserEnvironmentOf(merged),
     };
 }
 
 
 /***/ }),
 
-/***/ 244:
+/***/ 47864:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -394,9 +537,94 @@ const testStatus = schemas/* enum */.k5n(['draft', 'active', 'archived']);
 /** `{ data: null }`: an operation with no payload. */
 const noPayloadResponse = schemas/* object */.Ikc({ data: schemas/* null */.chJ() });
 
-// EXTERNAL MODULE: ./contract/src/run-config.ts
-var run_config = __webpack_require__(34908);
+;// CONCATENATED MODULE: ./contract/src/data-set.ts
+
+/**
+ * A test's data set: a table the test runs over, once per row (Ghost Inspector's and mabl's
+ * data-driven tests). Steps read the row's cells as `{{data.<column>}}`; each row is its own
+ * result, named by the cell of `nameColumn` (default: the first column).
+ */
+const maxDataSetRows = 200;
+const maxDataSetColumns = 32;
+/** Bytes of one cell (UTF-8). */
+const maxDataSetCellBytes = 4096;
+const dataColumnName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const cellBytes = (cell) => new TextEncoder().encode(cell).length;
+const dataSet = schemas/* object */.Ikc({
+    columns: schemas/* array */.YOg(schemas/* string */.YjP()
+        .regex(dataColumnName, 'a column name starts with a letter or _ and holds only letters, digits and _ (at most 64)'), { error: 'columns must be an array of column names' })
+        .min(1, 'a data set needs at least one column')
+        .max(maxDataSetColumns, `a data set has at most ${maxDataSetColumns} columns`),
+    rows: schemas/* array */.YOg(schemas/* array */.YOg(schemas/* string */.YjP({ error: 'a cell must be a string' })), {
+        error: 'rows must be an array of rows (arrays of strings)',
+    })
+        .min(1, 'a data set needs at least one row')
+        .max(maxDataSetRows, `a data set has at most ${maxDataSetRows} rows`),
+    nameColumn: schemas/* string */.YjP().optional(),
+})
+    .superRefine((set, ctx) => {
+    const seen = new Set();
+    for (const column of set.columns) {
+        if (seen.has(column))
+            ctx.addIssue({ code: 'custom', path: ['columns'], message: `column "${column}" appears twice` });
+        seen.add(column);
+    }
+    if (set.nameColumn !== undefined && !set.columns.includes(set.nameColumn))
+        ctx.addIssue({
+            code: 'custom',
+            path: ['nameColumn'],
+            message: `nameColumn "${set.nameColumn}" is not one of the columns`,
+        });
+    set.rows.forEach((row, index) => {
+        if (row.length !== set.columns.length)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['rows', index],
+                message: `row ${index + 1} has ${row.length} cells, the data set ${set.columns.length} columns`,
+            });
+        row.forEach((cell, column) => {
+            if (cellBytes(cell) > maxDataSetCellBytes)
+                ctx.addIssue({
+                    code: 'custom',
+                    path: ['rows', index, column],
+                    message: `row ${index + 1}, column "${set.columns[column] ?? column}" is over ${maxDataSetCellBytes} bytes`,
+                });
+        });
+    });
+});
+/**
+ * The rows of a data set with their names: the `nameColumn` cell (default: the first column),
+ * `row <n>` when that cell is empty, and `<name> (row <n>)` for a name an earlier row took, so
+ * every row's title is unique.
+ */
+function dataRows(set) {
+    const nameAt = Math.max(0, set.nameColumn ? set.columns.indexOf(set.nameColumn) : 0);
+    const used = new Set();
+    return set.rows.map((row, index) => {
+        const cell = (row[nameAt] ?? '').trim().replace(/\s+/g, ' ').slice(0, 100);
+        let name = cell === '' ? `row ${index + 1}` : cell;
+        if (used.has(name))
+            name = `${name} (row ${index + 1})`;
+        used.add(name);
+        const values = {};
+        set.columns.forEach((column, at) => {
+            values[column] = row[at] ?? '';
+        });
+        return { index, name, values };
+    });
+}
+const DATA_REFERENCE = /\{\{\s*data\.([^}\s]*)\s*\}\}/g;
+/** The columns a text reads as `{{data.<column>}}`, in order of appearance. */
+function dataReferences(text) {
+    return [...text.matchAll(DATA_REFERENCE)].map((match) => match[1] ?? '');
+}
+/** A result's data row (additive on run results): which row of the test's data set it ran. */
+const dataRowRef = schemas/* object */.Ikc({ index: schemas/* number */.aig().int(), name: schemas/* string */.YjP() });
+
+// EXTERNAL MODULE: ./contract/src/run-config.ts + 1 modules
+var run_config = __webpack_require__(30386);
 ;// CONCATENATED MODULE: ./contract/src/tests.ts
+
 
 
 
@@ -442,6 +670,8 @@ const createTestData = schemas/* object */.Ikc({
     vars: jsonObject.nullable().optional(),
     parameters: jsonObject.nullable().optional(),
     metadata: testMetadataInput.optional(),
+    /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+    dataSet: dataSet.nullable().optional(),
 });
 const updateTestData = schemas/* object */.Ikc({
     name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
@@ -458,6 +688,8 @@ const updateTestData = schemas/* object */.Ikc({
     vars: jsonObject.nullable().optional(),
     parameters: jsonObject.nullable().optional(),
     metadata: testMetadataInput.optional(),
+    /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+    dataSet: dataSet.nullable().optional(),
     editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
 });
 const testIds = schemas/* array */.YOg(uuid, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
@@ -531,6 +763,7 @@ const exportedTest = schemas/* object */.Ikc({
     vars: jsonObject.nullable().optional(),
     parameters: jsonObject.nullable().optional(),
     metadata: schemas/* looseObject */._H3({ type: testType.optional(), description: schemas/* string */.YjP().optional() }).optional(),
+    dataSet: schemas/* unknown */.L5J().optional(),
     tags: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
     steps: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
     files: schemas/* array */.YOg(schemas/* object */.Ikc({ filename: schemas/* string */.YjP(), content: schemas/* string */.YjP() })).optional(),
@@ -576,7 +809,13 @@ const createdTest = schemas/* object */.Ikc({
 });
 /** `GET /v1/tests/:testId`. */
 const testDetailResponse = schemas/* object */.Ikc({
-    test: testListItem.extend({ editVersion: schemas/* number */.aig().int(), revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }),
+    test: testListItem.extend({
+        editVersion: schemas/* number */.aig().int(),
+        revisionId: schemas/* string */.YjP(),
+        branchId: schemas/* string */.YjP(),
+        /** The test's data set (additive): null for a test that runs once. */
+        dataSet: dataSet.nullable().optional(),
+    }),
     children: schemas/* array */.YOg(testListItem.extend({ editVersion: schemas/* number */.aig().int() })),
     steps: schemas/* array */.YOg(stepView),
     parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
@@ -1068,7 +1307,30 @@ const visualBaseline = schemas/* object */.Ikc({
 const visualBaselineListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(visualBaseline) });
 const visualBaselineQuery = schemas/* object */.Ikc({ testId: uuid.optional() });
 
+;// CONCATENATED MODULE: ./contract/src/vitals.ts
+
+/**
+ * One Web Vitals measurement of a test (`measureVitals` or `assertVitals` step), in the run
+ * report's test result: milliseconds, CLS unitless; null where the page gave no value (INP
+ * without an interaction, LCP on a page without content). Additive.
+ */
+const stepVitals = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP().nullable(),
+    url: schemas/* string */.YjP(),
+    lcpMs: schemas/* number */.aig().nullable(),
+    cls: schemas/* number */.aig(),
+    inpMs: schemas/* number */.aig().nullable(),
+    tbtMs: schemas/* number */.aig(),
+    fcpMs: schemas/* number */.aig().nullable(),
+    ttfbMs: schemas/* number */.aig().nullable(),
+    domContentLoadedMs: schemas/* number */.aig().nullable(),
+    loadMs: schemas/* number */.aig().nullable(),
+});
+
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
 
 
 
@@ -1081,12 +1343,17 @@ const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP
 const remoteRunSingleResponse = dataOf(remoteRunSingle);
 /**
  * A test of the run's target that the run did not include, and why: directory, tag and bulk
- * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ * runs take active tests only, and leave out an active test whose own config names a browser
+ * not installed where the service runs (`reason`, `browser`). Additive; at most 100 named, the
+ * run's metadata has the count.
  */
 const leftOutTest = schemas/* object */.Ikc({
     testId: schemas/* string */.YjP(),
     name: schemas/* string */.YjP(),
-    status: schemas/* enum */.k5n(['draft', 'archived']),
+    status: schemas/* enum */.k5n(['draft', 'archived', 'active']),
+    /** Present when the status is not the reason. */
+    reason: schemas/* literal */.euz('browser not installed').optional(),
+    browser: schemas/* enum */.k5n(['firefox', 'webkit']).optional(),
 });
 /** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
 const remoteRunMany = schemas/* object */.Ikc({
@@ -1205,12 +1472,16 @@ const runTestResult = schemas/* object */.Ikc({
      * (the spec's values), this says it was healed (additive).
      */
     healed: schemas/* array */.YOg(healedStep).optional(),
+    /** Web Vitals its `measureVitals` / `assertVitals` steps measured, in step order (additive). */
+    vitals: schemas/* array */.YOg(stepVitals).optional(),
     /**
      * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
      * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
      * and where no history is kept (additive).
      */
     triage: triageClass.optional(),
+    /** The row of the test's data set this result ran (additive; absent for a test without one). */
+    dataRow: dataRowRef.optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({
@@ -2747,10 +3018,17 @@ async function trigger(client, target, log) {
     }
     return triggered;
 }
-/** "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)". */
+/**
+ * "Run 1a2b3c4d left out 2 tests that are not active: Login (draft), Old flow (archived)";
+ * a test left out for its browser says so: "Checkout (firefox not installed)".
+ */
 function leftOutLine(runId, leftOut) {
-    const named = leftOut.map((test) => `${test.name} (${test.status})`).join(', ');
-    return `Run ${runId.slice(0, 8)} left out ${leftOut.length} test${leftOut.length === 1 ? '' : 's'} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
+    const why = (test) => test.reason === 'browser not installed' ? `${test.browser ?? 'browser'} not installed` : test.status;
+    const named = leftOut.map((test) => `${test.name} (${why(test)})`).join(', ');
+    const count = `${leftOut.length} test${leftOut.length === 1 ? '' : 's'}`;
+    if (leftOut.some((test) => test.reason === 'browser not installed'))
+        return `Run ${runId.slice(0, 8)} left out ${count}: ${named}. Mark a test active in the console to include it; install a browser with npx playwright install <browser> where the service runs.`;
+    return `Run ${runId.slice(0, 8)} left out ${count} that ${leftOut.length === 1 ? 'is' : 'are'} not active: ${named}. Mark a test active in the console to include it.`;
 }
 async function startRuns(client, target, log) {
     const { testIds, tagId, config, metadata, environment } = target;

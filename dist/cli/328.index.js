@@ -1,5 +1,5 @@
-export const id = 624;
-export const ids = [624];
+export const id = 328;
+export const ids = [328];
 export const modules = {
 
 /***/ 17079:
@@ -64,44 +64,185 @@ const noPayloadResponse = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ d
 
 /***/ }),
 
-/***/ 34908:
+/***/ 30386:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   aA: () => (/* binding */ runConfig)
-/* harmony export */ });
-/* unused harmony exports healMode, resolveRunConfig */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(92857);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  aA: () => (/* binding */ runConfig)
+});
+
+// UNUSED EXPORTS: healMode, resolveRunConfig
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./contract/src/browser-environment.ts
+
+/**
+ * The browser context a test runs in, beyond the viewport: a device preset from Playwright's
+ * registry, locale, time zone, geolocation and permissions, colour scheme, offline mode, extra
+ * HTTP headers and HTTP credentials. Part of the run configuration (additive fields at its top
+ * level, layered like `retries`: a later layer replaces a field whole).
+ */
+/** The permissions Playwright's `browserContext.grantPermissions` knows for Chromium. */
+const browserPermissions = [
+    'accelerometer',
+    'ambient-light-sensor',
+    'background-sync',
+    'camera',
+    'clipboard-read',
+    'clipboard-write',
+    'geolocation',
+    'gyroscope',
+    'local-fonts',
+    'local-network-access',
+    'magnetometer',
+    'microphone',
+    'midi',
+    'midi-sysex',
+    'notifications',
+    'payment-handler',
+    'storage-access',
+];
+/**
+ * Chromium devices of Playwright's registry offered first (the console's Device list); any
+ * other Chromium device of the registry is accepted too, the service checks the name.
+ */
+const suggestedDevices = (/* unused pure expression or super */ null && ([
+    'Desktop Chrome',
+    'Desktop Chrome HiDPI',
+    'Desktop Edge',
+    'Pixel 7',
+    'Pixel 5',
+    'Galaxy S9+',
+    'Galaxy S8',
+    'Galaxy Tab S4',
+    'Nexus 7',
+    'Moto G4',
+]));
+/** `{{secrets.NAME}}` (or `{{env.NAME}}`) templates: the only ones a browser context can resolve. */
+const CONTEXT_TEMPLATE = /\{\{\s*(secrets|env)\.[^}\s]+\s*\}\}/g;
+const ANY_TEMPLATE = /\{\{[^}]*\}\}/;
+const SECRET_ONLY = /^\{\{\s*secrets\.[^}\s]+\s*\}\}$/;
+/** Whether an IANA time zone name is one this JavaScript engine knows. */
+function knownTimeZone(name) {
+    try {
+        new Intl.DateTimeFormat('en-US', { timeZone: name });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether a string is a well-formed BCP 47 language tag (`de-DE`, `en`, `zh-Hant-TW`). */
+function wellFormedLocale(name) {
+    try {
+        new Intl.Locale(name);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const headerValue = schemas/* string */.YjP({ error: 'a header value must be a string' }).superRefine((value, ctx) => {
+    if (ANY_TEMPLATE.test(value.replace(CONTEXT_TEMPLATE, '')))
+        ctx.addIssue({
+            code: 'custom',
+            message: 'a header value can use only {{secrets.NAME}} and {{env.NAME}} (vars and parameters belong to steps)',
+        });
+});
+const browserEnvironmentFields = {
+    /** A device of Playwright's `devices` registry (Chromium ones), e.g. `Pixel 7`. */
+    device: schemas/* string */.YjP({ error: 'device must be the name of a device, e.g. "Pixel 7"' })
+        .min(1, 'device must not be empty')
+        .optional(),
+    locale: schemas/* string */.YjP({ error: 'locale must be a language tag, e.g. "de-DE"' })
+        .refine(wellFormedLocale, {
+        error: (issue) => `locale "${String(issue.input)}" is not a language tag; e.g. "de-DE", "en-GB", "fr"`,
+    })
+        .optional(),
+    timezoneId: schemas/* string */.YjP({ error: 'timezoneId must be an IANA time zone, e.g. "Europe/Berlin"' })
+        .refine(knownTimeZone, {
+        error: (issue) => `timezoneId "${String(issue.input)}" is not a known time zone; e.g. "Europe/Berlin", "America/New_York", "UTC"`,
+    })
+        .optional(),
+    geolocation: schemas/* object */.Ikc({
+        latitude: schemas/* number */.aig({ error: 'geolocation.latitude must be a number' })
+            .min(-90, 'geolocation.latitude must be between -90 and 90')
+            .max(90, 'geolocation.latitude must be between -90 and 90'),
+        longitude: schemas/* number */.aig({ error: 'geolocation.longitude must be a number' })
+            .min(-180, 'geolocation.longitude must be between -180 and 180')
+            .max(180, 'geolocation.longitude must be between -180 and 180'),
+        accuracy: schemas/* number */.aig({ error: 'geolocation.accuracy must be a number of metres' })
+            .min(0, 'geolocation.accuracy must not be negative')
+            .optional(),
+    }, { error: 'geolocation must be { latitude, longitude, accuracy? }' })
+        .optional(),
+    permissions: schemas/* array */.YOg(schemas/* enum */.k5n(browserPermissions, {
+        error: (issue) => `permission "${String(issue.input)}" is not one Playwright grants; known: ${browserPermissions.join(', ')}`,
+    }), { error: 'permissions must be a list of permission names, e.g. ["geolocation"]' })
+        .optional(),
+    colorScheme: schemas/* enum */.k5n(['light', 'dark', 'no-preference'], { error: 'colorScheme must be light, dark or no-preference' })
+        .optional(),
+    offline: schemas/* boolean */.zMY({ error: 'offline must be true or false' }).optional(),
+    extraHTTPHeaders: schemas/* record */.g1P(schemas/* string */.YjP().min(1, 'a header name must not be empty'), headerValue, {
+        error: 'extraHTTPHeaders must map header names to string values',
+    })
+        .optional(),
+    httpCredentials: schemas/* object */.Ikc({
+        username: schemas/* string */.YjP({ error: 'httpCredentials.username must be a string' }),
+        password: schemas/* string */.YjP({ error: 'httpCredentials.password must be a string' })
+            .refine((value) => SECRET_ONLY.test(value.trim()), {
+            message: 'httpCredentials.password must be a secret reference such as "{{secrets.BASIC_AUTH_PASSWORD}}", never the password itself',
+        }),
+    }, { error: 'httpCredentials must be { username, password }' })
+        .optional(),
+};
+const browserEnvironmentKeys = Object.keys(browserEnvironmentFields);
+/** The fields of a merged config that shape the browser context (undefined ones left out). */
+function browser_environment_browserEnvironmentOf(config) {
+    const out = {};
+    for (const key of browserEnvironmentKeys)
+        if (config[key] !== undefined)
+            out[key] = config[key];
+    return out;
+}
+
+;// CONCATENATED MODULE: ./contract/src/run-config.ts
+
 
 /** The spec's "Run configuration": accepted by create, update and remote-run. */
-const runConfig = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    use: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-        browserName: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['chromium', 'webkit', 'firefox']).optional(),
-        baseURL: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-        trace: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        video: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
-        screenshot: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'on', 'only-on-failure']).optional(),
-        actionTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
-        navigationTimeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(3_600_000).optional(),
-        headless: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+const runConfig = schemas/* object */.Ikc({
+    use: schemas/* object */.Ikc({
+        browserName: schemas/* enum */.k5n(['chromium', 'webkit', 'firefox']).optional(),
+        baseURL: schemas/* string */.YjP().optional(),
+        trace: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        video: schemas/* enum */.k5n(['off', 'on', 'retain-on-failure', 'on-first-retry']).optional(),
+        screenshot: schemas/* enum */.k5n(['off', 'on', 'only-on-failure']).optional(),
+        actionTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        navigationTimeout: schemas/* number */.aig().int().min(0).max(3_600_000).optional(),
+        headless: schemas/* boolean */.zMY().optional(),
     })
         .loose()
         .optional(),
-    retries: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(10).optional(),
-    timeout: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0).max(7_200_000).optional(),
-    workers: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(64).optional(),
-    repeatEach: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(100).optional(),
+    retries: schemas/* number */.aig().int().min(0).max(10).optional(),
+    timeout: schemas/* number */.aig().int().min(0).max(7_200_000).optional(),
+    workers: schemas/* number */.aig().int().min(1).max(64).optional(),
+    repeatEach: schemas/* number */.aig().int().min(1).max(100).optional(),
     /**
      * A step whose locator finds nothing (or several): `suggest` (default) records the page's
      * closest elements, `retry` also runs the step once more with the best one (the result
      * says healed), `off` neither. Additive.
      */
-    heal: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['off', 'suggest', 'retry']).optional(),
-    viewport: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-        width: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
-        height: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(10_000).optional(),
+    heal: schemas/* enum */.k5n(['off', 'suggest', 'retry']).optional(),
+    viewport: schemas/* object */.Ikc({
+        width: schemas/* number */.aig().int().min(1).max(10_000).optional(),
+        height: schemas/* number */.aig().int().min(1).max(10_000).optional(),
     })
         .optional(),
+    /** The browser context: device preset, locale, time zone... (browser-environment.ts; additive). */
+    ...browserEnvironmentFields,
 })
     .loose();
 /** A test's `heal` after layering (last layer wins), `suggest` when none sets it. */
@@ -140,13 +281,15 @@ function resolveRunConfig(...layers) {
         workers: merged.workers ?? 1,
         repeatEach: merged.repeatEach ?? 1,
         viewport: { width: merged.viewport?.width ?? 1920, height: merged.viewport?.height ?? 1080 },
+        viewportSet: merged.viewport?.width !== undefined || merged.viewport?.height !== undefined,
+        environment: browserEnvironmentOf(merged),
     };
 }
 
 
 /***/ }),
 
-/***/ 40624:
+/***/ 33328:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -500,9 +643,587 @@ var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/client.ts + 6 modules
-var src_client = __webpack_require__(71301);
+// EXTERNAL MODULE: ./src/client.ts + 8 modules
+var src_client = __webpack_require__(51936);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./contract/src/network-steps.ts
+
+/**
+ * Fields of the network mock and response steps (`mockRoute`, `waitForResponse`), TOTP codes
+ * (`totp`) and accessibility checks (`assertAccessible`); `step-actions.ts` puts them in the
+ * vocabulary. Their meaning is in docs/runner.md.
+ */
+/** A URL pattern is a regular expression when written `/source/flags`, else a Playwright glob. */
+const REGEX_PATTERN = /^\/(.+)\/([dgimsuvy]*)$/s;
+/** The regular expression a `/…/flags` pattern stands for, or null for a glob. Throws when invalid. */
+function urlPatternRegex(pattern) {
+    const match = REGEX_PATTERN.exec(pattern);
+    if (!match?.[1])
+        return null;
+    return new RegExp(match[1], match[2]);
+}
+const urlPattern = schemas/* string */.YjP({ error: 'url is required and must be a URL glob or a /regular expression/' })
+    .min(1, 'url must not be empty')
+    .superRefine((url, ctx) => {
+    // Checked again at run time once a `{{…}}` template is resolved.
+    if (url.includes('{{'))
+        return;
+    try {
+        urlPatternRegex(url);
+    }
+    catch (error) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `url is not a valid regular expression: ${error.message}`,
+        });
+    }
+});
+const network_steps_status = schemas/* number */.aig({ error: 'status must be an HTTP status code' })
+    .int('status must be a whole number')
+    .min(100, 'status must be between 100 and 599')
+    .max(599, 'status must be between 100 and 599')
+    .optional();
+const timeout = schemas/* number */.aig({ error: 'timeout must be a number of milliseconds' })
+    .int('timeout must be a whole number of milliseconds')
+    .min(0, 'timeout must not be negative')
+    .max(600_000, 'timeout must be at most 600000 ms')
+    .optional();
+const mockRouteShape = {
+    url: urlPattern,
+    status: network_steps_status,
+    headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP({ error: 'headers values must be strings' }), {
+        error: 'headers must be an object of header names to string values',
+    })
+        .optional(),
+    json: schemas/* unknown */.L5J().optional(),
+    body: schemas/* string */.YjP({ error: 'body must be a string (use json for a JSON body)' }).optional(),
+    abort: schemas/* boolean */.zMY({ error: 'abort must be true or false' }).optional(),
+    times: schemas/* number */.aig({ error: 'times must be a number of requests' })
+        .int('times must be a whole number of requests')
+        .min(1, 'times must be at least 1')
+        .optional(),
+};
+/** At most one answer (`json`, `body` or `abort`); an aborted request has no status or headers. */
+function checkMockAnswer(step, ctx) {
+    const given = ['json', 'body', 'abort'].filter((key) => key === 'abort' ? step.abort === true : step[key] !== undefined);
+    if (given.length > 1)
+        ctx.addIssue({
+            code: 'custom',
+            path: [given[1]],
+            message: `give only one of json, body or abort (got ${given.join(' and ')})`,
+        });
+    if (step.abort === true)
+        for (const key of ['status', 'headers'])
+            if (step[key] !== undefined)
+                ctx.addIssue({ code: 'custom', path: [key], message: `${key} has no meaning when abort is true` });
+}
+const waitForResponseShape = {
+    url: urlPattern,
+    /** Only responses to requests of this method (the page's own GET of the same URL is not it). */
+    method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+        error: 'method must be an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS)',
+    })
+        .optional(),
+    status: network_steps_status,
+    jsonPath: schemas/* string */.YjP({ error: 'jsonPath must be a string such as $.items[0].id' })
+        .min(1, 'jsonPath must not be empty')
+        .optional(),
+    equals: schemas/* unknown */.L5J().optional(),
+    variable: schemas/* string */.YjP({ error: 'variable must be a string' }).min(1, 'variable must not be empty').optional(),
+    timeout,
+};
+/** A `{{secrets.NAME}}` template and nothing else: a TOTP key is never stored in a test. */
+const SECRET_TEMPLATE = /^\{\{\s*secrets\.[^}\s]+\s*\}\}$/;
+const totpShape = {
+    secret: schemas/* string */.YjP({ error: 'secret is required and must be a {{secrets.NAME}} template' })
+        .refine((value) => SECRET_TEMPLATE.test(value.trim()), 'secret must be a {{secrets.NAME}} template holding an otpauth://totp/ URI or a base32 key'),
+    variable: schemas/* string */.YjP({ error: 'variable is required and must be a string' })
+        .min(1, 'variable must not be empty'),
+    digits: schemas/* number */.aig({ error: 'digits must be a number' })
+        .int('digits must be a whole number')
+        .min(6, 'digits must be between 6 and 10')
+        .max(10, 'digits must be between 6 and 10')
+        .optional(),
+    period: schemas/* number */.aig({ error: 'period must be a number of seconds' })
+        .int('period must be a whole number of seconds')
+        .min(1, 'period must be between 1 and 300 seconds')
+        .max(300, 'period must be between 1 and 300 seconds')
+        .optional(),
+    algorithm: schemas/* enum */.k5n(['SHA1', 'SHA256', 'SHA512'], { error: 'algorithm must be one of SHA1, SHA256, SHA512' })
+        .optional(),
+};
+/** axe-core's impact levels, least severe first. */
+const accessibilityImpacts = ['minor', 'moderate', 'serious', 'critical'];
+const assertAccessibleShape = {
+    selector: schemas/* string */.YjP({ error: 'selector must be a string' }).min(1, 'selector must not be empty').optional(),
+    impact: schemas/* enum */.k5n(accessibilityImpacts, { error: 'impact must be one of minor, moderate, serious, critical' })
+        .optional(),
+    skipRules: schemas/* array */.YOg(schemas/* string */.YjP({ error: 'skipRules must be a list of axe rule ids' }).min(1, 'a rule id must not be empty'), { error: 'skipRules must be a list of axe rule ids' })
+        .max(200, 'skipRules takes at most 200 rule ids')
+        .optional(),
+};
+
+;// CONCATENATED MODULE: ./contract/src/step-actions.ts
+
+
+/**
+ * The step-action vocabulary. Every action is `{ name, description?, ...fields }`. String
+ * values may use `{{vars.NAME}}`, `{{parameters.NAME}}` and `{{secrets.NAME}}`.
+ */
+const step_actions_text = (field) => schemas/* string */.YjP({ error: `${field} is required and must be a string` });
+const selector = step_actions_text('selector').min(1, 'selector must not be empty');
+const base = { description: schemas/* string */.YjP().optional() };
+/**
+ * The scheme a step's URL names for certain, lower-case without the colon, or null when it
+ * names none yet: a path relative to `baseURL`, a `{{…}}` template in front, `localhost:3000`
+ * (Playwright completes that to http). Tabs and newlines are dropped anywhere and controls and
+ * spaces at the start, as the URL parser does, so `fi\tle:` is still `file`.
+ */
+function definiteUrlScheme(url) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores these too
+    const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+    if (cleaned.startsWith('localhost') || cleaned.startsWith('127.0.0.1'))
+        return 'http';
+    const match = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
+    return match?.[1] ? match[1].toLowerCase() : null;
+}
+/**
+ * Why a navigation or request URL is refused, or null. Only http and https reach the browser
+ * or the HTTP client (and `about:blank` for navigation): `file:` would read the server's own
+ * files, `view-source:`, `chrome:`, `javascript:` and `data:` have no place in a test either.
+ * The runtime checks again after `{{…}}` substitution and `baseURL` resolution.
+ */
+function refusedUrlReason(url, kind) {
+    const scheme = definiteUrlScheme(url);
+    if (scheme === null || scheme === 'http' || scheme === 'https')
+        return null;
+    if (kind === 'navigation' && url.trim().toLowerCase() === 'about:blank')
+        return null;
+    return `url must be an http or https URL or a path relative to baseURL; "${scheme}:" is not allowed`;
+}
+const webUrl = (kind) => step_actions_text('url').superRefine((url, ctx) => {
+    const reason = refusedUrlReason(url, kind);
+    if (reason)
+        ctx.addIssue({ code: 'custom', message: reason });
+});
+/** How many `<iframe>`s deep a step's `frame` may reach. */
+const maxFrameDepth = 5;
+const frameSelector = schemas/* string */.YjP({ error: 'frame must be an iframe selector or a list of them' })
+    .min(1, 'a frame selector must not be empty');
+/**
+ * The `<iframe>` a step's selector is looked for in: its selector, or a list of them from the
+ * outer frame in (nested frames). Every action with a `selector` takes it.
+ */
+const step_actions_frame = schemas/* union */.KCZ([frameSelector, schemas/* array */.YOg(frameSelector, { error: 'frame must be an iframe selector or a list of them' })], {
+    error: 'frame must be an iframe selector or a list of them',
+})
+    .refine((value) => !Array.isArray(value) || value.length > 0, 'frame must name at least one iframe')
+    .refine((value) => !Array.isArray(value) || value.length <= maxFrameDepth, `frame nests at most ${maxFrameDepth} iframes`)
+    .optional();
+const action = (name, shape) => schemas/* object */.Ikc({
+    name: schemas/* literal */.euz(name),
+    ...base,
+    ...shape,
+    // A screenshot's selector is not looked up through `sd.locator`, so it has no frame.
+    ...('selector' in shape && name !== 'assertScreenshot' ? { frame: step_actions_frame } : {}),
+})
+    .loose();
+/** Options every assertion on the page takes: `not` inverts it, `timeout` (ms) replaces the default wait. */
+const assertion = {
+    not: schemas/* boolean */.zMY({ error: 'not must be true or false' }).optional(),
+    timeout: schemas/* number */.aig({ error: 'timeout must be a number of milliseconds' })
+        .int('timeout must be a whole number of milliseconds')
+        .min(0, 'timeout must not be negative')
+        .max(600_000, 'timeout must be at most 600000 ms')
+        .optional(),
+};
+/**
+ * Why `pattern` is not a regular expression JavaScript accepts, or null. A pattern holding a
+ * `{{…}}` template is checked when the step runs, once the template is resolved.
+ */
+function invalidPatternReason(pattern) {
+    if (pattern.includes('{{'))
+        return null;
+    try {
+        new RegExp(pattern);
+        return null;
+    }
+    catch (error) {
+        return `is not a valid regular expression: ${error.message}`;
+    }
+}
+/** With `regex: true`, `value` must compile as a regular expression. */
+const regexValue = (schema) => schema.superRefine((step, ctx) => {
+    const { value, regex } = step;
+    if (!regex || typeof value !== 'string')
+        return;
+    const reason = invalidPatternReason(value);
+    if (reason)
+        ctx.addIssue({ code: 'custom', path: ['value'], message: `value ${reason}` });
+});
+const script = step_actions_text('script').min(1, 'script must not be empty');
+/** `assertVitals`: an upper limit per metric (ms, CLS unitless); the metrics left out are not checked. */
+const vitalLimit = (field, unit) => schemas/* number */.aig({ error: `${field} must be a number${unit}` })
+    .min(0, `${field} must not be negative`)
+    .optional();
+const vitalLimits = {
+    lcpMs: vitalLimit('lcpMs', ' of milliseconds'),
+    cls: vitalLimit('cls', ''),
+    inpMs: vitalLimit('inpMs', ' of milliseconds'),
+    tbtMs: vitalLimit('tbtMs', ' of milliseconds'),
+    fcpMs: vitalLimit('fcpMs', ' of milliseconds'),
+    ttfbMs: vitalLimit('ttfbMs', ' of milliseconds'),
+};
+const regex = schemas/* boolean */.zMY({ error: 'regex must be true or false' }).optional();
+const stepActionSchemas = [
+    action('goto', { url: webUrl('navigation') }),
+    action('reload', {}),
+    action('goBack', {}),
+    action('goForward', {}),
+    // Tabs: the step that opens a popup or new tab makes it the current page; later steps act on it.
+    action('waitForPopup', {
+        selector,
+        action: schemas/* enum */.k5n(['click', 'dblclick', 'press'], { error: 'action must be click, dblclick or press' })
+            .optional(),
+        key: schemas/* string */.YjP({ error: 'key must be a string' }).min(1, 'key must not be empty').optional(),
+        timeout: assertion.timeout,
+    }).superRefine((step, ctx) => {
+        if (step.action === 'press' && step.key === undefined)
+            ctx.addIssue({ code: 'custom', path: ['key'], message: 'key is required when action is press' });
+        if (step.action !== 'press' && step.key !== undefined)
+            ctx.addIssue({ code: 'custom', path: ['key'], message: 'key is only used when action is press' });
+    }),
+    action('switchTab', {
+        index: schemas/* number */.aig({ error: 'index must be a number' })
+            .int('index must be a whole number')
+            .min(0, 'index must not be negative (0 is the first tab)')
+            .optional(),
+        url: schemas/* string */.YjP({ error: 'url must be a string' }).min(1, 'url must not be empty').optional(),
+        title: schemas/* string */.YjP({ error: 'title must be a string' }).min(1, 'title must not be empty').optional(),
+        timeout: assertion.timeout,
+    }).superRefine((step, ctx) => {
+        const given = [step.index, step.url, step.title].filter((value) => value !== undefined).length;
+        if (given !== 1)
+            ctx.addIssue({ code: 'custom', message: 'give exactly one of index, url or title' });
+        for (const key of ['url', 'title']) {
+            const value = step[key];
+            const pattern = value === undefined ? undefined : /^\/(.*)\/([a-z]*)$/s.exec(value);
+            if (!pattern || value?.includes('{{'))
+                continue;
+            try {
+                new RegExp(pattern[1] ?? '', pattern[2]);
+            }
+            catch (error) {
+                ctx.addIssue({
+                    code: 'custom',
+                    path: [key],
+                    message: `${key} is not a valid regular expression: ${error.message}`,
+                });
+            }
+        }
+    }),
+    action('closeTab', {
+        index: schemas/* number */.aig({ error: 'index must be a number' })
+            .int('index must be a whole number')
+            .min(0, 'index must not be negative (0 is the first tab)')
+            .optional(),
+    }),
+    action('click', { selector }),
+    action('dblclick', { selector }),
+    action('hover', { selector }),
+    action('fill', { selector, value: step_actions_text('value') }),
+    // Key by key, as a user types (each key fires its keyboard events): `pressSequentially`.
+    action('type', {
+        selector,
+        value: step_actions_text('value'),
+        delay: schemas/* number */.aig({ error: 'delay must be a number of milliseconds' }).int().min(0).max(10_000).optional(),
+    }),
+    action('press', { selector: schemas/* string */.YjP().optional(), key: step_actions_text('key') }),
+    action('check', { selector }),
+    action('uncheck', { selector }),
+    action('selectOption', { selector, value: step_actions_text('value') }),
+    action('setInputFiles', {
+        selector,
+        files: schemas/* array */.YOg(schemas/* string */.YjP(), { error: 'files must be an array of filenames' }),
+    }),
+    action('focus', { selector }),
+    action('blur', { selector }),
+    action('scrollIntoView', { selector }),
+    action('dragTo', { selector, target: step_actions_text('target').min(1, 'target must not be empty') }),
+    action('dispatchEvent', {
+        selector,
+        event: step_actions_text('event').min(1, 'event must not be empty'),
+        eventInit: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J(), { error: 'eventInit must be a JSON object' }).optional(),
+    }),
+    action('wait', { ms: schemas/* number */.aig({ error: 'ms must be a number' }).int().min(0).max(3_600_000) }),
+    action('waitFor', { selector, state: schemas/* enum */.k5n(['attached', 'detached', 'visible', 'hidden']).optional() }),
+    action('assertVisible', { selector, ...assertion }),
+    action('assertHidden', { selector, ...assertion }),
+    action('assertText', { selector, value: step_actions_text('value'), exact: schemas/* boolean */.zMY().optional(), ...assertion }),
+    // The ordered texts of every element the selector matches: Playwright's `toHaveText([...])`.
+    action('assertTexts', {
+        selector,
+        values: schemas/* array */.YOg(schemas/* string */.YjP({ error: 'values must be a list of texts' }), {
+            error: 'values must be a list of texts',
+        }),
+        exact: schemas/* boolean */.zMY().optional(),
+        ...assertion,
+    }),
+    action('assertValue', { selector, value: step_actions_text('value'), ...assertion }),
+    action('assertChecked', {
+        selector,
+        checked: schemas/* boolean */.zMY({ error: 'checked must be true or false' }).optional(),
+        ...assertion,
+    }),
+    action('assertEnabled', { selector, ...assertion }),
+    action('assertDisabled', { selector, ...assertion }),
+    action('assertClass', {
+        selector,
+        value: step_actions_text('value').min(1, 'value must name at least one class'),
+        exact: schemas/* boolean */.zMY().optional(),
+        ...assertion,
+    }),
+    regexValue(action('assertAttribute', {
+        selector,
+        attribute: step_actions_text('attribute').min(1, 'attribute must not be empty'),
+        value: schemas/* string */.YjP({ error: 'value must be a string' }).optional(),
+        regex,
+        ...assertion,
+    })),
+    regexValue(action('assertCss', {
+        selector,
+        property: step_actions_text('property').min(1, 'property must not be empty'),
+        value: step_actions_text('value'),
+        regex,
+        ...assertion,
+    })),
+    action('assertUrl', { value: step_actions_text('value'), ...assertion }),
+    action('assertTitle', { value: step_actions_text('value'), ...assertion }),
+    action('assertCount', {
+        selector,
+        value: schemas/* number */.aig({ error: 'value must be a number' }).int().min(0),
+        ...assertion,
+    }),
+    action('extract', { selector, variable: step_actions_text('variable'), attribute: schemas/* string */.YjP().optional() }),
+    // A script runs in the page (never in the runner): an expression, or a function body with `return`.
+    action('evaluate', { script, variable: schemas/* string */.YjP().optional() }),
+    // Polls the script until its value is truthy, equals `equals` or matches `matches`.
+    action('assertScript', {
+        script,
+        equals: schemas/* unknown */.L5J().optional(),
+        matches: schemas/* string */.YjP({ error: 'matches must be a regular expression as a string' }).optional(),
+        ...assertion,
+    }).superRefine((step, ctx) => {
+        if (step.equals !== undefined && step.matches !== undefined)
+            ctx.addIssue({ code: 'custom', path: ['matches'], message: 'give either equals or matches, not both' });
+        const reason = step.matches === undefined ? null : invalidPatternReason(step.matches);
+        if (reason)
+            ctx.addIssue({ code: 'custom', path: ['matches'], message: `matches ${reason}` });
+    }),
+    // Compared with the baseline of its branch (the page, or one element); see docs/runner.md.
+    action('assertScreenshot', {
+        selector: schemas/* string */.YjP({ error: 'selector must be a string' })
+            .min(1, 'selector must not be empty')
+            .optional(),
+        mask: schemas/* array */.YOg(schemas/* string */.YjP().min(1, 'a mask selector must not be empty'), {
+            error: 'mask must be a list of selectors',
+        })
+            .max(50, 'mask takes at most 50 selectors')
+            .optional(),
+        maxDiffPixels: schemas/* number */.aig({ error: 'maxDiffPixels must be a number of pixels' })
+            .int('maxDiffPixels must be a whole number of pixels')
+            .min(0, 'maxDiffPixels must not be negative')
+            .optional(),
+        maxDiffPixelRatio: schemas/* number */.aig({ error: 'maxDiffPixelRatio must be a number between 0 and 1' })
+            .min(0, 'maxDiffPixelRatio must be between 0 and 1')
+            .max(1, 'maxDiffPixelRatio must be between 0 and 1')
+            .optional(),
+        threshold: schemas/* number */.aig({ error: 'threshold must be a number between 0 and 1' })
+            .min(0, 'threshold must be between 0 and 1')
+            .max(1, 'threshold must be between 0 and 1')
+            .optional(),
+        fullPage: schemas/* boolean */.zMY({ error: 'fullPage must be true or false' }).optional(),
+        timeout: assertion.timeout,
+    }),
+    // Web Vitals of the current page (LCP, CLS, INP/TBT, FCP, TTFB) into the test result.
+    action('measureVitals', { label: schemas/* string */.YjP({ error: 'label must be a string' }).optional() }),
+    action('assertVitals', vitalLimits).superRefine((step, ctx) => {
+        if (Object.keys(vitalLimits).every((key) => step[key] === undefined))
+            ctx.addIssue({
+                code: 'custom',
+                message: 'give at least one limit: lcpMs, cls, inpMs, tbtMs, fcpMs or ttfbMs',
+            });
+    }),
+    // The action's own `name` is its type, so the screenshot's file name is `label`.
+    action('screenshot', { label: schemas/* string */.YjP().optional() }),
+    action('request', {
+        method: schemas/* enum */.k5n(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], {
+            error: 'method must be an HTTP method',
+        }),
+        url: webUrl('request'),
+        headers: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
+        body: schemas/* unknown */.L5J().optional(),
+        variable: schemas/* string */.YjP().optional(),
+    }),
+    action('assertStatus', { value: schemas/* number */.aig({ error: 'value must be a number' }).int() }),
+    action('assertJson', { path: step_actions_text('path'), value: schemas/* unknown */.L5J() }),
+    action('waitForEmail', {
+        inbox: step_actions_text('inbox'),
+        subjectContains: schemas/* string */.YjP().optional(),
+        from: schemas/* string */.YjP().optional(),
+        timeoutMs: schemas/* number */.aig().int().min(0).max(600_000).optional(),
+        variable: step_actions_text('variable'),
+    }),
+    action('gotoEmailLink', { variable: step_actions_text('variable'), contains: schemas/* string */.YjP().optional() }),
+    // Network mocks and responses, TOTP codes, accessibility: fields in network-steps.ts.
+    action('mockRoute', mockRouteShape).superRefine(checkMockAnswer),
+    action('waitForResponse', waitForResponseShape),
+    action('totp', totpShape),
+    action('assertAccessible', assertAccessibleShape),
+    action('group', {}),
+];
+const stepActionNames = stepActionSchemas.map((schema) => schema.shape.name.value);
+const stepAction = schemas/* discriminatedUnion */.gMt('name', stepActionSchemas, {
+    error: (issue) => issue.code === 'invalid_union' ? `action.name must be one of ${stepActionNames.join(', ')}` : undefined,
+});
+const stepCondition = schemas/* discriminatedUnion */.gMt('type', [
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('skip') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('alwaysRun') }),
+    schemas/* object */.Ikc({ type: schemas/* literal */.euz('if'), variable: schemas/* string */.YjP(), equals: schemas/* unknown */.L5J() }),
+]);
+/**
+ * How deep groups may nest in a step tree as written. The editor never needs more than a few
+ * levels; past some hundreds, Playwright cannot even load the compiled spec (the stack runs out).
+ */
+const maxStepDepth = 50;
+/** The longest step name (test names take 64, copies 128). */
+const maxStepNameLength = 256;
+/**
+ * Default quotas on one test's step tree, install settings of the service: `MAX_STEPS_PER_TEST`
+ * counts every node with shared steps expanded, groups included; `MAX_STEP_TREE_BYTES` is the
+ * UTF-8 size of the stored steps (each step's name and its action, condition and metadata JSON).
+ */
+const defaultMaxStepsPerTest = 2000;
+const defaultMaxStepTreeBytes = (/* unused pure expression or super */ null && (1024 * 1024));
+/**
+ * Validates one action and names the step and field on failure, e.g.
+ * `step "Log in" (steps[2]): action.selector: selector is required and must be a string`.
+ */
+function describeActionError(stepLabel, error) {
+    const issue = error.issues[0];
+    const field = issue && issue.path.length > 0 ? `action.${issue.path.join('.')}` : 'action.name';
+    return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
+}
+
+;// CONCATENATED MODULE: ./src/record/tabs.ts
+
+/**
+ * Tabs, popups and frames in a recording. The recorder names the page of every action
+ * (`pageGuid`) and the popup an action opened (a `popup` signal with the new page's guid);
+ * steps instead keep one current page, changed by `waitForPopup`, `switchTab` and `closeTab`.
+ * Frames come inside the selector (`iframe >> internal:control=enter-frame >> button`); a
+ * step names them in its `frame` option instead.
+ */
+const ENTER_FRAME = ' >> internal:control=enter-frame >> ';
+/** The action with the iframes its selector enters moved into `frame` (outer first). */
+function withFrame(action) {
+    const selector = action.selector;
+    if (typeof selector !== 'string' || !selector.includes(ENTER_FRAME))
+        return action;
+    const frames = selector.split(ENTER_FRAME);
+    const own = frames.pop() ?? '';
+    // Deeper than a step may name, or a part the split cannot stand for: the selector stays whole.
+    if (frames.length > maxFrameDepth || own.trim() === '' || frames.some((frame) => frame.trim() === ''))
+        return action;
+    return { ...action, selector: own, frame: frames.length === 1 ? frames[0] : frames };
+}
+/** The recorder's pages in opening order and the one the steps act on. */
+class RecordedTabs {
+    pages = [];
+    current;
+    /** A popup whose page the recorder did not name: the next unknown page is that one. */
+    unnamedPopup;
+    unnamed = 0;
+    /**
+     * Before an action on `pageGuid`: nothing when it is the current page, a `switchTab` step
+     * when it is another tab the steps opened, or why the action has no step.
+     */
+    enter(pageGuid) {
+        if (!pageGuid)
+            return {};
+        if (this.current === undefined) {
+            this.pages.push(pageGuid);
+            this.current = pageGuid;
+            return {};
+        }
+        if (pageGuid === this.current)
+            return {};
+        const index = this.pages.indexOf(pageGuid);
+        if (index < 0) {
+            if (this.unnamedPopup === undefined || this.unnamedPopup !== this.current)
+                return { reason: 'on a tab no recorded step opened' };
+            this.pages[this.pages.indexOf(this.unnamedPopup)] = pageGuid;
+            this.unnamedPopup = undefined;
+            this.current = pageGuid;
+            return {};
+        }
+        this.current = pageGuid;
+        return { step: { name: `Switch to tab ${index + 1}`, action: { name: 'switchTab', index } } };
+    }
+    /** The action that opened a popup: its page becomes the current one. */
+    opened(popupPageGuid) {
+        const guid = popupPageGuid ?? `unnamed-popup-${++this.unnamed}`;
+        if (popupPageGuid === undefined)
+            this.unnamedPopup = guid;
+        this.pages.push(guid);
+        this.current = guid;
+    }
+    /** A tab closing while the recording goes on: a `closeTab` step (none for a page never used). */
+    closed(pageGuid) {
+        const index = pageGuid === undefined ? -1 : this.pages.indexOf(pageGuid);
+        if (index < 0 || this.pages.length <= 1)
+            return undefined;
+        const wasCurrent = pageGuid === this.current;
+        this.pages.splice(index, 1);
+        if (!wasCurrent)
+            return { name: `Close tab ${index + 1}`, action: { name: 'closeTab', index } };
+        // As the step does at run time: the last tab still open becomes the current one.
+        this.current = this.pages[this.pages.length - 1];
+        return { name: 'Close tab', action: { name: 'closeTab' } };
+    }
+}
+/** The step for an action that opened a popup: the same trigger, waiting for the new page. */
+function popupStep(step) {
+    const action = step.action;
+    const frame = action.frame;
+    const inFrame = frame === undefined ? {} : { frame };
+    if (action.name === 'click')
+        return {
+            name: `${step.name} (opens a popup)`,
+            action: { name: 'waitForPopup', selector: action.selector, ...inFrame },
+        };
+    if (action.name === 'dblclick')
+        return {
+            name: `${step.name} (opens a popup)`,
+            action: { name: 'waitForPopup', selector: action.selector, action: 'dblclick', ...inFrame },
+        };
+    if (action.name === 'press' && action.selector)
+        return {
+            name: `${step.name} (opens a popup)`,
+            action: {
+                name: 'waitForPopup',
+                selector: action.selector,
+                action: 'press',
+                key: action.key,
+                ...inFrame,
+            },
+        };
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/record/map.ts
+
 /** Parses the recorder's JSONL (the header line of options is skipped; blank lines too). */
 function parseRecording(jsonl) {
     const actions = [];
@@ -681,20 +1402,35 @@ function mapOne(action) {
 }
 /**
  * Maps recorded actions to steps, in order. Every action that does not become a step is listed
- * in `unmapped` with a reason, except the recorder's own open/close-tab markers; so are
- * actions on a second tab (steps drive one page) and popups or downloads they caused.
+ * in `unmapped` with a reason, except the recorder's own open/close-tab markers. A popup an
+ * action opened becomes a `waitForPopup` step, actions on another tab a `switchTab` before
+ * them, a tab closed mid-recording a `closeTab` (see `tabs.ts`); iframes entered by a selector
+ * become the step's `frame`.
  */
 function mapRecording(actions) {
     const steps = [];
     const unmapped = [];
     const files = new Set();
-    const mainPage = actions.find((action) => action.pageGuid)?.pageGuid;
-    for (const action of actions) {
-        if (mainPage && action.pageGuid && action.pageGuid !== mainPage) {
-            if (action.name !== 'openPage' && action.name !== 'closePage')
-                unmapped.push({ action: action.name, reason: 'on a second tab or popup (steps drive one page)' });
+    const tabs = new RecordedTabs();
+    const marker = (action) => action.name === 'openPage' || action.name === 'closePage';
+    // Tabs closing after the last action are the recording ending, not steps.
+    const lastAction = actions.findLastIndex((action) => !marker(action));
+    for (const [index, action] of actions.entries()) {
+        if (action.name === 'closePage') {
+            const close = index < lastAction ? tabs.closed(action.pageGuid) : undefined;
+            if (close)
+                steps.push(close);
             continue;
         }
+        if (marker(action))
+            continue;
+        const entered = tabs.enter(action.pageGuid);
+        if ('reason' in entered) {
+            unmapped.push({ action: action.name, reason: entered.reason });
+            continue;
+        }
+        if (entered.step)
+            steps.push(entered.step);
         const mapping = mapOne(action);
         if ('skip' in mapping)
             continue;
@@ -702,12 +1438,19 @@ function mapRecording(actions) {
             unmapped.push({ action: action.name, reason: mapping.reason });
             continue;
         }
-        steps.push(mapping.step);
-        if (mapping.step.action.name === 'setInputFiles')
-            for (const file of mapping.step.action.files)
+        let step = { ...mapping.step, action: withFrame(mapping.step.action) };
+        const popup = action.signals?.find((signal) => signal.name === 'popup');
+        const waiting = popup ? popupStep(step) : undefined;
+        if (popup && waiting) {
+            step = waiting;
+            tabs.opened(popup.popupPageGuid);
+        }
+        steps.push(step);
+        if (step.action.name === 'setInputFiles')
+            for (const file of step.action.files)
                 files.add(file);
         for (const signal of action.signals ?? [])
-            if (signal.name === 'popup' || signal.name === 'download')
+            if ((signal.name === 'popup' && !waiting) || signal.name === 'download')
                 unmapped.push({
                     action: `${action.name} → ${signal.name}`,
                     reason: `the ${signal.name} it opened is not followed`,
@@ -1108,7 +1851,7 @@ async function main(argv, env = process.env) {
 
 /***/ }),
 
-/***/ 71301:
+/***/ 51936:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1124,9 +1867,94 @@ __webpack_require__.d(__webpack_exports__, {
 var schemas = __webpack_require__(92857);
 // EXTERNAL MODULE: ./contract/src/common.ts
 var common = __webpack_require__(17079);
-// EXTERNAL MODULE: ./contract/src/run-config.ts
-var run_config = __webpack_require__(34908);
+;// CONCATENATED MODULE: ./contract/src/data-set.ts
+
+/**
+ * A test's data set: a table the test runs over, once per row (Ghost Inspector's and mabl's
+ * data-driven tests). Steps read the row's cells as `{{data.<column>}}`; each row is its own
+ * result, named by the cell of `nameColumn` (default: the first column).
+ */
+const maxDataSetRows = 200;
+const maxDataSetColumns = 32;
+/** Bytes of one cell (UTF-8). */
+const maxDataSetCellBytes = 4096;
+const dataColumnName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const cellBytes = (cell) => new TextEncoder().encode(cell).length;
+const dataSet = schemas/* object */.Ikc({
+    columns: schemas/* array */.YOg(schemas/* string */.YjP()
+        .regex(dataColumnName, 'a column name starts with a letter or _ and holds only letters, digits and _ (at most 64)'), { error: 'columns must be an array of column names' })
+        .min(1, 'a data set needs at least one column')
+        .max(maxDataSetColumns, `a data set has at most ${maxDataSetColumns} columns`),
+    rows: schemas/* array */.YOg(schemas/* array */.YOg(schemas/* string */.YjP({ error: 'a cell must be a string' })), {
+        error: 'rows must be an array of rows (arrays of strings)',
+    })
+        .min(1, 'a data set needs at least one row')
+        .max(maxDataSetRows, `a data set has at most ${maxDataSetRows} rows`),
+    nameColumn: schemas/* string */.YjP().optional(),
+})
+    .superRefine((set, ctx) => {
+    const seen = new Set();
+    for (const column of set.columns) {
+        if (seen.has(column))
+            ctx.addIssue({ code: 'custom', path: ['columns'], message: `column "${column}" appears twice` });
+        seen.add(column);
+    }
+    if (set.nameColumn !== undefined && !set.columns.includes(set.nameColumn))
+        ctx.addIssue({
+            code: 'custom',
+            path: ['nameColumn'],
+            message: `nameColumn "${set.nameColumn}" is not one of the columns`,
+        });
+    set.rows.forEach((row, index) => {
+        if (row.length !== set.columns.length)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['rows', index],
+                message: `row ${index + 1} has ${row.length} cells, the data set ${set.columns.length} columns`,
+            });
+        row.forEach((cell, column) => {
+            if (cellBytes(cell) > maxDataSetCellBytes)
+                ctx.addIssue({
+                    code: 'custom',
+                    path: ['rows', index, column],
+                    message: `row ${index + 1}, column "${set.columns[column] ?? column}" is over ${maxDataSetCellBytes} bytes`,
+                });
+        });
+    });
+});
+/**
+ * The rows of a data set with their names: the `nameColumn` cell (default: the first column),
+ * `row <n>` when that cell is empty, and `<name> (row <n>)` for a name an earlier row took, so
+ * every row's title is unique.
+ */
+function dataRows(set) {
+    const nameAt = Math.max(0, set.nameColumn ? set.columns.indexOf(set.nameColumn) : 0);
+    const used = new Set();
+    return set.rows.map((row, index) => {
+        const cell = (row[nameAt] ?? '').trim().replace(/\s+/g, ' ').slice(0, 100);
+        let name = cell === '' ? `row ${index + 1}` : cell;
+        if (used.has(name))
+            name = `${name} (row ${index + 1})`;
+        used.add(name);
+        const values = {};
+        set.columns.forEach((column, at) => {
+            values[column] = row[at] ?? '';
+        });
+        return { index, name, values };
+    });
+}
+const DATA_REFERENCE = /\{\{\s*data\.([^}\s]*)\s*\}\}/g;
+/** The columns a text reads as `{{data.<column>}}`, in order of appearance. */
+function dataReferences(text) {
+    return [...text.matchAll(DATA_REFERENCE)].map((match) => match[1] ?? '');
+}
+/** A result's data row (additive on run results): which row of the test's data set it ran. */
+const dataRowRef = schemas/* object */.Ikc({ index: schemas/* number */.aig().int(), name: schemas/* string */.YjP() });
+
+// EXTERNAL MODULE: ./contract/src/run-config.ts + 1 modules
+var run_config = __webpack_require__(30386);
 ;// CONCATENATED MODULE: ./contract/src/tests.ts
+
 
 
 
@@ -1172,6 +2000,8 @@ const createTestData = schemas/* object */.Ikc({
     vars: common/* jsonObject */.o$.nullable().optional(),
     parameters: common/* jsonObject */.o$.nullable().optional(),
     metadata: testMetadataInput.optional(),
+    /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+    dataSet: dataSet.nullable().optional(),
 });
 const updateTestData = schemas/* object */.Ikc({
     name: schemas/* string */.YjP().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
@@ -1188,6 +2018,8 @@ const updateTestData = schemas/* object */.Ikc({
     vars: common/* jsonObject */.o$.nullable().optional(),
     parameters: common/* jsonObject */.o$.nullable().optional(),
     metadata: testMetadataInput.optional(),
+    /** The table the test runs over, once per row (`{{data.<column>}}` in steps); null removes it. */
+    dataSet: dataSet.nullable().optional(),
     editVersion: schemas/* union */.KCZ([schemas/* number */.aig().int(), schemas/* string */.YjP()]).optional(),
 });
 const testIds = schemas/* array */.YOg(common/* uuid */.uR, { error: 'testIds must be an array of UUIDs' }).min(1, 'at least one test ID');
@@ -1261,6 +2093,7 @@ const exportedTest = schemas/* object */.Ikc({
     vars: common/* jsonObject */.o$.nullable().optional(),
     parameters: common/* jsonObject */.o$.nullable().optional(),
     metadata: schemas/* looseObject */._H3({ type: testType.optional(), description: schemas/* string */.YjP().optional() }).optional(),
+    dataSet: schemas/* unknown */.L5J().optional(),
     tags: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
     steps: schemas/* array */.YOg(schemas/* unknown */.L5J()).optional(),
     files: schemas/* array */.YOg(schemas/* object */.Ikc({ filename: schemas/* string */.YjP(), content: schemas/* string */.YjP() })).optional(),
@@ -1306,7 +2139,13 @@ const createdTest = schemas/* object */.Ikc({
 });
 /** `GET /v1/tests/:testId`. */
 const testDetailResponse = schemas/* object */.Ikc({
-    test: testListItem.extend({ editVersion: schemas/* number */.aig().int(), revisionId: schemas/* string */.YjP(), branchId: schemas/* string */.YjP() }),
+    test: testListItem.extend({
+        editVersion: schemas/* number */.aig().int(),
+        revisionId: schemas/* string */.YjP(),
+        branchId: schemas/* string */.YjP(),
+        /** The test's data set (additive): null for a test that runs once. */
+        dataSet: dataSet.nullable().optional(),
+    }),
     children: schemas/* array */.YOg(testListItem.extend({ editVersion: schemas/* number */.aig().int() })),
     steps: schemas/* array */.YOg(stepView),
     parentDirectory: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), parentTestId: schemas/* string */.YjP().nullable() })
@@ -1798,7 +2637,30 @@ const visualBaseline = schemas/* object */.Ikc({
 const visualBaselineListResponse = schemas/* object */.Ikc({ data: schemas/* array */.YOg(visualBaseline) });
 const visualBaselineQuery = schemas/* object */.Ikc({ testId: common/* uuid */.uR.optional() });
 
+;// CONCATENATED MODULE: ./contract/src/vitals.ts
+
+/**
+ * One Web Vitals measurement of a test (`measureVitals` or `assertVitals` step), in the run
+ * report's test result: milliseconds, CLS unitless; null where the page gave no value (INP
+ * without an interaction, LCP on a page without content). Additive.
+ */
+const stepVitals = schemas/* object */.Ikc({
+    stepId: schemas/* string */.YjP(),
+    label: schemas/* string */.YjP().nullable(),
+    url: schemas/* string */.YjP(),
+    lcpMs: schemas/* number */.aig().nullable(),
+    cls: schemas/* number */.aig(),
+    inpMs: schemas/* number */.aig().nullable(),
+    tbtMs: schemas/* number */.aig(),
+    fcpMs: schemas/* number */.aig().nullable(),
+    ttfbMs: schemas/* number */.aig().nullable(),
+    domContentLoadedMs: schemas/* number */.aig().nullable(),
+    loadMs: schemas/* number */.aig().nullable(),
+});
+
 ;// CONCATENATED MODULE: ./contract/src/runs.ts
+
+
 
 
 
@@ -1811,12 +2673,17 @@ const remoteRunSingle = schemas/* object */.Ikc({ runId: schemas/* string */.YjP
 const remoteRunSingleResponse = (0,common/* dataOf */.qu)(remoteRunSingle);
 /**
  * A test of the run's target that the run did not include, and why: directory, tag and bulk
- * runs take active tests only (additive; at most 100 named, the run's metadata has the count).
+ * runs take active tests only, and leave out an active test whose own config names a browser
+ * not installed where the service runs (`reason`, `browser`). Additive; at most 100 named, the
+ * run's metadata has the count.
  */
 const leftOutTest = schemas/* object */.Ikc({
     testId: schemas/* string */.YjP(),
     name: schemas/* string */.YjP(),
-    status: schemas/* enum */.k5n(['draft', 'archived']),
+    status: schemas/* enum */.k5n(['draft', 'archived', 'active']),
+    /** Present when the status is not the reason. */
+    reason: schemas/* literal */.euz('browser not installed').optional(),
+    browser: schemas/* enum */.k5n(['firefox', 'webkit']).optional(),
 });
 /** Directory (single endpoint) and bulk (`POST /v1/tests/remote-run`) runs. */
 const remoteRunMany = schemas/* object */.Ikc({
@@ -1935,12 +2802,16 @@ const runTestResult = schemas/* object */.Ikc({
      * (the spec's values), this says it was healed (additive).
      */
     healed: schemas/* array */.YOg(healedStep).optional(),
+    /** Web Vitals its `measureVitals` / `assertVitals` steps measured, in step order (additive). */
+    vitals: schemas/* array */.YOg(stepVitals).optional(),
     /**
      * A failed test's standing across runs (`GET /v1/test-runs/:runId/triage`): new, known on
      * the base branch, flaky or quarantined. Added when the run is read, absent on passed tests
      * and where no history is kept (additive).
      */
     triage: triageClass.optional(),
+    /** The row of the test's data set this result ran (additive; absent for a test without one). */
+    dataRow: dataRowRef.optional(),
 });
 /** `report` of a `completed` or `failed` run (null otherwise). */
 const runReport = schemas/* object */.Ikc({

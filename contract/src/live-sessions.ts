@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { dataOf, uuid } from './common.ts';
+
+/** A live browser's viewport in CSS pixels (also the bounds of the input it accepts). */
+export const liveViewport = z.object({
+  width: z
+    .number()
+    .int()
+    .min(320, 'viewport.width must be at least 320')
+    .max(1920, 'viewport.width must be at most 1920'),
+  height: z
+    .number()
+    .int()
+    .min(240, 'viewport.height must be at least 240')
+    .max(1080, 'viewport.height must be at most 1080'),
+});
+
+/** POST /console/v1/projects/:projectId/live-sessions */
+export const liveSessionCreateBody = z.object({
+  url: z
+    .string({ error: 'url must be a string' })
+    .min(1, 'url must not be empty')
+    .max(8_192, 'url is too long'),
+  testId: uuid.optional(),
+  viewport: liveViewport.optional(),
+});
+
+export const liveSession = z.object({
+  id: uuid,
+  projectId: uuid,
+  testId: uuid.nullable(),
+  viewport: liveViewport,
+  startedAt: z.string(),
+  /** Path of the session's WebSocket (frames out, input in). */
+  streamPath: z.string(),
+});
+export type LiveSession = z.infer<typeof liveSession>;
+
+export const liveSessionResponse = dataOf(liveSession);
+
+/** A locator the element picker offers, with how many elements it finds now. */
+export interface LivePickedLocator {
+  selector: string;
+  locator: string;
+  matches: number;
+}
+
+/** The JSON events of a live session's stream (binary messages are JPEG frames). */
+export type LiveServerEvent =
+  | { type: 'url'; url: string }
+  | { type: 'title'; title: string }
+  | {
+      type: 'picked';
+      element: { tag: string; role: string | null; name: string } | null;
+      locators: LivePickedLocator[];
+    }
+  | { type: 'error'; message: string }
+  | { type: 'ended'; reason: string };
