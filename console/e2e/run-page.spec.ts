@@ -150,6 +150,23 @@ test.describe('the run page', () => {
     await expectAccessible(page);
   });
 
+  test('names the device and browser environment the run set, and the device’s viewport', async ({
+    page,
+  }) => {
+    const runId = await startRun(await createTest(waitingTest('on a phone', 0)), {
+      device: 'Pixel 7',
+      locale: 'de-DE',
+      timezoneId: 'Europe/Berlin',
+    });
+    await page.goto(runPath(runId));
+    const facts = page.getByRole('region', { name: 'Config' });
+    await expect(facts.getByRole('definition').filter({ hasText: 'Pixel 7 · ' })).toHaveText(
+      'Pixel 7 · locale de-DE · time zone Europe/Berlin',
+    );
+    await expect(facts.getByText("the device's (Pixel 7)")).toBeVisible();
+    await expectAccessible(page);
+  });
+
   test('answers an unknown run and a run of another project with a not-found page', async ({ page }) => {
     await page.goto(runPath('00000000-0000-4000-8000-000000000000'));
     await expect(page.getByRole('heading', { name: 'Run not found' })).toBeVisible();

@@ -9,6 +9,23 @@ type Config = Record<string, unknown>;
 const playwrightUse = (config: Config | null | undefined): Record<string, unknown> =>
   (config?.use as Record<string, unknown> | undefined) ?? {};
 
+/** The browser environment a run set, in words; header values and credentials are not shown. */
+function environmentFacts(environment: ResolvedRunConfig['environment']): string[] {
+  const facts: string[] = [];
+  if (environment.device) facts.push(environment.device);
+  if (environment.locale) facts.push(`locale ${environment.locale}`);
+  if (environment.timezoneId) facts.push(`time zone ${environment.timezoneId}`);
+  if (environment.colorScheme) facts.push(`${environment.colorScheme} colour scheme`);
+  if (environment.geolocation)
+    facts.push(`at ${environment.geolocation.latitude}, ${environment.geolocation.longitude}`);
+  if (environment.permissions?.length) facts.push(`permissions: ${environment.permissions.join(', ')}`);
+  if (environment.offline) facts.push('offline');
+  if (environment.extraHTTPHeaders)
+    facts.push(`headers: ${Object.keys(environment.extraHTTPHeaders).join(', ')}`);
+  if (environment.httpCredentials) facts.push(`HTTP credentials for ${environment.httpCredentials.username}`);
+  return facts;
+}
+
 /**
  * What a run ran with: the test's own configuration with the run's overrides on top (as the
  * service merges them), each value with where it came from, then the overrides as sent. For a
@@ -68,8 +85,16 @@ export function RunConfigFacts({ scope, detail }: { scope: ProjectScope; detail:
         </dd>
         <dt>Viewport</dt>
         <dd>
-          {effective.viewport.width} × {effective.viewport.height}
+          {effective.environment.device && !effective.viewportSet
+            ? `the device's (${effective.environment.device})`
+            : `${effective.viewport.width} × ${effective.viewport.height}`}
         </dd>
+        {environmentFacts(effective.environment).length > 0 && (
+          <>
+            <dt>Browser environment</dt>
+            <dd>{environmentFacts(effective.environment).join(' · ')}</dd>
+          </>
+        )}
       </dl>
       <details className="config">
         <summary>Overrides sent with the run (JSON)</summary>
