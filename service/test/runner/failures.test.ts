@@ -67,7 +67,7 @@ function userFacing(test: ExecutedTest): string[] {
 }
 
 const GENERATED_CODE =
-  /sd\.step\(|sd\.t\(|sd\.tv\(|sd\.response\(|readJsonPath\(|await page\.|\.spec\.ts|stepdeck-runtime|^\s*>?\s*\d+ \|/m;
+  /sd\.step\(|sd\.t\(|sd\.tv\(|sd\.response\(|readJsonPath\(|await page\.|\.spec\.ts|stepdeck-[a-z]+\.ts|^\s*>?\s*\d+ \|/m;
 
 describe('failures in the user’s words (real Chromium)', () => {
   let app: Awaited<ReturnType<typeof startApp>>;

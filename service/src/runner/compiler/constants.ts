@@ -1,6 +1,16 @@
 /** Names and defaults shared by the compiler, the runtime's reader (the executor) and the config. */
 
 export const RUNTIME_FILE = 'stepdeck-runtime.ts';
+/**
+ * The parts of the `Stepdeck` helper beside the runtime, copied into every project (it imports
+ * them): templating, locators and healing, load guards, result annotations.
+ */
+export const RUNTIME_PART_FILES = [
+  'stepdeck-templates.ts',
+  'stepdeck-locators.ts',
+  'stepdeck-guard.ts',
+  'stepdeck-results.ts',
+] as const;
 /** The runtime's inbox polling, copied beside it (it imports `./stepdeck-email.ts`). */
 export const EMAIL_RUNTIME_FILE = 'stepdeck-email.ts';
 /** Page scripts, history and patterns, copied beside the runtime (it imports `./stepdeck-page.ts`). */

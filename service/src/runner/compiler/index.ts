@@ -32,6 +32,7 @@ import {
   playwrightVersion,
   readme,
   runtime,
+  runtimeParts,
   suggestRuntime,
   tabsRuntime,
   visualDependencies,
@@ -46,8 +47,8 @@ export type { CompilableTest, CompiledProject, CompileInput } from './types.ts';
 
 /**
  * The single place where steps become code: turns tests into a Playwright Test project
- * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts` with `stepdeck-email.ts` and
- * `stepdeck-page.ts`, one `tests/*.spec.ts` per test, `files/...` for uploads). The output runs
+ * (`package.json`, `playwright.config.ts`, `stepdeck-runtime.ts` with its parts and siblings
+ * (`stepdeck-*.ts`), one `tests/*.spec.ts` per test, `files/...` for uploads). The output runs
  * unmodified with `npx playwright test`.
  * Every user string enters the code through `JSON.stringify`; secrets are never written.
  */
@@ -328,6 +329,7 @@ export function compileProject(input: CompileInput): CompiledProject {
   );
   files.set('playwright.config.ts', configSource(groupList, groupList.length === 1));
   files.set(RUNTIME_FILE, runtime());
+  for (const [file, source] of runtimeParts()) files.set(file, source);
   files.set(EMAIL_RUNTIME_FILE, emailRuntime());
   files.set(PAGE_RUNTIME_FILE, pageRuntime());
   files.set(TABS_RUNTIME_FILE, tabsRuntime());

@@ -8,6 +8,7 @@ import {
   DEFAULT_ACTION_TIMEOUT_MS,
   EGRESS_CHROMIUM_ARGS,
   EGRESS_PROXY_ENV_VAR,
+  RUNTIME_PART_FILES,
   SANDBOX_ENV_VAR,
   secretEnvVar,
 } from './constants.ts';
@@ -15,7 +16,8 @@ import type { CompileInput } from './types.ts';
 
 /**
  * The project's files around the specs: `playwright.config.ts` (one Playwright project per
- * distinct config), the README naming the secrets' variables, the runtime's source.
+ * distinct config), the README naming the secrets' variables, the runtime's source (its parts and
+ * siblings read from `runtime/` as they are, since a project runs them unmodified).
  */
 
 const require = createRequire(import.meta.url);
@@ -35,6 +37,19 @@ let runtimeSource: string | undefined;
 export function runtime(): string {
   runtimeSource ??= readFileSync(new URL('./runtime/stepdeck-runtime.ts', import.meta.url), 'utf8');
   return runtimeSource;
+}
+
+const runtimePartSources = new Map<string, string>();
+/** The runtime's parts (`RUNTIME_PART_FILES`), each file name with its source. */
+export function runtimeParts(): Array<[file: string, source: string]> {
+  return RUNTIME_PART_FILES.map((file) => {
+    let source = runtimePartSources.get(file);
+    if (source === undefined) {
+      source = readFileSync(new URL(`./runtime/${file}`, import.meta.url), 'utf8');
+      runtimePartSources.set(file, source);
+    }
+    return [file, source];
+  });
 }
 
 let emailRuntimeSource: string | undefined;
