@@ -13,7 +13,8 @@ import {
 
 /**
  * The visual review page against real runs: a screenshot step's first run is `new`, approving it
- * makes it the baseline, and a run of another page is `changed` against it.
+ * makes it the baseline, and a run of another page is `changed` against it, shown zoomed to
+ * fit, 100 % or 200 %.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -61,7 +62,7 @@ test('a new screenshot is reviewed from the run page and approved with "Approve 
   await expect(page.getByRole('button', { name: /Approve all/ })).toHaveCount(0);
 });
 
-test('a changed screenshot shows baseline, actual, diff and an overlay, and is rejected', async ({
+test('a changed screenshot shows baseline, actual, diff and an overlay, zooms, and is rejected', async ({
   page,
 }) => {
   const secondRun = await runOn('/greet');
@@ -80,6 +81,39 @@ test('a changed screenshot shows baseline, actual, diff and an overlay, and is r
   );
   await expectAccessible(page);
   await page.screenshot({ path: test.info().outputPath('console-visual-review.png'), fullPage: true });
+
+  // Zoom by keyboard: the radio group's arrow keys go from Fit to 100 % to 200 %.
+  const zoom = card.getByRole('group', { name: 'Zoom' });
+  const actual = card.getByRole('img', { name: 'Actual', exact: true });
+  // The picture's own pixels shown across (its 1 px border aside).
+  const widthOf = () => actual.evaluate((img) => img.clientWidth);
+  await expect(zoom.getByRole('radio', { name: 'Fit' })).toBeChecked();
+  const fitted = await widthOf();
+  await zoom.getByRole('radio', { name: 'Fit' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(zoom.getByRole('radio', { name: '100 %' })).toBeChecked();
+  await expect.poll(widthOf).toBe(320);
+  await page.keyboard.press('ArrowRight');
+  await expect(zoom.getByRole('radio', { name: '200 %' })).toBeChecked();
+  await expect.poll(widthOf).toBe(640);
+  expect(fitted).toBeLessThanOrEqual(640);
+  for (const picture of ['Baseline', 'Actual', 'Difference', 'Overlay']) {
+    const frame = card.getByRole('region', { name: `${name} › Whole page: ${picture} at 200 %` });
+    await expect(frame).toBeVisible();
+    await expect(frame).toHaveAttribute('tabindex', '0');
+  }
+  expect(
+    await card
+      .getByRole('img', { name: 'Actual screenshot over the baseline' })
+      .evaluate((img) => img.clientWidth),
+  ).toBe(640);
+  // A zoomed picture's frame is reached by Tab and scrolls with the arrow keys.
+  const frame = card.getByRole('region', { name: `${name} › Whole page: Baseline at 200 %` });
+  await frame.focus();
+  await expect(frame).toBeFocused();
+  await expectAccessible(page);
+  await zoom.getByRole('radio', { name: 'Fit' }).check();
+  await expect(card.getByRole('region', { name: /at 200 %/ })).toHaveCount(0);
 
   await card.getByRole('button', { name: `Reject ${name} › Whole page` }).click();
   await expect(card).toContainText(`rejected by ${bootstrap().adminEmail}`);

@@ -64,6 +64,7 @@ const tableOwners: Record<string, string> = {
   auditLog: 'audit',
   visualBaselines: 'visual',
   visualChanges: 'visual',
+  visualBaselineHistory: 'visual',
   ssoProviders: 'sso',
   ssoSessions: 'sso',
 };

@@ -349,6 +349,11 @@ export const errorCatalogue = {
   },
   VISUAL_IMAGE_NOT_FOUND: { status: 404, message: 'This picture of the visual change is not stored' },
   VISUAL_BASELINE_NOT_FOUND: { status: 404, message: 'Visual baseline not found' },
+  VISUAL_QUOTA_EXCEEDED: {
+    status: 409,
+    message: (refusal: string) =>
+      `Approving would store baselines past the quota, so nothing was approved: ${refusal}`,
+  },
   // Locator suggestions: applying one of a run's suggestions to the test's working revision.
   LOCATOR_SUGGESTIONS_NOT_FOUND: {
     status: 404,

@@ -36,3 +36,9 @@ export function chromiumDeviceNames(): string[] {
     .filter(([, device]) => device.defaultBrowserType === 'chromium')
     .map(([name]) => name);
 }
+
+/** The viewport a device of the registry brings, or null for a name it does not know. */
+export function deviceViewport(name: string): { width: number; height: number } | null {
+  const viewport = devices()[name]?.viewport;
+  return viewport ? { width: viewport.width, height: viewport.height } : null;
+}

@@ -4,6 +4,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { ProjectScope } from '../../api/client.ts';
 import { visualApi } from '../../api/visual.ts';
 import { Timestamp } from '../../components/Timestamp.tsx';
+import { type Zoom, ZoomControl, zoomedWidth, zoomFrameLabel } from './VisualZoom.tsx';
 
 type Kind = 'baseline' | 'actual' | 'diff';
 const kindLabel: Record<Kind, string> = { baseline: 'Baseline', actual: 'Actual', diff: 'Difference' };
@@ -21,12 +22,42 @@ function usePicture(scope: ProjectScope, path: string | null) {
   return { url, error: picture.error };
 }
 
-function Picture(props: { label: string; url: string | undefined; error: unknown; missing: string }) {
+/**
+ * A picture's frame: at a zoom past "fit" it scrolls, so it is a region named after its change
+ * and picture that takes the keyboard focus (arrow keys scroll it; axe: scrollable-region-focusable).
+ */
+function ZoomFrame(props: { zoom: Zoom; label: string; children: React.ReactNode }) {
+  if (props.zoom === 'fit') return <div className="visual-frame">{props.children}</div>;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so the keyboard can scroll it
+    <section className="visual-frame visual-frame-zoomed" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </section>
+  );
+}
+
+function Picture(props: {
+  label: string;
+  url: string | undefined;
+  error: unknown;
+  missing: string;
+  zoom: Zoom;
+  width: number;
+  title: string;
+}) {
+  const width = zoomedWidth(props.zoom, props.width);
   return (
     <figure className="visual-picture">
       <figcaption>{props.label}</figcaption>
       {props.url ? (
-        <img src={props.url} alt={props.label} />
+        <ZoomFrame zoom={props.zoom} label={zoomFrameLabel(props.zoom, `${props.title}: ${props.label}`)}>
+          <img
+            src={props.url}
+            alt={props.label}
+            className={width ? 'visual-zoomed' : undefined}
+            style={width ? { width } : undefined}
+          />
+        </ZoomFrame>
       ) : (
         <p className="muted">{props.error ? 'Could not load the picture' : props.missing}</p>
       )}
@@ -49,6 +80,8 @@ export function VisualChangeCard(props: {
   const { change, scope } = props;
   const headingId = useId();
   const [reveal, setReveal] = useState(50);
+  const [zoom, setZoom] = useState<Zoom>('fit');
+  const overlayWidth = zoomedWidth(zoom, change.width);
   const pictures = {
     baseline: usePicture(scope, change.images.baseline),
     actual: usePicture(scope, change.images.actual),
@@ -75,7 +108,8 @@ export function VisualChangeCard(props: {
           </>
         ) : null}
       </p>
-      <div className="visual-pictures">
+      <ZoomControl value={zoom} onChange={setZoom} />
+      <div className={`visual-pictures visual-pictures-${zoom === 'fit' ? 'fit' : 'zoomed'}`}>
         {(['baseline', 'actual', 'diff'] as const).map((kind) => (
           <Picture
             key={kind}
@@ -83,6 +117,9 @@ export function VisualChangeCard(props: {
             url={pictures[kind].url}
             error={pictures[kind].error}
             missing={kind === 'baseline' ? 'No baseline yet' : 'No picture'}
+            zoom={zoom}
+            width={change.width}
+            title={title}
           />
         ))}
       </div>
@@ -99,14 +136,19 @@ export function VisualChangeCard(props: {
               aria-valuetext={`${reveal} % of the actual screenshot shown`}
             />
           </label>
-          <div className="visual-overlay-stack">
-            <img src={pictures.baseline.url} alt="Baseline under the overlay" />
-            <img
-              src={pictures.actual.url}
-              alt="Actual screenshot over the baseline"
-              style={{ clipPath: `inset(0 ${100 - reveal}% 0 0)` }}
-            />
-          </div>
+          <ZoomFrame zoom={zoom} label={zoomFrameLabel(zoom, `${title}: Overlay`)}>
+            <div
+              className={`visual-overlay-stack${overlayWidth ? ' visual-zoomed' : ''}`}
+              style={overlayWidth ? { width: overlayWidth } : undefined}
+            >
+              <img src={pictures.baseline.url} alt="Baseline under the overlay" />
+              <img
+                src={pictures.actual.url}
+                alt="Actual screenshot over the baseline"
+                style={{ clipPath: `inset(0 ${100 - reveal}% 0 0)` }}
+              />
+            </div>
+          </ZoomFrame>
         </div>
       ) : null}
       {change.decision === 'pending' ? (

@@ -26,6 +26,7 @@ import type { TestHealthTables } from './migrations/0022_test_health.ts';
 import type { TestDataSetsColumns } from './migrations/0023_test_data_sets.ts';
 import type { SealedSecretsTables } from './migrations/0024_sealed_secrets.ts';
 import type { AlertDeliveriesTables } from './migrations/0025_alert_deliveries.ts';
+import type { VisualBaselineHistoryTables } from './migrations/0026_visual_baseline_history.ts';
 
 /** The inbox tables with the columns later migrations added to them. */
 type InboxesTablesNow = Omit<InboxesTables, 'emailMessages'> & {
@@ -76,4 +77,5 @@ export interface Database
     InstallSettingsTables,
     TestHealthTables,
     SealedSecretsTables,
-    AlertDeliveriesTables {}
+    AlertDeliveriesTables,
+    VisualBaselineHistoryTables {}

@@ -36,13 +36,15 @@ type RunRef = Pick<RunRow, 'id' | 'organizationId'>;
  * The install's caps and what the run and its organization stored already: the executor
  * keeps the run's outputs within them (runner/redact-run.ts) and {@link storeWithinCaps}
  * checks every blob against them. The organization's artifact quota, when an install admin
- * set one, takes the place of `ORG_ARTIFACTS_MAX_BYTES`.
+ * set one, takes the place of `ORG_ARTIFACTS_MAX_BYTES`; its visual baselines count with its
+ * run artifacts (a run's screenshots and diffs are run artifacts already).
  */
 export async function artifactLimitsOf(ctx: AppContext, run: RunRef): Promise<ArtifactLimits> {
   const caps = ctx.config.artifactLimits ?? defaultArtifactLimits;
-  const [stored, quotas] = await Promise.all([
+  const [stored, quotas, baselines] = await Promise.all([
     storedArtifactBytes(ctx.db, run),
     organizationQuotasOf(ctx.db, run.organizationId),
+    ctx.runs.visualChecks?.storedBytes(run.organizationId) ?? 0,
   ]);
   return {
     entryMaxBytes: caps.entryMaxBytes,
@@ -50,8 +52,29 @@ export async function artifactLimitsOf(ctx: AppContext, run: RunRef): Promise<Ar
     runStoredBytes: stored.run,
     orgMaxBytes: quotas.artifactQuotaBytes ?? caps.orgMaxBytes,
     ...(quotas.artifactQuotaBytes !== null ? { orgMaxLabel: organizationQuotaLabel } : {}),
-    orgStoredBytes: stored.organization,
+    orgStoredBytes: stored.organization + baselines,
   };
+}
+
+/**
+ * Whether `bytes` more fit in the organization's artifact quota beside what it stored (run
+ * artifacts and baselines): undefined when they do, else the refusal naming the quota, worded
+ * as a run's is when it passes it.
+ */
+export async function organizationQuotaRefusal(
+  ctx: AppContext,
+  organizationId: string,
+  bytes: number,
+): Promise<string | undefined> {
+  // No run is named: the run's own share is not asked for.
+  const limits = await artifactLimitsOf(ctx, { id: '', organizationId });
+  const stored = limits.orgStoredBytes ?? 0;
+  if (limits.orgMaxBytes === undefined || stored + bytes <= limits.orgMaxBytes) return undefined;
+  return artifactCapError(
+    'org',
+    limits,
+    `stored ${formatBytes(stored)}, ${formatBytes(bytes)} more do not fit`,
+  );
 }
 
 /** One blob to store: its name under `runs/<runId>/`, its size, and its bytes (read once). */

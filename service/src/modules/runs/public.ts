@@ -5,6 +5,8 @@
  */
 
 // The history module records each ended run's results from here.
+// The visual module refuses an approval whose baselines would pass the organization's quota.
+export { organizationQuotaRefusal } from './artifacts.ts';
 export { type RunOutcome, runOutcome } from './outcome-repository.ts';
 export { activeStatuses } from './queue/lifecycle.ts';
 export { findRunOwner, hasActiveRunOfSchedule, runOfScheduleCreatedSince } from './repository.ts';

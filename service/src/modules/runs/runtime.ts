@@ -52,6 +52,8 @@ export interface RunVisualChecks {
     run: { id: string; organizationId: string; projectId: string; branchId: string },
     results: VisualCheckResult[],
   ): Promise<void>;
+  /** Bytes of the organization's stored baselines, counted in its artifact quota. */
+  storedBytes(organizationId: string): Promise<number>;
 }
 
 /**

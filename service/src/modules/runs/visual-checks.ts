@@ -1,5 +1,6 @@
 import { type RunConfig, resolveRunConfig } from '@stepdeck/contract';
 import type { AppContext } from '../../context.ts';
+import { deviceViewport } from '../../runner/devices.ts';
 import { type ExecutedTest, screenshotSteps, visualBaselineFile } from '../../runner/index.ts';
 import { artifactKey, testFolder } from './artifacts.ts';
 import type { LoadedProject } from './prepare.ts';
@@ -14,12 +15,15 @@ import type { VisualCheckKey, VisualCheckResult } from './runtime.ts';
 
 type RunRef = Pick<RunRow, 'id' | 'organizationId' | 'projectId' | 'branchId'>;
 
+/**
+ * The browser and the viewport the page really has: a device's own unless a layer set one
+ * (as the generated config does), so a phone's screenshots never meet a desktop baseline.
+ */
 function where(config: Record<string, unknown>): { browser: string; viewport: string } {
   const resolved = resolveRunConfig(config as RunConfig);
-  return {
-    browser: resolved.use.browserName,
-    viewport: `${resolved.viewport.width}x${resolved.viewport.height}`,
-  };
+  const device = resolved.environment.device;
+  const viewport = (device && !resolved.viewportSet && deviceViewport(device)) || resolved.viewport;
+  return { browser: resolved.use.browserName, viewport: `${viewport.width}x${viewport.height}` };
 }
 
 function checksOf(loaded: LoadedProject): Array<VisualCheckKey & { stepName: string; nodeId: string }> {

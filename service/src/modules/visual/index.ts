@@ -14,6 +14,7 @@ export const visualPlugin = fp<ModuleOptions>(
     ctx.runs.visualChecks = {
       baselinesFor: (run, checks) => service.baselinesFor(run, checks),
       record: (run, results) => service.record(run, results),
+      storedBytes: (organizationId) => service.storedBytes(organizationId),
     };
     await visualRoutes(app, service);
     app.addHook('onClose', async () => {

@@ -28,13 +28,23 @@ export async function baselinesOfBranches(
   return query.orderBy('testId').orderBy('stepId').execute();
 }
 
+/** A baseline by id: the one in use, or one a newer approval replaced while it is kept. */
 export async function findBaseline(db: Executor, organizationId: string, baselineId: string) {
-  return db
+  const current = await db
     .selectFrom('visualBaselines')
     .selectAll()
     .where('id', '=', baselineId)
     .where('organizationId', '=', organizationId)
     .executeTakeFirst();
+  return (
+    current ??
+    (await db
+      .selectFrom('visualBaselineHistory')
+      .select(['id', 'blobKey'])
+      .where('id', '=', baselineId)
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst())
+  );
 }
 
 export async function findBaselineByKey(db: Executor, key: BaselineKey) {
@@ -49,13 +59,65 @@ export async function findBaselineByKey(db: Executor, key: BaselineKey) {
     .executeTakeFirst();
 }
 
-/** Writes the branch's baseline for its key (replacing the one it had). */
-export async function upsertBaseline(db: Executor, row: BaselineRow): Promise<void> {
-  const existing = await findBaselineByKey(db, row);
-  if (existing) {
-    const { id: _id, ...rest } = row;
-    await db.updateTable('visualBaselines').set(rest).where('id', '=', existing.id).execute();
-  } else await db.insertInto('visualBaselines').values(row).execute();
+/**
+ * Makes `row` the branch's baseline for its key. The one it replaces is kept as superseded,
+ * with the newest `keep` superseded ones of the key; the older ones' rows go, and their blob
+ * keys are returned for the caller to delete once this commits.
+ */
+export async function replaceBaseline(
+  db: Executor,
+  row: BaselineRow,
+  supersededAt: string,
+  keep: number,
+): Promise<string[]> {
+  const previous = await findBaselineByKey(db, row);
+  if (previous) {
+    await db.deleteFrom('visualBaselines').where('id', '=', previous.id).execute();
+    await db
+      .insertInto('visualBaselineHistory')
+      .values({ ...previous, bytes: Number(previous.bytes), supersededAt })
+      .execute();
+  }
+  await db.insertInto('visualBaselines').values(row).execute();
+  const superseded = await db
+    .selectFrom('visualBaselineHistory')
+    .select(['id', 'blobKey'])
+    .where('branchId', '=', row.branchId)
+    .where('testId', '=', row.testId)
+    .where('stepId', '=', row.stepId)
+    .where('browser', '=', row.browser)
+    .where('viewport', '=', row.viewport)
+    .orderBy('supersededAt', 'desc')
+    .orderBy('approvedAt', 'desc')
+    .execute();
+  const dropped = superseded.slice(keep);
+  if (dropped.length > 0)
+    await db
+      .deleteFrom('visualBaselineHistory')
+      .where(
+        'id',
+        'in',
+        dropped.map((entry) => entry.id),
+      )
+      .execute();
+  return dropped.map((entry) => entry.blobKey);
+}
+
+/** Bytes of the organization's baselines, those in use and the superseded ones kept. */
+export async function storedBaselineBytes(db: Executor, organizationId: string): Promise<number> {
+  const [current, superseded] = await Promise.all([
+    db
+      .selectFrom('visualBaselines')
+      .select((eb) => eb.fn.sum<number | string | null>('bytes').as('bytes'))
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('visualBaselineHistory')
+      .select((eb) => eb.fn.sum<number | string | null>('bytes').as('bytes'))
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirst(),
+  ]);
+  return Number(current?.bytes ?? 0) + Number(superseded?.bytes ?? 0);
 }
 
 export async function insertChanges(db: Executor, rows: ChangeRow[]): Promise<void> {

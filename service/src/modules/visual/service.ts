@@ -4,7 +4,12 @@ import type { VisualBaseline, VisualChange } from '@stepdeck/contract';
 import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { findProject } from '../accounts/public.ts';
-import { findRunOwner, type VisualCheckKey, type VisualCheckResult } from '../runs/public.ts';
+import {
+  findRunOwner,
+  organizationQuotaRefusal,
+  type VisualCheckKey,
+  type VisualCheckResult,
+} from '../runs/public.ts';
 import {
   type BaselineRow,
   baselinesOfBranches,
@@ -12,13 +17,16 @@ import {
   changesOfRun,
   decideChanges,
   findBaseline,
-  findBaselineByKey,
   findChange,
   insertChanges,
-  upsertBaseline,
+  replaceBaseline,
+  storedBaselineBytes,
 } from './repository.ts';
 
 type RunRef = { organizationId: string; projectId: string; branchId: string };
+
+/** Superseded baselines kept per key (with their blobs), beside the one in use. */
+export const supersededBaselinesKept = 3;
 export type ImageKind = 'baseline' | 'actual' | 'diff';
 
 const checkKey = (check: { testId: string; stepId: string; browser: string; viewport: string }) =>
@@ -138,8 +146,14 @@ export class VisualService {
       }
     } else chosen = all.filter((change) => change.decision === 'pending');
     const decidedAt = this.ctx.clock.now().toISOString();
-    if (decision === 'approved')
-      for (const change of chosen) await this.promote(change, decidedBy, decidedAt);
+    if (decision === 'approved') {
+      const pictures = await this.picturesOf(chosen);
+      const bytes = [...pictures.values()].reduce((sum, picture) => sum + picture.length, 0);
+      const refusal = await organizationQuotaRefusal(this.ctx, organizationId, bytes);
+      if (refusal) throw appError('VISUAL_QUOTA_EXCEEDED', refusal);
+      for (const change of chosen)
+        await this.promote(change, pictures.get(change.id) as Buffer, decidedBy, decidedAt);
+    }
     await decideChanges(
       this.ctx.db,
       chosen.map((change) => change.id),
@@ -151,36 +165,65 @@ export class VisualService {
       .map(toChange);
   }
 
-  /** The change's screenshot as its branch's baseline; the blob it replaces is deleted. */
-  private async promote(change: ChangeRow, approvedBy: string, approvedAt: string): Promise<void> {
-    const content = change.actualKey ? await this.ctx.blobs.get(change.actualKey) : undefined;
-    if (!content) throw appError('VISUAL_IMAGE_NOT_FOUND');
+  /** The screenshots the changes would make baselines, by change id (all stored, or a 404). */
+  private async picturesOf(changes: ChangeRow[]): Promise<Map<string, Buffer>> {
+    const pictures = new Map<string, Buffer>();
+    for (const change of changes) {
+      const content = change.actualKey ? await this.ctx.blobs.get(change.actualKey) : undefined;
+      if (!content) throw appError('VISUAL_IMAGE_NOT_FOUND');
+      pictures.set(change.id, content);
+    }
+    return pictures;
+  }
+
+  /**
+   * The change's screenshot as its branch's baseline. The baseline it replaces is kept as
+   * superseded (its changes still show it), {@link supersededBaselinesKept} per key; older
+   * ones are deleted with their blobs, so the quota counts only what is kept.
+   */
+  private async promote(
+    change: ChangeRow,
+    content: Buffer,
+    approvedBy: string,
+    approvedAt: string,
+  ): Promise<void> {
     const blobKey = `visual/${change.projectId}/${change.branchId}/${change.testId}/${change.stepId.replace(/[^A-Za-z0-9_-]/g, '_')}/${change.browser}-${change.viewport}-${change.id}.png`;
     await this.ctx.blobs.put(blobKey, content, 'image/png');
-    const previous = await findBaselineByKey(this.ctx.db, change);
-    await upsertBaseline(this.ctx.db, {
-      id: randomUUID(),
-      organizationId: change.organizationId,
-      projectId: change.projectId,
-      branchId: change.branchId,
-      testId: change.testId,
-      stepId: change.stepId,
-      browser: change.browser,
-      viewport: change.viewport,
-      blobKey,
-      bytes: content.length,
-      width: change.width,
-      height: change.height,
-      sourceRunId: change.runId,
-      approvedBy,
-      approvedAt,
-    });
-    if (previous && previous.blobKey !== blobKey)
+    const dropped = await this.ctx.db.transaction().execute((tx) =>
+      replaceBaseline(
+        tx,
+        {
+          id: randomUUID(),
+          organizationId: change.organizationId,
+          projectId: change.projectId,
+          branchId: change.branchId,
+          testId: change.testId,
+          stepId: change.stepId,
+          browser: change.browser,
+          viewport: change.viewport,
+          blobKey,
+          bytes: content.length,
+          width: change.width,
+          height: change.height,
+          sourceRunId: change.runId,
+          approvedBy,
+          approvedAt,
+        },
+        approvedAt,
+        supersededBaselinesKept,
+      ),
+    );
+    for (const key of dropped)
       await this.ctx.blobs
-        .delete(previous.blobKey)
+        .delete(key)
         .catch((error: unknown) =>
-          this.ctx.log.warn({ err: error, key: previous.blobKey }, 'could not delete a replaced baseline'),
+          this.ctx.log.warn({ err: error, key }, 'could not delete a superseded baseline'),
         );
+  }
+
+  /** Bytes of the organization's baselines (in use and kept superseded), for its quota. */
+  async storedBytes(organizationId: string): Promise<number> {
+    return storedBaselineBytes(this.ctx.db, organizationId);
   }
 
   async image(organizationId: string, changeId: string, kind: ImageKind): Promise<Readable> {

@@ -22,6 +22,7 @@ import * as testHealth from './0022_test_health.ts';
 import * as testDataSets from './0023_test_data_sets.ts';
 import * as sealedSecrets from './0024_sealed_secrets.ts';
 import * as alertDeliveries from './0025_alert_deliveries.ts';
+import * as visualBaselineHistory from './0026_visual_baseline_history.ts';
 
 /** Ordered by name; a migration, once landed, is never edited: add a new one instead. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0023_test_data_sets': testDataSets,
   '0024_sealed_secrets': sealedSecrets,
   '0025_alert_deliveries': alertDeliveries,
+  '0026_visual_baseline_history': visualBaselineHistory,
 };
