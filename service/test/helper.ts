@@ -14,6 +14,12 @@ import type { AppContext } from '../src/context.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 /** Storage and auth suites run once per database: `describe.each(databaseKinds)`. */
+/**
+ * Routes that are WebSocket upgrades, not HTTP operations: @fastify/websocket leaves them out of
+ * the OpenAPI document (docs/console.md describes the live browser's stream).
+ */
+export const webSocketRoutes = ['GET /console/v1/projects/:projectId/live-sessions/:sessionId/stream'];
+
 export const databaseKinds: DatabaseKind[] = ['sqlite', 'postgres'];
 
 export interface TestApp {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helper.ts';
+import { createTestApp, type TestApp, webSocketRoutes } from '../helper.ts';
 
 interface Operation {
   operationId?: string;
@@ -53,11 +53,8 @@ describe('the OpenAPI document', () => {
     t.app.accessRules.get(`${method} ${path.replaceAll(/\{([^}]+)\}/g, ':$1')}`);
 
   it('lists every route that declares an access rule, each with a unique operationId, a summary and tags', () => {
-    // WebSocket upgrades are no HTTP operation: @fastify/websocket leaves them out of the
-    // document (docs/console.md describes the live browser's stream).
-    const webSockets = ['GET /console/v1/projects/:projectId/live-sessions/:sessionId/stream'];
-    for (const route of webSockets) expect(t.app.accessRules.has(route), route).toBe(true);
-    expect(operations).toHaveLength(t.app.accessRules.size - webSockets.length);
+    for (const route of webSocketRoutes) expect(t.app.accessRules.has(route), route).toBe(true);
+    expect(operations).toHaveLength(t.app.accessRules.size - webSocketRoutes.length);
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { method, path, operation } of operations) {
