@@ -152,9 +152,8 @@ test.describe('Tabs, popups and frames', () => {
     const popupPromise = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Print' }).click();
     const popup = await popupPromise;
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Close' }).click();
-    await closed;
+    await expect(popup.getByRole('heading', { name: 'Print preview' })).toBeVisible();
+    await popup.close();
     await page.getByLabel('Description').fill('Taxi');
     await page.getByLabel('Amount').fill('20');
     await page.getByRole('button', { name: 'Add expense' }).click();
