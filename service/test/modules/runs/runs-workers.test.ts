@@ -53,7 +53,9 @@ describe('PostgreSQL with two worker processes', () => {
     const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runIds[0]}/artifacts` })).json()
       .data;
     expect(artifacts.map((artifact: { key: string }) => artifact.key)).toContain('test-run.log');
-  });
+    // Five runs in three waves of two, each a Playwright process: about 25 s quiet, near three
+    // times that on a 2-core machine running the browser suites beside it.
+  }, 180_000);
 
   it('cancels from the API process a run executing in a worker', async () => {
     const runId = await startLongApiRun(t, site, 'cancel');

@@ -46,13 +46,20 @@ function observeVitals(): void {
     sessionLast: 0,
     interactions: new Map<number, number>(),
     longTasks: [] as Array<{ start: number; duration: number }>,
+    flushes: [] as Array<() => void>,
   };
   (window as unknown as { __stepdeckVitals: typeof state }).__stepdeckVitals = state;
   const observe = (type: string, onEntry: (entry: PerformanceEntry) => void, extra: object = {}) => {
     try {
-      new PerformanceObserver((list) => {
+      const observer = new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) onEntry(entry);
-      }).observe({ type, buffered: true, ...extra } as PerformanceObserverInit);
+      });
+      observer.observe({ type, buffered: true, ...extra } as PerformanceObserverInit);
+      // Entries queued but not yet delivered (the browser delivers them in an idle task, late
+      // under load): a measurement takes them at once rather than reading a stale state.
+      state.flushes.push(() => {
+        for (const entry of observer.takeRecords()) onEntry(entry);
+      });
     } catch {
       // An entry type this browser does not support leaves its metric empty.
     }
@@ -109,7 +116,7 @@ async function readVitals(page: Page, stepId: string, label: string | null): Pro
   await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {
     // A page that keeps polling is measured as it is after the wait.
   });
-  const values = await page.evaluate(() => {
+  const values = await page.evaluate(async () => {
     const state = (
       window as unknown as {
         __stepdeckVitals?: {
@@ -118,9 +125,23 @@ async function readVitals(page: Page, stepId: string, label: string | null): Pro
           cls: number;
           interactions: Map<number, number>;
           longTasks: Array<{ start: number; duration: number }>;
+          flushes: Array<() => void>;
         };
       }
     ).__stepdeckVitals;
+    // An interaction's event timing entry exists only once the frame after it has painted: two
+    // animation frames (or 500 ms, for a page the browser does not paint) make sure it has.
+    const frame = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        requestAnimationFrame(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    await frame();
+    await frame();
+    for (const flush of state?.flushes ?? []) flush();
     const navigation = performance.getEntriesByType('navigation')[0] as
       | (PerformanceNavigationTiming & { activationStart?: number })
       | undefined;
