@@ -106,7 +106,10 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** Loopback pages and endpoints the tests visit. `/slow?ms=N` answers after N ms. */
+/**
+ * Loopback pages and endpoints the tests visit. `/slow?ms=N` answers after N ms; `/basic`
+ * challenges for HTTP Basic credentials, then serves the page.
+ */
 export async function startSite(): Promise<Site> {
   const hits = new Map<string, number>();
   const headers = new Map<string, http.IncomingHttpHeaders>();
@@ -129,6 +132,13 @@ export async function startSite(): Promise<Site> {
         },
         Number(url.searchParams.get('ms') ?? 1000),
       );
+      return;
+    }
+    if (url.pathname === '/basic' && !request.headers.authorization) {
+      // HTTP Basic: the browser sends its credentials only after this challenge.
+      response.writeHead(401, { 'www-authenticate': 'Basic realm="stepdeck"' });
+      response.end('who are you?');
+      done();
       return;
     }
     if (url.pathname === '/status') {

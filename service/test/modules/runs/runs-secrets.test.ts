@@ -123,6 +123,59 @@ describe('run artifacts: secrets redacted, bundle equal to the pw export', () =>
     expect(joined(/trace\.trace$/)).toContain('"value":"***"');
     expect(joined(/trace\.network$/)).toContain('Bearer ***');
   });
+  it('redacts a Basic password and a secret header of the run config, base64 included', async () => {
+    const testId = await createTest(t, {
+      name: 'signs in with Basic',
+      steps: [
+        { name: 'open', action: { name: 'goto', url: '/basic' } },
+        { name: 'in', action: { name: 'assertText', selector: '#title', value: 'Hello runs' } },
+      ],
+    });
+    const response = await t.api({
+      method: 'POST',
+      url: `/v1/tests/${testId}/remote-run`,
+      payload: {
+        config: {
+          httpCredentials: { username: 'ada', password: '{{secrets.TOKEN}}' },
+          extraHTTPHeaders: { 'x-api-key': '{{secrets.TOKEN}}' },
+          use: { baseURL: site.url, trace: 'on', screenshot: 'on' },
+        },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const runId = response.json().data.runId as string;
+    const run = await waitForStatus(t, runId, ['completed', 'failed']);
+    expect(run.runnerError ?? null).toBeNull();
+    expect(run.status).toBe('completed');
+    // The browser answered the challenge with the secret, and sent the header.
+    const basic = `Basic ${Buffer.from(`ada:${secret}`).toString('base64')}`;
+    expect(site.headers.get('/basic')?.authorization).toBe(basic);
+    expect(site.headers.get('/basic')?.['x-api-key']).toBe(secret);
+
+    const artifacts = (await t.api({ method: 'GET', url: `/v1/test-runs/${runId}/artifacts` })).json()
+      .data as Array<{ key: string; url: string }>;
+    expect(artifacts.map((artifact) => artifact.key)).toContain('tests/signs in with Basic/trace.zip');
+    const files: Array<{ name: string; data: Buffer }> = [];
+    for (const artifact of artifacts) {
+      const download = await t.app.inject({ method: 'GET', url: artifact.url.slice(t.config.publicUrl.length) });
+      const name = artifact.key.endsWith('.tgz') ? `${artifact.key.slice(0, -4)}.tar.gz` : artifact.key;
+      files.push(...(await expand(name, download.rawPayload)));
+    }
+    const network = files
+      .filter((file) => /^tests\/signs in with Basic\/trace\.zip:(\d+-)?trace\.network$/.test(file.name))
+      .map((file) => file.data.toString('utf8'))
+      .join('\n');
+    // The trace still shows the request to /basic, with the header's value replaced.
+    expect(network).toMatch(/"url":"[^"]*\/basic"/);
+    expect(network).toContain('{"name":"x-api-key","value":"***"}');
+    const leaks = [...forms, basic.slice('Basic '.length), Buffer.from(secret).toString('base64')];
+    for (const file of files) {
+      const text = file.data.toString('latin1');
+      for (const form of leaks)
+        expect(text.includes(Buffer.from(form).toString('latin1')), `${form} in ${file.name}`).toBe(false);
+    }
+  });
+
   it('stores as bundle.tgz exactly the project POST /v1/tests/export (format pw) produces', async () => {
     const testId = await createTest(t, {
       name: 'bundle check',
