@@ -40,13 +40,13 @@ describe('merging blob reports a run wrote', () => {
     const root = await tempDir('merge-untrusted');
     const blobDir = path.join(root, 'a', 'b', 'blobs');
     await fs.mkdir(blobDir, { recursive: true });
-    const escape = '../../../escaped.jsonl';
+    const climbing = '../../../escaped.jsonl';
     await fs.writeFile(
       path.join(blobDir, 'report-1.zip'),
-      await zipWithEntry(escape, '{"method":"onBlobReportMetadata","params":{"version":2}}\n'),
+      await zipWithEntry(climbing, '{"method":"onBlobReportMetadata","params":{"version":2}}\n'),
     );
     await expect(mergeBlobReports(blobDir, path.join(root, 'out'))).rejects.toThrow(/merge-reports failed/);
-    await expect(fs.stat(path.join(blobDir, escape))).rejects.toThrow(/ENOENT/);
+    await expect(fs.stat(path.join(blobDir, climbing))).rejects.toThrow(/ENOENT/);
     expect(await fs.readdir(root)).toEqual(expect.not.arrayContaining(['escaped.jsonl']));
   });
 });

@@ -157,7 +157,10 @@ describe('run artifacts: secrets redacted, bundle equal to the pw export', () =>
     expect(artifacts.map((artifact) => artifact.key)).toContain('tests/signs in with Basic/trace.zip');
     const files: Array<{ name: string; data: Buffer }> = [];
     for (const artifact of artifacts) {
-      const download = await t.app.inject({ method: 'GET', url: artifact.url.slice(t.config.publicUrl.length) });
+      const download = await t.app.inject({
+        method: 'GET',
+        url: artifact.url.slice(t.config.publicUrl.length),
+      });
       const name = artifact.key.endsWith('.tgz') ? `${artifact.key.slice(0, -4)}.tar.gz` : artifact.key;
       files.push(...(await expand(name, download.rawPayload)));
     }
