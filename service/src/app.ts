@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
+import { sql } from 'kysely';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { FileBlobStore } from './adapters/blobs/file.ts';
@@ -228,13 +229,17 @@ async function openSecrets(app: FastifyInstance, ctx: AppContext): Promise<void>
     app.log.warn(
       'secrets are sealed with a key stored in the database: set SECRET_ENCRYPTION_KEY to keep the key outside it (docs/operations.md)',
     );
-  const swept = await sealStoredSecrets(ctx.db, box);
+  const { plainTables, ...swept } = await sealStoredSecrets(ctx.db, box);
   if (swept.sealed + swept.resealed > 0)
     app.log.info({ ...swept, keyId: box.keyId }, 'stored secrets sealed under the current key');
-  // The values replaced in clear still sit in SQLite's free pages and write-ahead log until
-  // they are rewritten: once, after the upgrade that sealed them, the file is rebuilt.
+  // The values replaced in clear still sit in SQLite's free pages and write-ahead log, or in
+  // PostgreSQL's dead row versions, until they are rewritten: once, after the upgrade that
+  // sealed them, the file (SQLite) or those tables (PostgreSQL, small: a brief exclusive lock)
+  // are rebuilt. PostgreSQL's WAL and earlier backups are the operator's (docs/operations.md).
   if (swept.sealed > 0 && ctx.database.sqlite) {
     ctx.database.sqlite.exec('VACUUM');
     ctx.database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  } else if (plainTables.length > 0) {
+    for (const table of plainTables) await sql`VACUUM FULL ${sql.table(table)}`.execute(ctx.db);
   }
 }

@@ -149,6 +149,8 @@ export interface SealedColumn {
   label: string;
   /** Values stored before secrets were sealed may be plain text (sealed as they are). */
   mayBePlain: boolean;
+  /** The table holding them: rewritten once on PostgreSQL after plain values were sealed. */
+  table: 'projectSecrets' | 'environmentSecrets' | 'installSettings' | 'ssoProviders' | 'ssoSessions';
   /** Up to `limit` values that do not start with `currentPrefix`, with their row's key. */
   pending(
     db: Db,

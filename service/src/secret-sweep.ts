@@ -27,8 +27,9 @@ const sealedColumns: SealedColumn[] = [
 export async function sealStoredSecrets(
   db: Db,
   box: SecretBox,
-): Promise<{ sealed: number; resealed: number }> {
+): Promise<{ sealed: number; resealed: number; plainTables: string[] }> {
   const counts = { sealed: 0, resealed: 0 };
+  const plainTables = new Set<string>();
   for (const column of sealedColumns) {
     for (;;) {
       const batch = await column.pending(db, box.currentPrefix, sweepBatchSize);
@@ -41,10 +42,11 @@ export async function sealStoredSecrets(
         for (const change of changes) await column.replace(tx, change.row, change.from, change.to);
       });
       for (const change of changes) counts[change.plain ? 'sealed' : 'resealed']++;
+      if (changes.some((change) => change.plain)) plainTables.add(column.table);
       if (batch.length < sweepBatchSize) break;
     }
   }
-  return counts;
+  return { ...counts, plainTables: [...plainTables] };
 }
 
 function opened(box: SecretBox, column: SealedColumn, value: string): string {

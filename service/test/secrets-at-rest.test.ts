@@ -68,6 +68,21 @@ describe.each(databaseKinds)('secrets sealed at rest on %s', (database) => {
     }
   }
 
+  /** The file PostgreSQL keeps the project secrets in (a rewrite gives it a new one); null on SQLite. */
+  async function filenode(): Promise<string | null> {
+    if (database === 'sqlite') return null;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const result = await client.query<{ node: string }>(
+        `select pg_relation_filenode('"projectSecrets"')::text as node`,
+      );
+      return result.rows[0]?.node ?? null;
+    } finally {
+      await client.end();
+    }
+  }
+
   /** The SQLite database and its write-ahead log as bytes (nothing on PostgreSQL). */
   const rawFiles = () =>
     database === 'sqlite'
@@ -184,6 +199,7 @@ describe.each(databaseKinds)('secrets sealed at rest on %s', (database) => {
       await client.end();
     }
     expect((await rawValues()).filter((value) => value.startsWith(oldPlain))).toHaveLength(names.length);
+    const filenodeBefore = await filenode();
 
     const t = await start(withKey(keyA));
     try {
@@ -196,12 +212,16 @@ describe.each(databaseKinds)('secrets sealed at rest on %s', (database) => {
     }
     const sealed = await rawValues();
     expect(sealed).toHaveLength(names.length + 2);
-    // Nor do the values replaced stay behind in SQLite's free pages or its log.
+    // Nor do the values replaced stay behind in SQLite's free pages or its log, or in
+    // PostgreSQL's dead row versions: the table was rewritten (a new file), once.
     expect(rawFiles()).not.toContain(oldPlain);
+    const filenodeAfter = await filenode();
+    if (database === 'postgres') expect(filenodeAfter).not.toBe(filenodeBefore);
     for (const value of sealed) expect(value.startsWith(`sdbox:v1:${keyIdOf(keyA)}:`)).toBe(true);
 
     await (await start(withKey(keyA))).close();
     expect((await rawValues()).sort()).toEqual([...sealed].sort());
+    expect(await filenode()).toBe(filenodeAfter);
   }, 120_000);
 
   it('rotates: values under SECRET_ENCRYPTION_KEY_PREVIOUS are re-sealed under the new key', async () => {

@@ -132,6 +132,7 @@ export async function loadSecretValues(db: Db, environmentId: string): Promise<R
 export const sealedEnvironmentSecrets: SealedColumn = {
   label: 'environment secrets',
   mayBePlain: true,
+  table: 'environmentSecrets',
   pending: async (db, currentPrefix, limit) =>
     (
       await db

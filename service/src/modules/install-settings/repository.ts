@@ -33,6 +33,7 @@ export async function writeSettingRows(db: Db, rows: InstallSettingRow[]): Promi
 export const sealedSmtpRelayPassword: SealedColumn = {
   label: 'SMTP relay password',
   mayBePlain: false,
+  table: 'installSettings',
   pending: async (db, currentPrefix) => {
     const row = await db
       .selectFrom('installSettings')

@@ -98,6 +98,7 @@ export const sealedSsoColumns: SealedColumn[] = [
   {
     label: 'SSO client secrets',
     mayBePlain: false,
+    table: 'ssoProviders',
     pending: async (db, currentPrefix, limit) =>
       (
         await db
@@ -124,6 +125,7 @@ export const sealedSsoColumns: SealedColumn[] = [
   {
     label: 'SSO ID tokens',
     mayBePlain: false,
+    table: 'ssoSessions',
     pending: async (db, currentPrefix, limit) =>
       (
         await db

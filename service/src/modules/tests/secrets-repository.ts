@@ -74,6 +74,7 @@ export async function loadProjectSecrets(db: Db, projectId: string): Promise<Rec
 export const sealedProjectSecrets: SealedColumn = {
   label: 'project secrets',
   mayBePlain: true,
+  table: 'projectSecrets',
   pending: async (db, currentPrefix, limit) =>
     (
       await db
