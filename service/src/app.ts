@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import { sql } from 'kysely';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sql } from 'kysely';
 import { FileBlobStore } from './adapters/blobs/file.ts';
 import type { BlobStore } from './adapters/blobs/index.ts';
 import { S3BlobStore } from './adapters/blobs/s3.ts';
