@@ -3,10 +3,11 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RunConfig, StepNode } from '@stepdeck/contract';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveChromium } from '../../src/runner/browser.ts';
 import { secretEnvVar } from '../../src/runner/compiler/constants.ts';
 import { compileProject, executeProject } from '../../src/runner/index.ts';
-import { uiTest } from '../runner/fixtures.ts';
+import { removeTempDirs, tempDir, uiTest } from '../runner/fixtures.ts';
 
 /**
  * The two sides of an acceptance suite: a Playwright spec run by raw `playwright test`, and the
@@ -153,4 +154,100 @@ export function catching(verdicts: Verdicts, mutant: string): string[] {
   return [...verdicts]
     .filter(([name, verdict]) => name.startsWith(`${mutant} |`) && verdict === 'failed')
     .map(([name]) => name);
+}
+
+/** An acceptance suite: an app with broken versions, its Playwright spec and the same tests as steps. */
+export interface FidelitySuite<Variant extends string> {
+  /** The describe block's title. */
+  title: string;
+  /** Folder names for the temp dirs (`<name>-raw`, `<name>-steps`). */
+  name: string;
+  /** Every broken version of the app, with what it breaks. */
+  mutants: Record<Exclude<Variant, 'correct'>, string>;
+  /** The environment variable that narrows a run to some versions (`NAME_VARIANTS=correct,x`). */
+  variantsEnv: string;
+  startApp(): Promise<{ url(variant: Variant): string; close(): Promise<void> }>;
+  /** The raw Playwright spec: its folder and file name. */
+  spec: { dir: string; file: string };
+  steps: StepsTest[];
+  /** How many tests the suite has at least (both sides must run all of them). */
+  minimumTests: number;
+  /** Each test's timeout on both sides. */
+  testTimeoutMs: number;
+  secrets?: Record<string, string>;
+}
+
+/**
+ * Runs the suite both ways against every version of the app and asserts what an acceptance
+ * suite promises: all tests ran on both sides, the correct app passes everywhere, every verdict
+ * is the same as raw Playwright's, and each broken version is caught. The two sides' wall times
+ * are printed (the per-test cost of steps against raw Playwright).
+ */
+export function describeFidelity<Variant extends string>(suite: FidelitySuite<Variant>): void {
+  const narrowed = process.env[suite.variantsEnv];
+  const variants: string[] = narrowed ? narrowed.split(',') : ['correct', ...Object.keys(suite.mutants)];
+
+  describe(suite.title, () => {
+    let app: Awaited<ReturnType<FidelitySuite<Variant>['startApp']>>;
+    let raw: Verdicts;
+    let steps: Verdicts;
+    beforeAll(async () => {
+      const resolved = await resolveChromium();
+      if (!resolved.ok) throw new Error(resolved.problem);
+      app = await suite.startApp();
+      const sides = {
+        variants,
+        baseURL: (variant: string) => app.url(variant as Variant),
+        chromium: resolved.browser.executablePath,
+        timeoutMs: suite.testTimeoutMs,
+      };
+      const rawStarted = Date.now();
+      raw = await runRawPlaywright({
+        ...sides,
+        testDir: suite.spec.dir,
+        testMatch: suite.spec.file,
+        dir: await tempDir(`${suite.name}-raw`),
+      });
+      const stepsStarted = Date.now();
+      steps = await runOnStepdeck({
+        ...sides,
+        suite: suite.steps,
+        ...(suite.secrets ? { secrets: suite.secrets } : {}),
+        dir: await tempDir(`${suite.name}-steps`),
+      });
+      const rawMs = stepsStarted - rawStarted;
+      const stepsMs = Date.now() - stepsStarted;
+      process.stdout.write(
+        `${suite.name}: raw playwright test ${(rawMs / 1000).toFixed(1)} s, steps ${(stepsMs / 1000).toFixed(1)} s ` +
+          `(${(stepsMs / rawMs).toFixed(2)}x) for ${suite.steps.length} tests x ${variants.length} versions\n`,
+      );
+    }, 1_500_000);
+    afterAll(async () => {
+      await app?.close();
+      await removeTempDirs();
+    });
+
+    it(`runs all ${suite.steps.length} tests on each version of the app, on both sides`, () => {
+      expect(suite.steps.length).toBeGreaterThanOrEqual(suite.minimumTests);
+      expect(raw.size).toBe(suite.steps.length * variants.length);
+      expect([...steps.keys()].sort()).toEqual([...raw.keys()].sort());
+    });
+
+    it('passes every test on the correct app, on both sides', () => {
+      expect(failingOnCorrect(raw)).toEqual([]);
+      expect(failingOnCorrect(steps)).toEqual([]);
+    });
+
+    it('gives every test the same verdict as raw Playwright on every broken version', () => {
+      expect(differences(raw, steps)).toEqual([]);
+    });
+
+    it('catches each broken version on both sides (some test fails on it)', () => {
+      for (const mutant of variants.filter((variant) => variant !== 'correct')) {
+        const why = `${mutant}: ${suite.mutants[mutant as Exclude<Variant, 'correct'>]}`;
+        expect(catching(raw, mutant).length, why).toBeGreaterThan(0);
+        expect(catching(steps, mutant).length, why).toBeGreaterThan(0);
+      }
+    });
+  });
 }
