@@ -106,6 +106,25 @@ describe('run execution (embedded runner, real Chromium)', () => {
     expect(JSON.parse(String(json)).stats.expected).toBe(2);
   });
 
+  it("reports the Web Vitals a test's steps measured with its result", async () => {
+    const testId = await createTest(t, {
+      name: 'measures its page',
+      steps: [
+        { name: 'open', action: { name: 'goto', url: '/page' } },
+        { name: 'measure', action: { name: 'measureVitals', label: 'Home' } },
+      ],
+    });
+    const response = await trigger(testId, { config: runConfig() });
+    expect(response.statusCode).toBe(200);
+    const run = await waitForStatus(t, response.json().data.runId, ['completed', 'failed']);
+    expect(run.status).toBe('completed');
+    const [result] = (run.report as { runTypeInfo: { testResults: Array<Record<string, unknown>> } })
+      .runTypeInfo.testResults;
+    expect(result?.vitals).toEqual([
+      expect.objectContaining({ label: 'Home', url: `${site.url}/page`, fcpMs: expect.any(Number) }),
+    ]);
+  });
+
   it('fails a directory run with per-test results, retries, errors and artifacts', async () => {
     offsetMs += 11_000;
     const dir = await createTest(t, { name: 'ui suite', directory: true });

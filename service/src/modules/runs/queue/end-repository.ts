@@ -72,6 +72,7 @@ function buildReport(
         steps: test.steps,
         ...(test.locatorSuggestions ? { locatorSuggestions: test.locatorSuggestions } : {}),
         ...(test.healed?.length ? { healed: test.healed } : {}),
+        ...(test.vitals?.length ? { vitals: test.vitals } : {}),
         ...(test.dataRow ? { dataRow: test.dataRow } : {}),
       })),
       stats: result.stats,
