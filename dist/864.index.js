@@ -1245,6 +1245,11 @@ const visualChangeSummary = schemas/* object */.Ikc({
     status: schemas/* enum */.k5n(['new', 'changed']),
     diffPixels: schemas/* number */.aig().int(),
     ratio: schemas/* number */.aig(),
+    /**
+     * Read-only, in the run detail: a presigned URL (no API key, valid 7 days) of the change's
+     * diff, else of its screenshot, for thumbnails where no key can be sent (PR comments).
+     */
+    imageUrl: schemas/* string */.YjP().optional(),
 });
 const visualDecision = schemas/* enum */.k5n(['pending', 'approved', 'rejected']);
 const visualChange = schemas/* object */.Ikc({
@@ -2429,7 +2434,7 @@ function resultsMarkdown(results, context = {}) {
             (results.carriedOver ? ` · **${results.carriedOver}** carried over from an earlier attempt` : ''),
         ...(results.note ? ['', `**${cell(results.note.replace(/^./, (c) => c.toUpperCase()))}.**`] : []),
         ...triageLine(results),
-        ...visualLines(results),
+        ...visualLines(results, maxChars),
         '',
         results.runs.map((run) => `[run ${run.runId.slice(0, 8)}](${run.url}) (${run.status})`).join(' · ') +
             (context.artifactUrl ? ` · [artifacts](${context.artifactUrl})` : ''),
@@ -2499,26 +2504,63 @@ function triageLine(results) {
 }
 /** Visual changes listed in the summary at most; the review page has them all. */
 const visualListMax = 10;
+/** Share of the size budget the thumbnails may take (presigned URLs run to ~1500 characters). */
+const thumbnailShare = 0.25;
+/** Text in a double-quoted HTML attribute: one line, markup characters as entities. */
+const attribute = (value) => value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 /**
- * "🖼️ 2 visual changes await review (1 changed, 1 new) · review run 1a2b3c4d", then one line
- * per change (test, changed or new, the differing share), when the run found any.
+ * The change's picture (its diff, or the new screenshot) as a thumbnail linking to its run's
+ * review page. The service presigns the picture's URL, since GitHub's image proxy sends no
+ * API key.
  */
-function visualLines(results) {
+function thumbnail(change, reviewUrl) {
+    const alt = `${cut(change.testName, 200)}: ${change.status === 'new' ? 'new screenshot' : 'diff'}`;
+    return `<a href="${attribute(reviewUrl)}"><img src="${attribute(change.imageUrl ?? '')}" width="320" alt="${attribute(alt)}"></a>`;
+}
+/**
+ * When the run found any: "🖼️ 2 visual changes await review (1 changed, 1 new) · review run
+ * 1a2b3c4d", then one line per change (test, changed or new, the differing share), with its
+ * thumbnail under it when the service gave the picture's URL.
+ */
+function visualLines(results, maxChars) {
     const changes = visualChangesOf(results);
     if (changes.length === 0)
         return [];
     const changed = changes.filter((change) => change.status === 'changed').length;
+    const reviewUrls = new Map(results.runs.map((run) => [run.runId, visualReviewUrl(run.url)]));
     const links = results.runs
         .filter((run) => changes.some((change) => change.runId === run.runId))
         .map((run) => `[review run ${run.runId.slice(0, 8)}](${visualReviewUrl(run.url)})`);
+    let room = Math.floor(maxChars * thumbnailShare);
+    let thumbnailsLeftOut = 0;
     const list = changes.slice(0, visualListMax).map((change) => {
         const what = change.status === 'new'
             ? 'new screenshot, no baseline yet'
             : `changed: ${(change.ratio * 100).toFixed(2)} % of pixels differ`;
-        return `- ${cell(change.testName)}: ${what}`;
+        const line = `- ${cell(change.testName)}: ${what}`;
+        const reviewUrl = reviewUrls.get(change.runId);
+        if (!change.imageUrl || !reviewUrl)
+            return line;
+        // A continuation line of the item: the picture under its text.
+        const picture = `  <br>${thumbnail(change, reviewUrl)}`;
+        if (picture.length + 1 > room) {
+            thumbnailsLeftOut += 1;
+            return line;
+        }
+        room -= picture.length + 1;
+        return `${line}\n${picture}`;
     });
     if (changes.length > visualListMax)
         list.push(`- …and ${changes.length - visualListMax} more on the review page`);
+    if (thumbnailsLeftOut > 0)
+        list.push('', `…${thumbnailsLeftOut} more ${thumbnailsLeftOut === 1 ? 'thumbnail' : 'thumbnails'} left out to stay within GitHub's size limit: see the review page.`);
     return [
         '',
         `🖼️ **${changes.length}** visual ${changes.length === 1 ? 'change awaits' : 'changes await'} review ` +

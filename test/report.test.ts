@@ -316,6 +316,68 @@ describe('visual changes in the job summary and PR comment', () => {
     expect(links).toContain(review);
   });
 
+  it('shows each change’s picture as a thumbnail linking to its review page, and none without a URL', () => {
+    const detail = runDetail(uuid(11), 'failed', [
+      { name: 'Home "hero" <main> & \'nav\'', status: 'failed', errorMessage: 'Screenshot differs' },
+      { name: 'Cart', status: 'passed' },
+    ]).data;
+    const imageUrl = `${base}/blobs/runs/${uuid(11)}/tests/Home/visual-s1-diff.png?expires=1&signature=ab"c`;
+    if (detail.report)
+      detail.report.visualChanges = [
+        {
+          testId: uuid(900),
+          testName: 'Home "hero" <main> & \'nav\'',
+          stepId: 's1',
+          status: 'changed',
+          diffPixels: 11520,
+          ratio: 0.0125,
+          imageUrl,
+        },
+        { testId: uuid(901), testName: 'Cart', stepId: 's2', status: 'new', diffPixels: 0, ratio: 0 },
+      ];
+    const markdown = resultsMarkdown(mergeRuns([detail], { baseUrl: base, projectId, timedOut: false }));
+    const review = `${base}/console/projects/${projectId}/runs/${uuid(11)}/visual`;
+    const src = imageUrl.replaceAll('&', '&amp;').replace('"', '&quot;');
+    expect(markdown).toContain(
+      '- Home "hero" \\<main\\> &amp; \'nav\': changed: 1.25 % of pixels differ\n' +
+        `  <br><a href="${review}"><img src="${src}" width="320" ` +
+        'alt="Home &quot;hero&quot; &lt;main&gt; &amp; &#39;nav&#39;: diff"></a>\n' +
+        '- Cart: new screenshot, no baseline yet\n',
+    );
+    expect(markdown.match(/<img /g)).toHaveLength(1);
+    // Rendered, the thumbnail is an image inside a link to the review page, under its item.
+    const html = marked.parse(markdown, { gfm: true, async: false });
+    expect(html).toContain(`<a href="${review}"><img src="${src}" width="320"`);
+    const item = html.split('<li>')[1] ?? '';
+    expect(item).toContain('<img ');
+  });
+
+  it('keeps the thumbnails within a share of the comment’s size budget', () => {
+    const detail = runDetail(uuid(12), 'completed', [{ name: 'Home', status: 'passed' }]).data;
+    const longUrl = (n: number) =>
+      `https://bucket.example/visual-${n}.png?X-Amz-Signature=${'f'.repeat(3000)}`;
+    if (detail.report)
+      detail.report.visualChanges = Array.from({ length: 10 }, (_, n) => ({
+        testId: uuid(900),
+        testName: `Page ${n}`,
+        stepId: `s${n}`,
+        status: 'new' as const,
+        diffPixels: 0,
+        ratio: 0,
+        imageUrl: longUrl(n),
+      }));
+    const results = mergeRuns([detail], { baseUrl: base, projectId, timedOut: false });
+    const comment = resultsMarkdown(results, { maxChars: commentMaxChars });
+    expect(comment.length).toBeLessThan(commentMaxChars);
+    const shown = comment.match(/<img /g)?.length ?? 0;
+    // A quarter of 65 000 characters holds five of these 3 100-character thumbnails.
+    expect(shown).toBe(5);
+    expect(comment).toContain(
+      "…5 more thumbnails left out to stay within GitHub's size limit: see the review page.",
+    );
+    expect(resultsMarkdown(results, { maxChars: summaryMaxChars }).match(/<img /g)).toHaveLength(10);
+  });
+
   it('says nothing when every screenshot matched its baseline', () => {
     const markdown = resultsMarkdown(results([{ name: 'Home', status: 'passed' }]));
     expect(markdown).not.toContain('visual');

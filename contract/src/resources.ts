@@ -159,8 +159,11 @@ export const webhookBody = z.object({
         errorLocation: z.string().nullable(),
       }),
     ),
-    /** Screenshots that are not their baseline; review them at `url` + `/visual`. */
-    visualChanges: z.array(visualChangeSummary).optional(),
+    /**
+     * Screenshots that are not their baseline; review them at `url` + `/visual`. Without
+     * `imageUrl`: only the run detail presigns pictures, each time it is read.
+     */
+    visualChanges: z.array(visualChangeSummary.omit({ imageUrl: true })).optional(),
     /**
      * The target's draft and archived tests the run left out (additive): the count and at most
      * 100 by name; absent when none was left out.

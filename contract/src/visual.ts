@@ -16,6 +16,11 @@ export const visualChangeSummary = z.object({
   status: z.enum(['new', 'changed']),
   diffPixels: z.number().int(),
   ratio: z.number(),
+  /**
+   * Read-only, in the run detail: a presigned URL (no API key, valid 7 days) of the change's
+   * diff, else of its screenshot, for thumbnails where no key can be sent (PR comments).
+   */
+  imageUrl: z.string().optional(),
 });
 export type VisualChangeSummary = z.infer<typeof visualChangeSummary>;
 

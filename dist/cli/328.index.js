@@ -2575,6 +2575,11 @@ const visualChangeSummary = schemas/* object */.Ikc({
     status: schemas/* enum */.k5n(['new', 'changed']),
     diffPixels: schemas/* number */.aig().int(),
     ratio: schemas/* number */.aig(),
+    /**
+     * Read-only, in the run detail: a presigned URL (no API key, valid 7 days) of the change's
+     * diff, else of its screenshot, for thumbnails where no key can be sent (PR comments).
+     */
+    imageUrl: schemas/* string */.YjP().optional(),
 });
 const visualDecision = schemas/* enum */.k5n(['pending', 'approved', 'rejected']);
 const visualChange = schemas/* object */.Ikc({

@@ -30,3 +30,4 @@ export {
   type VisualCheck,
   writeProject,
 } from './executor.ts';
+export { visualPictureName } from './report-map.ts';

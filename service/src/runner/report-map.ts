@@ -141,6 +141,12 @@ function artifactsOf(results: JSONReportTestResult[], occurrence: number): Execu
   return artifacts;
 }
 
+/**
+ * What the runtime names a step's pictures, `<name>-actual.png` and `<name>-diff.png`
+ * (compiler/runtime/stepdeck-visual.ts); a stored file may carry a retry or repeat prefix.
+ */
+export const visualPictureName = (stepId: string) => `visual-${stepId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
 /** The visual checks of one attempt, with the artifacts holding their pictures. */
 function visualChecksOf(
   result: JSONReportTestResult | undefined,
@@ -158,7 +164,7 @@ function visualChecksOf(
       continue;
     }
     if (typeof parsed.stepId !== 'string') continue;
-    const base = `visual-${parsed.stepId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const base = visualPictureName(parsed.stepId);
     // The attempt's own file: retries and repeats prefix theirs (`retry1-`, `run2-`).
     const find = (suffix: string) =>
       artifacts.findLast((artifact) => artifact.file.endsWith(`${base}-${suffix}.png`)) ?? null;

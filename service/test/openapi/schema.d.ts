@@ -11186,6 +11186,7 @@ export interface operations {
                                     status: "new" | "changed";
                                     diffPixels: number;
                                     ratio: number;
+                                    imageUrl?: string;
                                 }[];
                             } | null;
                             shards?: {

@@ -15,6 +15,7 @@ export {
   type RunFailureTriage,
   RunsRuntime,
   type RunVisualChecks,
+  type VisualChangePictures,
   type VisualCheckKey,
   type VisualCheckResult,
 } from './runtime.ts';

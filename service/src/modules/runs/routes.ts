@@ -26,6 +26,7 @@ import { binaryResponse } from '../../plugins/openapi.ts';
 import { layerOverPreset, presetOfProject } from '../presets/public.ts';
 import { batchesOf, shardsOf } from './batches-repository.ts';
 import { withFailureTriage } from './report-triage.ts';
+import { withVisualImageUrls } from './report-visual.ts';
 import {
   cancelRun,
   getRun,
@@ -220,7 +221,7 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
       return {
         data: {
           ...detail,
-          report: await withFailureTriage(ctx, run, detail.report),
+          report: await withVisualImageUrls(ctx, run, await withFailureTriage(ctx, run, detail.report)),
           ...(shards.length > 0 ? { shards } : {}),
           ...(batches.length > 0 ? { batches } : {}),
         },

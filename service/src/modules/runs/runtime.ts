@@ -39,6 +39,13 @@ export interface VisualCheckResult extends VisualCheckKey {
   diffKey: string | null;
 }
 
+/** The stored pictures (blob keys) of one recorded visual change of a run. */
+export interface VisualChangePictures {
+  testId: string;
+  actualKey: string | null;
+  diffKey: string | null;
+}
+
 /**
  * The visual checks of runs, provided by the visual module when it starts (runs never import
  * it): the baselines handed to a run before it starts, and what it found recorded after.
@@ -54,6 +61,8 @@ export interface RunVisualChecks {
   ): Promise<void>;
   /** Bytes of the organization's stored baselines, counted in its artifact quota. */
   storedBytes(organizationId: string): Promise<number>;
+  /** The pictures of each change the run recorded (the run report's thumbnails link them). */
+  changePictures(run: { id: string; organizationId: string }): Promise<VisualChangePictures[]>;
 }
 
 /**

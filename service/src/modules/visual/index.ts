@@ -15,6 +15,7 @@ export const visualPlugin = fp<ModuleOptions>(
       baselinesFor: (run, checks) => service.baselinesFor(run, checks),
       record: (run, results) => service.record(run, results),
       storedBytes: (organizationId) => service.storedBytes(organizationId),
+      changePictures: (run) => service.changePictures(run),
     };
     await visualRoutes(app, service);
     app.addHook('onClose', async () => {

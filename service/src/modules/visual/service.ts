@@ -7,6 +7,7 @@ import { findProject } from '../accounts/public.ts';
 import {
   findRunOwner,
   organizationQuotaRefusal,
+  type VisualChangePictures,
   type VisualCheckKey,
   type VisualCheckResult,
 } from '../runs/public.ts';
@@ -224,6 +225,15 @@ export class VisualService {
   /** Bytes of the organization's baselines (in use and kept superseded), for its quota. */
   async storedBytes(organizationId: string): Promise<number> {
     return storedBaselineBytes(this.ctx.db, organizationId);
+  }
+
+  /** The blob keys of the run's changes' screenshots and diffs, for its report's thumbnails. */
+  async changePictures(run: { id: string; organizationId: string }): Promise<VisualChangePictures[]> {
+    return (await changesOfRun(this.ctx.db, run.organizationId, run.id)).map((change) => ({
+      testId: change.testId,
+      actualKey: change.actualKey,
+      diffKey: change.diffKey,
+    }));
   }
 
   async image(organizationId: string, changeId: string, kind: ImageKind): Promise<Readable> {

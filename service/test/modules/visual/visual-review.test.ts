@@ -93,6 +93,28 @@ describe('visual changes: candidates, approval, branches (real Chromium)', () =>
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     });
 
+  /**
+   * The report's `imageUrl` (a PR comment's thumbnail): downloaded without an API key, the
+   * same PNG as the authenticated images route serves, valid for 7 days.
+   */
+  const expectSamePicture = async (imageUrl: unknown, imagePath: string | null | undefined) => {
+    expect(typeof imageUrl).toBe('string');
+    const url = new URL(imageUrl as string);
+    expect(url.origin).toBe(new URL(t.config.publicUrl).origin);
+    const lifetime = Number(url.searchParams.get('expires')) - Date.now() / 1000;
+    expect(lifetime).toBeGreaterThan(604_800 - 600);
+    expect(lifetime).toBeLessThanOrEqual(604_800);
+    const unkeyed = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(unkeyed.statusCode, unkeyed.body).toBe(200);
+    expect(unkeyed.rawPayload.subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
+    const keyed = await t.api({ method: 'GET', url: imagePath ?? '' });
+    expect(keyed.statusCode).toBe(200);
+    expect(unkeyed.rawPayload.equals(keyed.rawPayload)).toBe(true);
+    return unkeyed.rawPayload;
+  };
+
   let firstRun = '';
   let changedRun = '';
 
@@ -110,6 +132,8 @@ describe('visual changes: candidates, approval, branches (real Chromium)', () =>
     expect(picture.headers['content-type']).toBe('image/png');
     const png = PNG.sync.read(picture.rawPayload);
     expect([png.width, png.height]).toEqual([320, 200]);
+    // No diff without a baseline: the thumbnail is the screenshot itself.
+    await expectSamePicture(finished.report.visualChanges[0]?.imageUrl, change?.images.actual);
   }, 240_000);
 
   it('approves the candidate (who and when), and the next run is green against it', async () => {
@@ -141,6 +165,10 @@ describe('visual changes: candidates, approval, branches (real Chromium)', () =>
       const picture = await t.api({ method: 'GET', url: change?.images[kind] ?? '' });
       expect(picture.statusCode, kind).toBe(200);
     }
+    // The thumbnail of a changed screenshot is its diff, not the screenshot.
+    const diff = await expectSamePicture(finished.report.visualChanges[0]?.imageUrl, change?.images.diff);
+    const actual = await t.api({ method: 'GET', url: change?.images.actual ?? '' });
+    expect(diff.equals(actual.rawPayload)).toBe(false);
     const rejected = await decide(runId, 'reject', { changeIds: [change?.id] });
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect((await run()).finished.status).toBe('failed');
