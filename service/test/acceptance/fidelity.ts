@@ -16,6 +16,8 @@ import { removeTempDirs, tempDir, uiTest } from '../runner/fixtures.ts';
  * `<variant> | <describe › title>`.
  */
 export type Verdicts = Map<string, 'passed' | 'failed'>;
+/** Each test's own time (Playwright's `duration` of its last attempt), by the same keys. */
+export type Durations = Map<string, number>;
 export const verdictKey = (variant: string, title: string) => `${variant} | ${title}`;
 
 const require = createRequire(import.meta.url);
@@ -23,7 +25,10 @@ const require = createRequire(import.meta.url);
 interface JsonSuite {
   title: string;
   suites?: JsonSuite[];
-  specs?: Array<{ title: string; tests: Array<{ projectName: string; status: string }> }>;
+  specs?: Array<{
+    title: string;
+    tests: Array<{ projectName: string; status: string; results?: Array<{ duration: number }> }>;
+  }>;
 }
 
 export async function runRawPlaywright(options: {
@@ -34,6 +39,7 @@ export async function runRawPlaywright(options: {
   chromium: string;
   dir: string;
   timeoutMs: number;
+  durations?: Durations;
 }): Promise<Verdicts> {
   const { dir } = options;
   const report = path.join(dir, 'raw.json');
@@ -72,11 +78,12 @@ export async function runRawPlaywright(options: {
   const verdicts: Verdicts = new Map();
   const walk = (suite: JsonSuite, titles: string[]) => {
     for (const spec of suite.specs ?? [])
-      for (const test of spec.tests)
-        verdicts.set(
-          verdictKey(test.projectName, [...titles, spec.title].join(' › ')),
-          test.status === 'expected' ? 'passed' : 'failed',
-        );
+      for (const test of spec.tests) {
+        const key = verdictKey(test.projectName, [...titles, spec.title].join(' › '));
+        verdicts.set(key, test.status === 'expected' ? 'passed' : 'failed');
+        const last = test.results?.at(-1);
+        if (last) options.durations?.set(key, last.duration);
+      }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const file of (JSON.parse(await fs.readFile(report, 'utf8')) as { suites: JsonSuite[] }).suites)
@@ -100,14 +107,17 @@ export async function runOnStepdeck(options: {
   dir: string;
   timeoutMs: number;
   secrets?: Record<string, string>;
+  durations?: Durations;
 }): Promise<Verdicts> {
   const keys = new Map<string, string>();
   const tests = options.variants.flatMap((variant, v) =>
     options.suite.map((test, t) => {
       const id = `acce0000-0000-4000-8000-${String(v * 100 + t).padStart(12, '0')}`;
       keys.set(id, verdictKey(variant, test.title));
-      // As raw Playwright runs it: no trace, no screenshot, no retry; one project per variant.
+      // As raw Playwright runs it: no trace, no screenshot, no retry, Playwright's default
+      // viewport (Stepdeck's is 1920×1080) unless the test names a device; one project per variant.
       const config = {
+        ...(test.config?.device || test.config?.viewport ? {} : { viewport: { width: 1280, height: 720 } }),
         ...test.config,
         timeout: options.timeoutMs,
         workers: 2,
@@ -130,8 +140,11 @@ export async function runOnStepdeck(options: {
   });
   expect(result.runnerError ?? null, result.log).toBeNull();
   const verdicts: Verdicts = new Map();
-  for (const test of result.tests)
-    verdicts.set(keys.get(test.testId) as string, test.status === 'passed' ? 'passed' : 'failed');
+  for (const test of result.tests) {
+    const key = keys.get(test.testId) as string;
+    verdicts.set(key, test.status === 'passed' ? 'passed' : 'failed');
+    options.durations?.set(key, test.durationMs);
+  }
   return verdicts;
 }
 
@@ -191,6 +204,8 @@ export function describeFidelity<Variant extends string>(suite: FidelitySuite<Va
     let app: Awaited<ReturnType<FidelitySuite<Variant>['startApp']>>;
     let raw: Verdicts;
     let steps: Verdicts;
+    const rawDurations: Durations = new Map();
+    const stepsDurations: Durations = new Map();
     beforeAll(async () => {
       const resolved = await resolveChromium();
       if (!resolved.ok) throw new Error(resolved.problem);
@@ -204,6 +219,7 @@ export function describeFidelity<Variant extends string>(suite: FidelitySuite<Va
       const rawStarted = Date.now();
       raw = await runRawPlaywright({
         ...sides,
+        durations: rawDurations,
         testDir: suite.spec.dir,
         testMatch: suite.spec.file,
         dir: await tempDir(`${suite.name}-raw`),
@@ -211,6 +227,7 @@ export function describeFidelity<Variant extends string>(suite: FidelitySuite<Va
       const stepsStarted = Date.now();
       steps = await runOnStepdeck({
         ...sides,
+        durations: stepsDurations,
         suite: suite.steps,
         ...(suite.secrets ? { secrets: suite.secrets } : {}),
         dir: await tempDir(`${suite.name}-steps`),
@@ -219,7 +236,8 @@ export function describeFidelity<Variant extends string>(suite: FidelitySuite<Va
       const stepsMs = Date.now() - stepsStarted;
       process.stdout.write(
         `${suite.name}: raw playwright test ${(rawMs / 1000).toFixed(1)} s, steps ${(stepsMs / 1000).toFixed(1)} s ` +
-          `(${(stepsMs / rawMs).toFixed(2)}x) for ${suite.steps.length} tests x ${variants.length} versions\n`,
+          `(${(stepsMs / rawMs).toFixed(2)}x) for ${suite.steps.length} tests x ${variants.length} versions\n` +
+          perTestCost(rawDurations, stepsDurations),
       );
     }, 1_500_000);
     afterAll(async () => {
@@ -250,4 +268,25 @@ export function describeFidelity<Variant extends string>(suite: FidelitySuite<Va
       }
     });
   });
+}
+
+/**
+ * The tests' own time on the correct app, summed on each side (start-up and scheduling left
+ * out: the per-test cost of steps against raw Playwright), and the three tests that cost most.
+ */
+function perTestCost(raw: Durations, steps: Durations): string {
+  const correct = [...raw.keys()].filter((key) => key.startsWith('correct |') && steps.has(key));
+  if (correct.length === 0) return '';
+  const sum = (durations: Durations) => correct.reduce((total, key) => total + (durations.get(key) ?? 0), 0);
+  const rawSum = sum(raw);
+  const stepsSum = sum(steps);
+  const worst = correct
+    .map((key) => ({ key, ratio: (steps.get(key) ?? 0) / Math.max(1, raw.get(key) ?? 0) }))
+    .sort((a, b) => b.ratio - a.ratio)
+    .slice(0, 3)
+    .map(({ key, ratio }) => `${key.slice('correct | '.length)} ${ratio.toFixed(2)}x`);
+  return (
+    `  per-test time on the correct app: raw ${(rawSum / 1000).toFixed(1)} s, steps ${(stepsSum / 1000).toFixed(1)} s ` +
+    `(${(stepsSum / rawSum).toFixed(2)}x); most: ${worst.join('; ')}\n`
+  );
 }
