@@ -1,19 +1,11 @@
 import type { Db } from '../../adapters/db/index.ts';
 import { appError } from '../../errors.ts';
 import { type SealedColumn, SecretBox } from '../../secret-box.ts';
-import { findProject } from '../accounts/public.ts';
 
 /**
  * Project secrets: values are write-only here (listed by name, never returned) and stored
  * sealed (secret-box.ts), opened only for a run.
  */
-
-/** The project, when it belongs to the organization. */
-export async function requireProjectOf(db: Db, organizationId: string, projectId: string): Promise<string> {
-  const project = await findProject(db, organizationId, projectId);
-  if (!project) throw appError('PROJECT_NOT_FOUND');
-  return project.id;
-}
 
 /** Creates or replaces a secret; `created` tells which (201 or 200). */
 export async function putSecret(db: Db, projectId: string, name: string, plain: string, now: string) {

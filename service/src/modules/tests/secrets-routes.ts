@@ -7,11 +7,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isoNow } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { session } from '../../plugins/auth/access.ts';
 import { requireUser } from '../../plugins/auth/index.ts';
-import { deleteSecret, listSecrets, putSecret, requireProjectOf } from './secrets-repository.ts';
+import { ProjectSecrets } from './secrets.ts';
 
 const tags = ['console'];
 const secretName = z
@@ -24,8 +23,7 @@ const secretName = z
 /** Project secrets: values are write-only (listed by name, never returned). */
 export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const projectOf = (organizationId: string, projectId: string) =>
-    requireProjectOf(ctx.db, organizationId, projectId);
+  const secrets = new ProjectSecrets({ db: ctx.db, clock: ctx.clock });
 
   app.post(
     '/console/v1/projects/:projectId/secrets',
@@ -43,13 +41,11 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) => {
-      const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      const { created, secret } = await putSecret(
-        ctx.db,
-        projectId,
+      const { created, secret } = await secrets.put(
+        requireUser(request).organizationId,
+        request.params.projectId,
         request.body.name,
         request.body.value,
-        isoNow(ctx.clock),
       );
       return reply.code(created ? 201 : 200).send({ data: secret });
     },
@@ -67,9 +63,7 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      const rows = await listSecrets(ctx.db, projectId);
-      return { data: rows };
+      return { data: await secrets.list(requireUser(request).organizationId, request.params.projectId) };
     },
   );
 
@@ -85,8 +79,11 @@ export async function secretsRoutes(parent: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      const projectId = await projectOf(requireUser(request).organizationId, request.params.projectId);
-      await deleteSecret(ctx.db, projectId, request.params.name);
+      await secrets.remove(
+        requireUser(request).organizationId,
+        request.params.projectId,
+        request.params.name,
+      );
       return { data: null };
     },
   );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleCall, createTestApp, databaseKinds, type TestApp } from '../../helper.ts';
 import { createTest, gotoStep, multipart, updateTest } from './helpers.ts';
@@ -356,5 +357,17 @@ describe.each(databaseKinds)('test lifecycle on %s', (database) => {
     expect((await consoleCall(t.app, cookie, { method: 'DELETE', url: `${url}/PASSWORD` })).statusCode).toBe(
       404,
     );
+    // A project that is not the organization's: 404 for each call, nothing stored.
+    const elsewhere = `/console/v1/projects/${randomUUID()}/secrets`;
+    for (const call of [
+      { method: 'POST' as const, url: elsewhere, payload: { name: 'TOKEN', value: 'x' } },
+      { method: 'GET' as const, url: elsewhere },
+      { method: 'DELETE' as const, url: `${elsewhere}/TOKEN` },
+    ]) {
+      const response = await consoleCall(t.app, cookie, call);
+      expect(response.statusCode, call.method).toBe(404);
+      expect(response.json().code).toBe('PROJECT_NOT_FOUND');
+    }
+    expect((await consoleCall(t.app, cookie, { method: 'GET', url })).json().data).toEqual([]);
   });
 });
