@@ -80,6 +80,7 @@ describe('action fields from the contract', () => {
     expect(fields('waitForResponse')).toEqual([
       'description:text',
       'url:text!',
+      'method:choice',
       'status:number',
       'jsonPath:text',
       'equals:json',
