@@ -138,7 +138,7 @@ test.describe('shared step children', () => {
     ];
     expect(await sharedChildren(firstId)).toEqual(expected);
     expect(await sharedChildren(secondId)).toEqual(expected);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
     // The second test's editor shows the new steps under the shared step.
     await page.goto(editorPath(secondId));
@@ -255,7 +255,7 @@ test.describe('shared step children', () => {
       action: { name: 'fill', selector: '#who', value: 'Cy' },
     });
     expect(await sharedNode()).toEqual({ stepId: originalId, children: before });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
     // The editors show it too: the branch's test the new steps, the default's the old ones.
     await expect(stepsList(page).getByRole('button', { name: /^2\.1\. type Bob fill/ })).toBeVisible();
