@@ -7,6 +7,7 @@
  *   node service/bench/visual.ts
  */
 import { chromium } from '@playwright/test';
+import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { resolveChromium } from '../src/runner/browser.ts';
 import { compareWithBaseline } from '../src/runner/compiler/runtime/stepdeck-visual.ts';
@@ -34,11 +35,24 @@ const baseline = picture(100);
 const same = picture(100);
 const moved = picture(140);
 
-function measure(label: string, actual: Buffer, withDiff: boolean, expected = baseline): void {
+/** The baseline: both pictures decoded by pngjs, then the same pixelmatch, without a diff. */
+const withPngjs = (expected: Buffer, actual: Buffer) => {
+  const a = PNG.sync.read(expected);
+  const b = PNG.sync.read(actual);
+  pixelmatch(a.data, b.data, undefined, b.width, b.height, { threshold: 0.2 });
+};
+
+function measure(
+  label: string,
+  actual: Buffer,
+  withDiff: boolean,
+  expected = baseline,
+  compare: () => unknown = () => compareWithBaseline(expected, actual, 0.2, withDiff),
+): void {
   const times: number[] = [];
   for (let round = 0; round < 45; round++) {
     const start = performance.now();
-    compareWithBaseline(expected, actual, 0.2, withDiff);
+    compare();
     if (round >= 5) times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
@@ -75,6 +89,9 @@ measure(
   chromiumChanged,
   false,
   chromiumBaseline,
+);
+measure('  the same with pngjs decoding both (the baseline)', chromiumChanged, false, chromiumBaseline, () =>
+  withPngjs(chromiumBaseline, chromiumChanged),
 );
 measure(
   '1920x1080 Chromium screenshot, heading changed, with the diff image',
