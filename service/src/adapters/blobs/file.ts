@@ -60,10 +60,15 @@ export class FileBlobStore implements BlobStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async size(key: string): Promise<number | undefined> {
     try {
-      return (await fsp.stat(this.pathOf(key))).isFile();
+      const stat = await fsp.stat(this.pathOf(key));
+      return stat.isFile() ? stat.size : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   }
 

@@ -9,6 +9,8 @@ export interface BlobStore {
   get(key: string): Promise<Buffer | undefined>;
   stream(key: string): Promise<Readable | undefined>;
   exists(key: string): Promise<boolean>;
+  /** The blob's size in bytes, read without its content; undefined when there is none. */
+  size(key: string): Promise<number | undefined>;
   list(prefix: string): Promise<string[]>;
   delete(prefix: string): Promise<void>;
   /** A URL that downloads the blob without an API key until `expiresInSeconds` pass. */

@@ -161,11 +161,17 @@ export class S3BlobStore implements BlobStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async size(key: string): Promise<number | undefined> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
-      return true;
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
+      return head.ContentLength ?? 0;
     } catch (error) {
-      if (notFound(error)) return false;
+      if (notFound(error)) return undefined;
       throw error;
     }
   }

@@ -148,12 +148,12 @@ export class VisualService {
     } else chosen = all.filter((change) => change.decision === 'pending');
     const decidedAt = this.ctx.clock.now().toISOString();
     if (decision === 'approved') {
-      const pictures = await this.picturesOf(chosen);
-      const bytes = [...pictures.values()].reduce((sum, picture) => sum + picture.length, 0);
+      const sizes = await this.pictureSizesOf(chosen);
+      const bytes = [...sizes.values()].reduce((sum, size) => sum + size, 0);
       const refusal = await organizationQuotaRefusal(this.ctx, organizationId, bytes);
       if (refusal) throw appError('VISUAL_QUOTA_EXCEEDED', refusal);
       for (const change of chosen)
-        await this.promote(change, pictures.get(change.id) as Buffer, decidedBy, decidedAt);
+        await this.promote(change, sizes.get(change.id) as number, decidedBy, decidedAt);
     }
     await decideChanges(
       this.ctx.db,
@@ -166,15 +166,18 @@ export class VisualService {
       .map(toChange);
   }
 
-  /** The screenshots the changes would make baselines, by change id (all stored, or a 404). */
-  private async picturesOf(changes: ChangeRow[]): Promise<Map<string, Buffer>> {
-    const pictures = new Map<string, Buffer>();
+  /**
+   * The sizes of the screenshots the changes would make baselines, by change id (all stored, or
+   * a 404), read without their content: approving a whole run holds no picture in memory.
+   */
+  private async pictureSizesOf(changes: ChangeRow[]): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
     for (const change of changes) {
-      const content = change.actualKey ? await this.ctx.blobs.get(change.actualKey) : undefined;
-      if (!content) throw appError('VISUAL_IMAGE_NOT_FOUND');
-      pictures.set(change.id, content);
+      const size = change.actualKey ? await this.ctx.blobs.size(change.actualKey) : undefined;
+      if (size === undefined) throw appError('VISUAL_IMAGE_NOT_FOUND');
+      sizes.set(change.id, size);
     }
-    return pictures;
+    return sizes;
   }
 
   /**
@@ -184,11 +187,14 @@ export class VisualService {
    */
   private async promote(
     change: ChangeRow,
-    content: Buffer,
+    bytes: number,
     approvedBy: string,
     approvedAt: string,
   ): Promise<void> {
     const blobKey = `visual/${change.projectId}/${change.branchId}/${change.testId}/${change.stepId.replace(/[^A-Za-z0-9_-]/g, '_')}/${change.browser}-${change.viewport}-${change.id}.png`;
+    // Copied as a stream: one screenshot at a time passes through, never held whole.
+    const content = change.actualKey ? await this.ctx.blobs.stream(change.actualKey) : undefined;
+    if (!content) throw appError('VISUAL_IMAGE_NOT_FOUND');
     await this.ctx.blobs.put(blobKey, content, 'image/png');
     const dropped = await this.ctx.db.transaction().execute((tx) =>
       replaceBaseline(
@@ -203,7 +209,7 @@ export class VisualService {
           browser: change.browser,
           viewport: change.viewport,
           blobKey,
-          bytes: content.length,
+          bytes,
           width: change.width,
           height: change.height,
           sourceRunId: change.runId,

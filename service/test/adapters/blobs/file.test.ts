@@ -22,5 +22,8 @@ describe('file blob store', () => {
     expect(await store.exists('runs/r1/tests/t/trace.zip')).toBe(false);
     await store.put('runs/r1/tests/t/trace.zip', Buffer.from('whole'));
     expect(String(await store.get('runs/r1/tests/t/trace.zip'))).toBe('whole');
+    expect(await store.size('runs/r1/tests/t/trace.zip')).toBe(5);
+    expect(await store.size('runs/r1/tests/t')).toBeUndefined();
+    expect(await store.size('runs/r1/tests/t/missing.zip')).toBeUndefined();
   });
 });

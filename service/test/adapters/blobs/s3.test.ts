@@ -38,12 +38,14 @@ describe('S3 blob store against s3rver', () => {
     return Buffer.concat(chunks);
   };
 
-  it('puts a Buffer and reads it back with get, stream and exists', async () => {
+  it('puts a Buffer and reads it back with get, stream, exists and size', async () => {
     const bytes = Buffer.from('hello from s3rver\n');
     await store.put('runs/r1/test-run.log', bytes, 'text/plain; charset=utf-8');
     expect(await store.get('runs/r1/test-run.log')).toEqual(bytes);
     expect(await streamText(await store.stream('runs/r1/test-run.log'))).toEqual(bytes);
     expect(await store.exists('runs/r1/test-run.log')).toBe(true);
+    expect(await store.size('runs/r1/test-run.log')).toBe(bytes.length);
+    expect(await store.size('runs/r1/missing.log')).toBeUndefined();
 
     expect(await store.exists('runs/r1/missing.log')).toBe(false);
     expect(await store.get('runs/r1/missing.log')).toBeUndefined();
