@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../adapters/db/index.ts';
+import type { Db, Tx } from '../../adapters/db/index.ts';
 import type { Database } from '../../adapters/db/schema.ts';
 
 export type AuditRow = Database['auditLog'];
@@ -15,7 +15,10 @@ export interface AuditFilters {
   to?: string;
 }
 
-export const insertAuditEntry = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).execute();
+/** `tx`: the change's own transaction, when the code making the change writes its entry (request-entry.ts). */
+export async function insertAuditEntry(db: Db | Tx, row: AuditRow): Promise<void> {
+  await db.insertInto('auditLog').values(row).execute();
+}
 
 /** The entry's insert, compiled but not run: the database adapter runs it inside the change's transaction. */
 export const auditEntryInsert = (db: Db, row: AuditRow) => db.insertInto('auditLog').values(row).compile();

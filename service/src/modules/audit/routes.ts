@@ -93,8 +93,10 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
   // After authentication (onRequest) and before the body is validated or the handler runs: the
   // entry is prepared, and the rest of the request runs in a scope where the database adapter
   // writes it inside the first transaction of the change (companion-writes.ts): no change
-  // commits without its entry, a rolled-back change takes its entry with it. A callback hook,
-  // so `done` (the rest of the request) runs inside the scope, as @fastify/request-context does.
+  // commits without its entry, a rolled-back change takes its entry with it. A handler may take
+  // the entry instead and write it in its own transaction (request-entry.ts: the run triggers).
+  // A callback hook, so `done` (the rest of the request) runs inside the scope, as
+  // @fastify/request-context does.
   app.addHook('preValidation', (request, _reply, done) => {
     if (!audited(request)) return done();
     const entry = describe(request);
@@ -114,6 +116,8 @@ export async function auditRoutes(parent: FastifyInstance, ctx: AppContext, audi
     const prepared = request.auditEntry;
     if (prepared) {
       // Closed first: the entry's own writes below, and anything the request left running, carry nothing.
+      // An entry the handler took (request-entry.ts) is closed already: whether its transaction
+      // committed is not known here, so it is finished as not written (an upsert).
       const written = prepared.companion.state === 'written';
       prepared.companion.state = 'closed';
       // A create names its record only in the response: the entry's resource comes from it,

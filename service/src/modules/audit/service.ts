@@ -89,7 +89,8 @@ export class AuditLog {
   /**
    * Once the response is known: an entry that committed with a change gets its outcome; one
    * that did not (the request changed nothing, or its change rolled back) is written now, with
-   * its outcome, on its own.
+   * its outcome, on its own. `written` false also covers an entry the handler wrote in its own
+   * transaction (request-entry.ts): the upsert completes it if that transaction committed.
    */
   async finish(row: AuditRow, written: boolean, outcome: AuditOutcome): Promise<void> {
     if (written) await completeAuditEntry(this.db, row.id, outcome);

@@ -1,17 +1,21 @@
 /**
- * What other modules may use of the presets module: the schedules module checks, records and
- * reads the preset a schedule names (and refuses, through a `PresetDeleteGuard`, the deletion of
- * one a schedule names), and remote runs layer a preset, through these (test/architecture.test.ts
- * checks that nothing else of presets/ is imported from outside).
+ * What other modules may use of the presets module: the schedules module checks and records the
+ * preset a schedule names (and refuses, through a `PresetDeleteGuard`, the deletion of one a
+ * schedule names); a run reads its preset, the one a request or a schedule names, and layers it
+ * under its own config (test/architecture.test.ts checks that nothing else of presets/ is
+ * imported from outside).
  */
 
-export { layerOverPreset } from './layering.ts';
+export {
+  layerOverPreset,
+  type PresetForRun,
+  presetOfProject,
+  presetOfSchedule,
+} from './run-preset-repository.ts';
 export {
   checkPresetOfProject,
   linkSchedulePreset,
   presetIdsOfSchedules,
-  presetOfProject,
-  presetOfSchedule,
   scheduleIdsOfPreset,
 } from './schedule-link-repository.ts';
 export type { PresetDeleteGuard } from './service.ts';

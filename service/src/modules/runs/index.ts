@@ -58,6 +58,15 @@ export const runsPlugin = fp<ModuleOptions>(
   },
   {
     name: 'runs',
-    dependencies: ['queue', 'accounts', 'environments', 'inboxes', 'install-settings', 'presets', 'tests'],
+    dependencies: [
+      'queue',
+      'accounts',
+      'audit',
+      'environments',
+      'inboxes',
+      'install-settings',
+      'presets',
+      'tests',
+    ],
   },
 );

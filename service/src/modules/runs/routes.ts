@@ -2,7 +2,6 @@ import {
   bulkRemoteRunBody,
   cancelRunResponse,
   latestRunResponse,
-  type RunConfig,
   remoteRunManyResponse,
   remoteRunResponse,
   runArtifactsResponse,
@@ -23,7 +22,7 @@ import { appError } from '../../errors.ts';
 import { projectRead, runControl } from '../../plugins/auth/access.ts';
 import { requireCallerScope } from '../../plugins/auth/index.ts';
 import { binaryResponse } from '../../plugins/openapi.ts';
-import { layerOverPreset, presetOfProject } from '../presets/public.ts';
+import { auditEntryOf } from '../audit/public.ts';
 import { batchesOf, shardsOf } from './batches-repository.ts';
 import { withFailureTriage } from './report-triage.ts';
 import { withVisualImageUrls } from './report-visual.ts';
@@ -60,26 +59,9 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     };
   };
 
-  /**
-   * A run started with a preset: the preset's config with the request's own over it, and the
-   * preset to record on the run. Presets are a console resource (spec): API keys pass `config`.
-   * The environment named by the request wins over the preset's; either reaches `startRun`.
-   */
-  const withPreset = async (
-    scope: ReturnType<typeof scopeOf>,
-    presetId: string | undefined,
-    config: RunConfig | undefined,
-    environment: string | undefined,
-  ) => {
-    if (!presetId) return { config, ...(environment ? { environment } : {}) };
-    if (scope.principal.kind === 'apiKey') throw appError('PRESET_REQUIRES_SESSION');
-    const preset = await presetOfProject(ctx.db, scope.projectId, presetId.toLowerCase());
-    const picked = environment ?? preset.environment;
-    return {
-      config: layerOverPreset(preset.config, config),
-      preset: { id: preset.id, name: preset.name },
-      ...(picked ? { environment: picked } : {}),
-    };
+  /** Presets are a console resource (spec): API keys pass `config`. */
+  const refusePresetOfKey = (scope: ReturnType<typeof scopeOf>, presetId: string | undefined) => {
+    if (presetId && scope.principal.kind === 'apiKey') throw appError('PRESET_REQUIRES_SESSION');
   };
 
   app.post(
@@ -101,21 +83,19 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
-      const chosen = await withPreset(
-        scope,
-        request.body?.presetId,
-        request.body?.config,
-        request.body?.environment,
-      );
+      refusePresetOfKey(scope, request.body?.presetId);
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,
         branchId: scope.branchId,
         testIds: [request.params.testId],
-        ...chosen,
+        config: request.body?.config,
+        presetId: request.body?.presetId,
+        environment: request.body?.environment,
         trigger: triggerOf(scope.principal),
         mode: 'single',
         source: request.body?.metadata,
+        audit: auditEntryOf(request),
       });
       if (result.single) return { data: { runId: result.runId, status: result.status } };
       const { runId, status, totalTests, message, leftOut } = result;
@@ -137,22 +117,20 @@ export async function runsRoutes(parent: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const scope = scopeOf(request);
-      const chosen = await withPreset(
-        scope,
-        request.body.presetId,
-        request.body.config,
-        request.body.environment,
-      );
+      refusePresetOfKey(scope, request.body.presetId);
       const result = await startRun(ctx, {
         organizationId: scope.organizationId,
         projectId: scope.projectId,
         branchId: scope.branchId,
         testIds: request.body.testIds,
         tagId: request.body.tagId,
-        ...chosen,
+        config: request.body.config,
+        presetId: request.body.presetId,
+        environment: request.body.environment,
         trigger: triggerOf(scope.principal),
         mode: 'bulk',
         source: request.body.metadata,
+        audit: auditEntryOf(request),
       });
       const { runId, status, totalTests, message, leftOut } = result;
       return { data: { runId, status, totalTests, message, leftOut } };

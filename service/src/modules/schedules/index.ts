@@ -64,5 +64,8 @@ export const schedulesPlugin = fp<ModuleOptions>(
       await stopWorker?.();
     });
   },
-  { name: 'schedules', dependencies: ['runs', 'queue', 'accounts', 'environments', 'presets', 'tests'] },
+  {
+    name: 'schedules',
+    dependencies: ['runs', 'queue', 'accounts', 'audit', 'environments', 'presets', 'tests'],
+  },
 );

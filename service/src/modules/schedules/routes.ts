@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { appError } from '../../errors.ts';
 import { apiKeyOnly, session } from '../../plugins/auth/access.ts';
 import { requireApiKey, requireUser } from '../../plugins/auth/index.ts';
+import { auditEntryOf } from '../audit/public.ts';
 import { nextTicks, validateCron } from './cron.ts';
 import type { SchedulesService } from './service.ts';
 
@@ -108,7 +109,11 @@ export async function schedulesRoutes(
       },
     },
     async (request) => {
-      const started = await service.trigger(requireApiKey(request).organizationId, request.params.scheduleId);
+      const started = await service.trigger(
+        requireApiKey(request).organizationId,
+        request.params.scheduleId,
+        auditEntryOf(request),
+      );
       return {
         data: {
           runId: started.runId,
@@ -256,7 +261,7 @@ export async function schedulesRoutes(
       const user = requireUser(request);
       // The same subscription rule as the API key route.
       if (!user.subscriptionActive) throw appError('LICENSE_REQUIRED');
-      const started = await service.trigger(user.organizationId, request.params.id);
+      const started = await service.trigger(user.organizationId, request.params.id, auditEntryOf(request));
       return {
         data: {
           runId: started.runId,

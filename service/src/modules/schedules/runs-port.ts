@@ -4,27 +4,26 @@
  * `scheduleId`/`scheduleType`/`scheduleName` on the run.
  */
 import type { AppContext } from '../../context.ts';
-import { layerOverPreset, presetOfSchedule } from '../presets/public.ts';
+import { presetOfSchedule } from '../presets/public.ts';
 import { startRun } from '../runs/public.ts';
 import type { StartScheduledRun } from './service.ts';
 
 export function runStarter(ctx: AppContext): StartScheduledRun {
   return async (request) => {
-    // The schedule's preset, read as it fires: an edited preset applies to the next firing.
+    // The schedule's preset, read as it fires: an edited preset applies to the next firing. The
+    // trigger layers it under the schedule's own config, and the schedule's own environment
+    // over the preset's.
     const preset = await presetOfSchedule(ctx.db, request.schedule.id);
-    const config = preset ? layerOverPreset(preset.config, request.config) : request.config;
     const started = await startRun(ctx, {
       organizationId: request.organizationId,
       projectId: request.projectId,
       branchId: request.branchId,
       ...(request.testIds ? { testIds: request.testIds } : {}),
       ...(request.tagId ? { tagId: request.tagId } : {}),
-      ...(config ? { config } : {}),
-      ...(preset ? { preset: { id: preset.id, name: preset.name } } : {}),
-      // The schedule's own environment over its preset's.
-      ...((request.environment ?? preset?.environment)
-        ? { environment: request.environment ?? preset?.environment }
-        : {}),
+      ...(request.config ? { config: request.config } : {}),
+      ...(preset ? { preset } : {}),
+      ...(request.environment ? { environment: request.environment } : {}),
+      ...(request.audit ? { audit: request.audit } : {}),
       trigger: {
         type: 'schedule',
         scheduleId: request.schedule.id,

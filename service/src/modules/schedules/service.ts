@@ -5,6 +5,7 @@ import { readJson, toFlag, toJson } from '../../adapters/db/index.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import { appError } from '../../errors.ts';
 import { findBranch, findProject, findTag } from '../accounts/public.ts';
+import type { AuditEntryWriter } from '../audit/public.ts';
 import { environmentOfProject } from '../environments/public.ts';
 import { checkPresetOfProject, linkSchedulePreset, presetIdsOfSchedules } from '../presets/public.ts';
 import { testIdsInProject } from '../tests/public.ts';
@@ -34,6 +35,8 @@ export interface ScheduledRunRequest {
   /** The environment the schedule names (over its preset's), by name. */
   environment?: string;
   schedule: { id: string; name: string; type: string };
+  /** The audit entry of a "trigger now" request, written in the run's transaction; none as it fires. */
+  audit?: AuditEntryWriter;
 }
 export interface StartedRun {
   runId: string;
@@ -230,9 +233,9 @@ export class SchedulesService {
   }
 
   /** Starts a run now, enabled or not; the run carries the schedule like a fired one. */
-  async trigger(organizationId: string, id: string): Promise<StartedRun> {
+  async trigger(organizationId: string, id: string, audit?: AuditEntryWriter): Promise<StartedRun> {
     const current = await this.row(organizationId, id);
-    const started = await this.startRun(scheduledRunRequest(current));
+    const started = await this.startRun({ ...scheduledRunRequest(current), ...(audit ? { audit } : {}) });
     await recordStarted(this.db, current.id, null, started.runId, isoNow(this.clock));
     return started;
   }

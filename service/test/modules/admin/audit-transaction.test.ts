@@ -1,7 +1,14 @@
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCall, createTestApp, type DatabaseKind, databaseKinds, type TestApp } from '../../helper.ts';
+import {
+  consoleCall,
+  createTest,
+  createTestApp,
+  type DatabaseKind,
+  databaseKinds,
+  type TestApp,
+} from '../../helper.ts';
 
 /**
  * "Writing the entry is part of the same transaction as the change": the entry commits with the
@@ -103,6 +110,69 @@ describe.each(databaseKinds)('audit entries commit with their change on %s', (da
     expect(after).toHaveLength(before + 1);
     expect(after.filter((entry) => entry.status === 500)).toHaveLength(2);
     expect(after.filter((entry) => entry.status === 201)).toHaveLength(1);
+  });
+
+  // The run triggers write their entry themselves, first in the run's transaction.
+  it('a remote run and its entry commit together, or neither does', async () => {
+    const action = 'POST /v1/tests/:testId/remote-run';
+    const runsOf = (testId: string) =>
+      t.ctx.db.selectFrom('runs').select(['id', 'status']).where('testId', '=', testId).execute();
+    const entriesOfTest = async (testId: string) =>
+      (await entriesOf(action)).filter((entry) => entry.resourceId === testId).map((entry) => entry.status);
+    const test = await createTest(t, { name: 'audited run', status: 'active', steps: [] });
+    const remoteRun = () => t.api({ method: 'POST', url: `/v1/tests/${test.id}/remote-run` });
+
+    // The entry cannot be written inside the run's transaction: no run.
+    const allowEntry = await refuseInserts(database, 'auditLog', 'new.status is null');
+    try {
+      expect((await remoteRun()).statusCode).toBe(500);
+    } finally {
+      await allowEntry();
+    }
+    // The run's own insert fails after its entry: the entry goes with it.
+    const allowTests = await refuseInserts(database, 'runTests', 'true');
+    try {
+      expect((await remoteRun()).statusCode).toBe(500);
+    } finally {
+      await allowTests();
+    }
+    expect(await runsOf(test.id)).toEqual([]);
+    expect((await entriesOfTest(test.id)).sort()).toEqual([500, 500]);
+
+    const started = await remoteRun();
+    expect(started.statusCode, started.body).toBe(200);
+    // Refused inside the transaction (the run is still pending): its entry says so, no second run.
+    expect((await remoteRun()).statusCode).toBe(409);
+    expect(await runsOf(test.id)).toEqual([{ id: started.json().data.runId, status: 'pending' }]);
+    expect((await entriesOfTest(test.id)).sort()).toEqual([200, 409, 500, 500]);
+  });
+
+  it("a schedule's trigger-now and its entry commit together, or neither does", async () => {
+    const action = 'POST /console/v1/schedules/:id/trigger';
+    const test = await createTest(t, { name: 'scheduled run', status: 'active', steps: [] });
+    const schedule = await as({
+      method: 'POST',
+      url: '/console/v1/schedules',
+      payload: { name: 'audited', projectId: t.bootstrap.projectId, cron: '0 2 * * *', testIds: [test.id] },
+    });
+    expect(schedule.statusCode, schedule.body).toBe(201);
+    const triggerNow = () =>
+      as({ method: 'POST', url: `/console/v1/schedules/${schedule.json().data.id}/trigger` });
+    const runsOf = () =>
+      t.ctx.db.selectFrom('runs').select('id').where('scheduleId', '=', schedule.json().data.id).execute();
+
+    const allow = await refuseInserts(database, 'auditLog', 'new.status is null');
+    try {
+      expect((await triggerNow()).statusCode).toBe(500);
+    } finally {
+      await allow();
+    }
+    expect(await runsOf()).toEqual([]);
+    const started = await triggerNow();
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await triggerNow()).statusCode).toBe(409);
+    expect(await runsOf()).toEqual([{ id: started.json().data.runId }]);
+    expect((await entriesOf(action)).map((entry) => entry.status).sort()).toEqual([200, 409, 500]);
   });
 
   it('a request refused before any write still gets its entry, with its status', async () => {
