@@ -1,6 +1,12 @@
+import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { readPng } from '../../src/runner/compiler/runtime/stepdeck-visual.ts';
+import {
+  compareScreenshots,
+  compareWithBaseline,
+  readPng,
+  releasePixels,
+} from '../../src/runner/compiler/runtime/stepdeck-visual.ts';
 
 /**
  * The screenshot decoder of `assertScreenshot`: its direct path (8-bit RGB and RGBA, the PNGs
@@ -75,5 +81,85 @@ describe('readPng', () => {
     const cut = Buffer.from(encoded.subarray(0, idat + 8 + Math.floor(length / 2)));
     cut.writeUInt32BE(Math.floor(length / 2), idat);
     expect(() => readPng(cut)).toThrow();
+  });
+});
+
+/** `picture` with a block of another colour: the changed screenshot. */
+function withBlock(png: PNG, left: number, top: number): PNG {
+  const copy = new PNG({ width: png.width, height: png.height });
+  png.data.copy(copy.data);
+  for (let y = top; y < Math.min(png.height, top + 12); y++)
+    for (let x = left; x < Math.min(png.width, left + 20); x++)
+      copy.data.set([10, 200, 30, 255], (y * png.width + x) * 4);
+  return copy;
+}
+
+/** What a comparison must give, from fresh pngjs buffers: the count and the diff PNG. */
+function reference(expected: Buffer, actual: Buffer): { diffPixels: number; diff: Buffer } {
+  const a = PNG.sync.read(expected);
+  const b = PNG.sync.read(actual);
+  const diff = new PNG({ width: b.width, height: b.height });
+  const diffPixels = pixelmatch(a.data, b.data, diff.data, b.width, b.height, { threshold: 0.2 });
+  return { diffPixels, diff: PNG.sync.write(diff, { deflateLevel: 1, filterType: 0 }) };
+}
+
+describe('comparisons reusing pixel buffers', () => {
+  const rgb = (png: PNG) => PNG.sync.write(png, { colorType: 2 });
+  const original = picture(160, 90, true);
+  const a = rgb(original);
+  const b = rgb(withBlock(original, 30, 20));
+  const c = rgb(withBlock(original, 100, 60));
+
+  it('give what fresh buffers give, comparison after comparison', () => {
+    const ab = reference(a, b);
+    const ac = reference(a, c);
+    expect(ab.diffPixels).toBeGreaterThan(0);
+    expect(ac.diffPixels).toBeGreaterThan(0);
+    for (let round = 0; round < 3; round++) {
+      const first = compareWithBaseline(a, b, 0.2, true);
+      expect(first.diffPixels).toBe(ab.diffPixels);
+      expect(Buffer.compare(first.diff as Buffer, ab.diff)).toBe(0);
+      // The buffers that held A and B are handed out again: nothing of B may stay in either.
+      expect(compareScreenshots(a, Buffer.from(a), 0.2, true).diffPixels).toBe(0);
+      const other = compareWithBaseline(a, c, 0.2, true);
+      expect(other.diffPixels).toBe(ac.diffPixels);
+      // The diff buffer too is reused: every pixel of it is repainted.
+      expect(Buffer.compare(other.diff as Buffer, ac.diff)).toBe(0);
+    }
+  });
+
+  it('never reuse pixels the caller passed in, nor pixels given back twice', () => {
+    const baseline = readPng(a);
+    const ab = reference(a, b).diffPixels;
+    const ac = reference(a, c).diffPixels;
+    // Were the baseline's buffer given back, a later decode or diff would be written into it;
+    // comparisons taking one, two and three buffers go round whatever the pool holds.
+    for (let round = 0; round < 4; round++) {
+      expect(compareScreenshots(baseline, b, 0.2, round % 2 === 1).diffPixels).toBe(ab);
+      expect(compareWithBaseline(a, c, 0.2, true).diffPixels).toBe(ac);
+    }
+    expect(Buffer.compare(baseline.data, PNG.sync.read(a).data)).toBe(0);
+    releasePixels(baseline);
+    // Given back twice, it would be handed to both sides of a comparison.
+    releasePixels(baseline);
+    for (let round = 0; round < 3; round++) {
+      expect(compareWithBaseline(a, b, 0.2, round === 1).diffPixels).toBe(ab);
+    }
+  });
+
+  it('decode a smaller image after a bigger one, and a bigger after a smaller', () => {
+    const big = rgb(picture(300, 200, true));
+    const small = rgb(picture(40, 30, true));
+    for (const png of [big, small, big, small]) {
+      const mine = readPng(png);
+      const theirs = PNG.sync.read(png);
+      expect([mine.width, mine.height, mine.data.length]).toEqual([
+        theirs.width,
+        theirs.height,
+        theirs.data.length,
+      ]);
+      expect(Buffer.compare(mine.data, theirs.data)).toBe(0);
+      releasePixels(mine);
+    }
   });
 });

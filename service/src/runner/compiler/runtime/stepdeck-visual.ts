@@ -46,11 +46,93 @@ export interface Pixels {
 
 const decoded = (image: Buffer | Pixels): Pixels => (Buffer.isBuffer(image) ? readPng(image) : image);
 
+/** Spare buffers stop being kept beyond this many bytes (a full-page screenshot can be far larger). */
+const SPARE_BYTES = 64 * 1024 * 1024;
+const spare: Buffer[] = [];
+let spareBytes = 0;
+
+/**
+ * A buffer of `size` bytes whose content is garbage: a spare one of that exact size if there is
+ * one, else a new one. Each comparison needs two 8 MB pixel buffers for a 1920×1080 screenshot
+ * (and a third for the diff); allocated afresh each time, they made V8 run a full collection
+ * about every other comparison, which set the slow tail (`service/bench/visual.ts` counts them).
+ * A buffer is owned by whoever took it until that owner gives it back with `releasePixels` after
+ * its last use, so nothing else can write to it meanwhile. The pool stays small because
+ * comparisons in one test process are sequential (a Playwright worker runs one test at a time
+ * and a test its steps in order): it only ever holds the few buffers one comparison needs.
+ */
+function takeBuffer(size: number): Buffer {
+  // The most recently given back first: its memory is the likeliest still in the CPU's caches.
+  // (A loop, not findLastIndex: an exported project compiles against ES2022.)
+  let index = spare.length - 1;
+  while (index >= 0 && spare[index]?.length !== size) index--;
+  if (index === -1) return Buffer.allocUnsafe(size);
+  const [buffer] = spare.splice(index, 1);
+  spareBytes -= size;
+  return buffer as Buffer;
+}
+
+/**
+ * Hands pixels back for reuse once nothing reads them any more (those from `readPng` and no
+ * others: their buffer is overwritten by a later comparison). Forgetting to is harmless.
+ */
+export function releasePixels(pixels: Pixels): void {
+  giveBuffer(pixels.data);
+}
+
+function giveBuffer(data: Buffer): void {
+  if (data.length === 0 || data.length > SPARE_BYTES || spare.includes(data)) return;
+  spare.push(data);
+  spareBytes += data.length;
+  // The oldest spares go first: sizes no longer in use (another viewport, an element) age out.
+  while (spareBytes > SPARE_BYTES) spareBytes -= (spare.shift() as Buffer).length;
+}
+
+/** A byte of a buffer, for indices the caller has checked are in range. */
+const byte = (bytes: Buffer, index: number): number => bytes[index] as number;
+
+/**
+ * Undoes the filter of the row starting at `row` (its filter byte just before), in place. Above
+ * the first row, bytes count as zero: there Paeth is Sub, Average halves the left byte, Up is none.
+ */
+function unfilterRow(raw: Buffer, row: number, stride: number, bpp: number, first: boolean): void {
+  const filter = byte(raw, row - 1);
+  const above = row - stride - 1;
+  const end = row + stride;
+  if (filter === 0 || (filter === 2 && first)) return;
+  if (filter === 1 || (filter === 4 && first)) {
+    for (let i = row + bpp; i < end; i++) raw[i] = byte(raw, i) + byte(raw, i - bpp);
+  } else if (filter === 2) {
+    for (let i = row, j = above; i < end; i++, j++) raw[i] = byte(raw, i) + byte(raw, j);
+  } else if (filter === 3) {
+    if (first) for (let i = row + bpp; i < end; i++) raw[i] = byte(raw, i) + (byte(raw, i - bpp) >> 1);
+    else {
+      for (let i = row, j = above; i < row + bpp; i++, j++) raw[i] = byte(raw, i) + (byte(raw, j) >> 1);
+      for (let i = row + bpp, j = above + bpp; i < end; i++, j++)
+        raw[i] = byte(raw, i) + ((byte(raw, i - bpp) + byte(raw, j)) >> 1);
+    }
+  } else if (filter === 4) {
+    // With nothing to the left, Paeth picks the byte above.
+    for (let i = row, j = above; i < row + bpp; i++, j++) raw[i] = byte(raw, i) + byte(raw, j);
+    for (let i = row + bpp, j = above + bpp; i < end; i++, j++) {
+      const left = byte(raw, i - bpp);
+      const up = byte(raw, j);
+      const upLeft = byte(raw, j - bpp);
+      // Distances of left + up - upLeft to left, up and upLeft.
+      const toLeft = Math.abs(up - upLeft);
+      const toUp = Math.abs(left - upLeft);
+      const toUpLeft = Math.abs(left + up - 2 * upLeft);
+      raw[i] = byte(raw, i) + (toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft);
+    }
+  } else throw new Error(`PNG row ${(row - 1) / (stride + 1)} has an unknown filter ${filter}`);
+}
+
 /**
  * Decodes a PNG to RGBA pixels. Chromium's screenshots (8-bit RGB or RGBA, not interlaced) take
  * a direct path: inflate, undo each row's filter in place, widen to RGBA. pngjs does the same
  * through general code that costs about twice as long on a 1920×1080 screenshot, and the
  * comparison decodes two of them; any other PNG (a palette, 16 bits, interlaced) goes to pngjs.
+ * The pixels' buffer may be a reused one: see `takeBuffer` and `releasePixels`.
  */
 export function readPng(png: Buffer): Pixels {
   const header = png.subarray(12, 16).toString('latin1') === 'IHDR' ? png : null;
@@ -67,54 +149,36 @@ export function readPng(png: Buffer): Pixels {
     else if (type === 'IEND') break;
     at += 12 + length;
   }
-  const raw = zlib.inflateSync(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   const bpp = colour === 6 ? 4 : 3;
   const stride = width * bpp;
-  if (raw.length < (stride + 1) * height) throw new Error('PNG data is shorter than its size says');
-  const data = Buffer.allocUnsafe(width * height * 4);
-  // A byte of the inflated rows (in range by the length check above).
-  const at = (index: number): number => raw[index] as number;
+  const size = (stride + 1) * height;
+  // Room for one byte more than the rows need makes zlib inflate into a single buffer; by
+  // default it fills 16 KB pieces and then copies them all into one (twice the memory).
+  const raw = zlib.inflateSync(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), {
+    chunkSize: Math.max(size + 1, zlib.constants.Z_MIN_CHUNK),
+  });
+  if (raw.length < size) throw new Error('PNG data is shorter than its size says');
+  const data = takeBuffer(width * height * 4);
   for (let y = 0; y < height; y++) {
     const row = y * (stride + 1) + 1;
-    const above = row - (stride + 1);
-    const filter = at(row - 1);
-    if (filter === 1) {
-      for (let i = bpp; i < stride; i++) raw[row + i] = (at(row + i) + at(row + i - bpp)) & 255;
-    } else if (filter === 2) {
-      if (y > 0) for (let i = 0; i < stride; i++) raw[row + i] = (at(row + i) + at(above + i)) & 255;
-    } else if (filter === 3) {
-      for (let i = 0; i < stride; i++) {
-        const left = i >= bpp ? at(row + i - bpp) : 0;
-        const up = y > 0 ? at(above + i) : 0;
-        raw[row + i] = (at(row + i) + ((left + up) >> 1)) & 255;
-      }
-    } else if (filter === 4) {
-      for (let i = 0; i < stride; i++) {
-        const left = i >= bpp ? at(row + i - bpp) : 0;
-        const up = y > 0 ? at(above + i) : 0;
-        const upLeft = i >= bpp && y > 0 ? at(above + i - bpp) : 0;
-        const guess = left + up - upLeft;
-        const toLeft = Math.abs(guess - left);
-        const toUp = Math.abs(guess - up);
-        const toUpLeft = Math.abs(guess - upLeft);
-        const predictor = toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft;
-        raw[row + i] = (at(row + i) + predictor) & 255;
-      }
-    } else if (filter !== 0) throw new Error(`PNG row ${y} has an unknown filter ${filter}`);
+    unfilterRow(raw, row, stride, bpp, y === 0);
     const out = y * width * 4;
     if (bpp === 4) raw.copy(data, out, row, row + stride);
     else
       for (let x = 0, i = row, j = out; x < width; x++, i += 3, j += 4) {
-        data[j] = at(i);
-        data[j + 1] = at(i + 1);
-        data[j + 2] = at(i + 2);
+        data[j] = byte(raw, i);
+        data[j + 1] = byte(raw, i + 1);
+        data[j + 2] = byte(raw, i + 2);
         data[j + 3] = 255;
       }
   }
   return { width, height, data };
 }
 
-/** Compares two PNG screenshots pixel by pixel with pixelmatch; the diff is painted red. */
+/**
+ * Compares two PNG screenshots pixel by pixel with pixelmatch; the diff is painted red. Pixels
+ * it decodes itself are released when it is done; pixels passed in stay the caller's.
+ */
 export function compareScreenshots(
   expected: Buffer | Pixels,
   actual: Buffer | Pixels,
@@ -123,25 +187,41 @@ export function compareScreenshots(
 ): Comparison {
   const a = decoded(expected);
   const b = decoded(actual);
-  const width = b.width;
-  const height = b.height;
-  if (a.width !== b.width || a.height !== b.height) {
-    const pixels = Math.max(a.width * a.height, width * height);
-    return { diffPixels: pixels, ratio: 1, width, height, diff: null, sizeMismatch: true };
+  let diff: Buffer | null = null;
+  try {
+    const width = b.width;
+    const height = b.height;
+    if (a.width !== b.width || a.height !== b.height) {
+      const pixels = Math.max(a.width * a.height, width * height);
+      return { diffPixels: pixels, ratio: 1, width, height, diff: null, sizeMismatch: true };
+    }
+    // pixelmatch paints every pixel of the diff, so a reused buffer's old content never shows.
+    diff = withDiff ? takeBuffer(width * height * 4) : null;
+    const diffPixels = pixelmatch(a.data, b.data, diff ?? undefined, width, height, { threshold });
+    const total = width * height;
+    return {
+      diffPixels,
+      ratio: total === 0 ? 0 : diffPixels / total,
+      width,
+      height,
+      diff: diff ? encodeDiff(diff, width, height) : null,
+      sizeMismatch: false,
+    };
+  } finally {
+    if (a !== expected) releasePixels(a);
+    if (b !== actual) releasePixels(b);
+    if (diff) giveBuffer(diff);
   }
-  const diff = withDiff ? new PNG({ width, height }) : null;
-  const diffPixels = pixelmatch(a.data, b.data, diff?.data, width, height, { threshold });
-  const total = width * height;
-  return {
-    diffPixels,
-    ratio: total === 0 ? 0 : diffPixels / total,
-    width,
-    height,
-    // Fastest deflate and no filter search: 3-4× faster than pngjs's defaults on a 1080p diff,
-    // and no larger, since a diff is mostly flat grey.
-    diff: diff ? PNG.sync.write(diff, { deflateLevel: 1, filterType: 0 }) : null,
-    sizeMismatch: false,
-  };
+}
+
+function encodeDiff(data: Buffer, width: number, height: number): Buffer {
+  const image = new PNG();
+  image.width = width;
+  image.height = height;
+  image.data = data;
+  // Fastest deflate and no filter search: 3-4× faster than pngjs's defaults on a 1080p diff,
+  // and no larger, since a diff is mostly flat grey.
+  return PNG.sync.write(image, { deflateLevel: 1, filterType: 0 });
 }
 
 /** Width and height from a PNG's header (IHDR), without decoding it. */
@@ -222,6 +302,11 @@ export async function checkScreenshot(
     decodedBaseline ??= readPng(baselineBytes as Buffer);
     return decodedBaseline;
   };
+  // Once the verdict (and any diff) is made; a step that throws before just leaves it to the collector.
+  const releaseBaseline = () => {
+    if (decodedBaseline) releasePixels(decodedBaseline);
+    decodedBaseline = null;
+  };
   let previous: Buffer | null = null;
   let actual = await shoot();
   let comparison: Comparison | null = null;
@@ -260,14 +345,19 @@ export async function checkScreenshot(
     width: comparison.width,
     height: comparison.height,
   };
-  if (record.status === 'passed') return { record, failure: null };
+  if (record.status === 'passed') {
+    releaseBaseline();
+    return { record, failure: null };
+  }
   const baseline = baselinePixels();
   const withDiff = compareScreenshots(baseline, actual, options.threshold, true);
+  const baselineSize = `${baseline.width}×${baseline.height}`;
+  releaseBaseline();
   await attach('actual', actual);
   if (withDiff.diff) await attach('diff', withDiff.diff);
   const size = `${comparison.width}×${comparison.height}`;
   const failure = comparison.sizeMismatch
-    ? `the screenshot is ${size}, the baseline ${baseline.width}×${baseline.height} (ratio 1)`
+    ? `the screenshot is ${size}, the baseline ${baselineSize} (ratio 1)`
     : `the screenshot differs from the baseline: ${comparison.diffPixels} of ${comparison.width * comparison.height} pixels (ratio ${formatRatio(comparison.ratio)}) differ, ${allowed} allowed; diff: ${name}-diff.png`;
   return { record, failure };
 }
