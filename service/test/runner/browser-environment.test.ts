@@ -198,11 +198,17 @@ describe('browser environment of the run config (real Chromium)', () => {
     await removeTempDirs();
   });
 
-  it('writes the device preset first in the config, then the explicit fields', () => {
+  it('writes the device preset first in the spec, then the explicit fields', () => {
     const config = String(project.files.get('playwright.config.ts'));
-    expect(config).toContain(`import { defineConfig, devices } from '@playwright/test';`);
-    expect(config).toMatch(/use: \{\n\s+\.\.\.devices\["Pixel 7"\],\n\s+browserName: "chromium",/);
-    expect(config).toContain('timezoneId: "Asia/Tokyo"');
+    const spec = (id: string) => String(project.files.get(project.specFiles.get(id) ?? ''));
+    // A context of its own is not a project (and a browser launch) of its own.
+    expect(config).toContain(`import { defineConfig } from '@playwright/test';`);
+    expect(config).not.toContain('devices');
+    expect(spec(ids.pixel)).toContain(`import { devices, expect, test } from '@playwright/test';`);
+    expect(spec(ids.pixel)).toMatch(
+      /const context = \{\n\s+\.\.\.\(.*\)\(devices\["Pixel 7"\]\),\n\s+baseURL: /,
+    );
+    expect(spec(ids.localeZone)).toContain('timezoneId: "Asia/Tokyo"');
     expect(config).toContain(
       'httpCredentials: { username: fill("ada"), password: fill("{{secrets.BASIC_PASSWORD}}") }',
     );

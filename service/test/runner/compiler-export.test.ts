@@ -5,7 +5,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject, linkPlaywright, writeProject } from '../../src/runner/index.ts';
-import { group, removeTempDirs, type Site, startSite, step, tempDir, uiTest } from './fixtures.ts';
+import {
+  exportedRunEnv,
+  group,
+  removeTempDirs,
+  type Site,
+  startSite,
+  step,
+  tempDir,
+  uiTest,
+} from './fixtures.ts';
 import {
   passingVocabularySteps,
   startVocabularySite,
@@ -97,12 +106,7 @@ describe('compiled project runs unmodified with npx playwright test', () => {
 
     const { stdout } = await run('npx', ['playwright', 'test', '--reporter=line'], {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PLAYWRIGHT_HTML_OPEN: 'never',
-        STEPDECK_SECRET_TODO_TOKEN: TODO_TOKEN,
-      },
+      env: await exportedRunEnv({ STEPDECK_SECRET_TODO_TOKEN: TODO_TOKEN }),
       timeout: 120_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);

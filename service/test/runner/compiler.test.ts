@@ -185,7 +185,7 @@ describe('compileProject', () => {
     expect(spec).toContain('the file \\"missing.txt\\" was not uploaded');
   });
 
-  it('maps the run configuration, one Playwright project per distinct test config', () => {
+  it('maps the run configuration, one Playwright project per distinct worker config', () => {
     const tests = [
       uiTest('t1', 'one', [], {
         config: { use: { actionTimeout: 0, navigationTimeout: 0, baseURL: 'http://a.test' }, workers: 3 },
@@ -216,6 +216,38 @@ describe('compileProject', () => {
     expect(perTest).toContain('headless: true,');
     expect(perTest).toContain(
       'testMatch: [/(^|[\\\\/])one-t1\\.spec\\.ts$/, /(^|[\\\\/])three-t3\\.spec\\.ts$/],',
+    );
+
+    // Context options alone (locale, device) do not make a project: Playwright would launch a
+    // browser per project. Each test that differs carries its context in its spec's test.use.
+    const contexts = compileProject({
+      tests: [
+        uiTest('c1', 'plain', [], { config: { use: { baseURL: 'http://a.test' } } }),
+        uiTest('c2', 'german', [], { config: { use: { baseURL: 'http://a.test' }, locale: 'de-DE' } }),
+        uiTest('c3', 'phone', [], {
+          config: { use: { baseURL: 'http://a.test' }, device: 'Pixel 7', colorScheme: 'dark' },
+        }),
+      ],
+      config: null,
+      secretNames: [],
+    });
+    const contextConfig = String(contexts.files.get('playwright.config.ts'));
+    expect(contextConfig.match(/name: /g)).toHaveLength(1);
+    expect(contextConfig).toContain('baseURL: "http://a.test",');
+    expect(contextConfig).not.toContain('locale');
+    expect(contextConfig).not.toContain('devices');
+    const specOf = (id: string) => String(contexts.files.get(contexts.specFiles.get(id) ?? ''));
+    expect(specOf('c1')).toContain(
+      'const context = {\n  viewport: {"width":1920,"height":1080},\n};\ntest.use(context);',
+    );
+    expect(specOf('c1')).toContain('new Stepdeck(testInfo, { vars: {}, parameters: {}, context });');
+    expect(specOf('c2')).toContain(
+      'const context = {\n  viewport: {"width":1920,"height":1080},\n  locale: "de-DE",\n};',
+    );
+    // The device first (without its browser type, a worker option), then the test's own fields.
+    expect(specOf('c3')).toContain("import { devices, expect, test } from '@playwright/test';");
+    expect(specOf('c3')).toMatch(
+      /const context = \{\n {2}\.\.\.\(\(\{ defaultBrowserType: _browserType, \.\.\.options \}\) => options\)\(devices\["Pixel 7"\]\),\n {2}baseURL: "http:\/\/a\.test",[\s\S]*colorScheme: "dark",\n\};/,
     );
 
     // A run config applies to every test: a single project.

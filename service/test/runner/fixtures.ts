@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { StepAction, StepCondition, StepNode } from '@stepdeck/contract';
+import { resolveChromium } from '../../src/runner/browser.ts';
 import type { CompilableTest } from '../../src/runner/index.ts';
 
 /** A tiny site on loopback: pages for browser tests, JSON endpoints for API tests. */
@@ -258,4 +259,21 @@ export function environOf(pid: number): Map<string, string> {
   return new Map(
     environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
+}
+
+/**
+ * The environment of `npx playwright test` in an exported project, as its README tells a user to
+ * run it: PATH and HOME, and CHROMIUM_PATH naming the browser the service resolves (the generated
+ * config's first choice), so that the export runs without Debian's Chromium or Playwright's own.
+ */
+export async function exportedRunEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const resolved = await resolveChromium();
+  if (!resolved.ok) throw new Error(resolved.problem);
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    CHROMIUM_PATH: resolved.browser.executablePath,
+    ...extra,
+  };
 }

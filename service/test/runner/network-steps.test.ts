@@ -14,7 +14,7 @@ import {
   linkPlaywright,
   writeProject,
 } from '../../src/runner/index.ts';
-import { removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
+import { exportedRunEnv, removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
 import { MFA_KEY, MFA_URI, type NetworkSite, startNetworkSite } from './network-site.ts';
 
 /**
@@ -352,12 +352,7 @@ describe('network, TOTP and accessibility steps (real Chromium)', () => {
     await linkPlaywright(dir);
     const { stdout } = await run('npx', ['playwright', 'test', '--reporter=line'], {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PLAYWRIGHT_HTML_OPEN: 'never',
-        ...secrets,
-      },
+      env: await exportedRunEnv({ ...secrets }),
       timeout: 180_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);

@@ -11,7 +11,7 @@ import {
   linkPlaywright,
   writeProject,
 } from '../../src/runner/index.ts';
-import { removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
+import { exportedRunEnv, removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
 import { passingTabSteps, startTabsSite, type TabsSite } from './tabs-site.ts';
 
 /**
@@ -166,7 +166,7 @@ describe('tabs, popups and frames (real Chromium)', () => {
     await linkPlaywright(dir);
     const { stdout } = await run('npx', ['playwright', 'test', '--reporter=line'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PLAYWRIGHT_HTML_OPEN: 'never' },
+      env: await exportedRunEnv(),
       timeout: 240_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);

@@ -13,7 +13,7 @@ import {
   linkPlaywright,
   writeProject,
 } from '../../src/runner/index.ts';
-import { removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
+import { exportedRunEnv, removeTempDirs, step, tempDir, uiTest } from './fixtures.ts';
 
 /**
  * Web Vitals steps in real Chromium against a loopback page whose largest element is an image
@@ -224,12 +224,7 @@ describe('an exported project with a device, secret headers and vitals steps', (
     await linkPlaywright(dir);
     const { stdout } = await promisify(execFile)('npx', ['playwright', 'test', '--reporter=line'], {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PLAYWRIGHT_HTML_OPEN: 'never',
-        STEPDECK_SECRET_API_TOKEN: 'exported-token',
-      },
+      env: await exportedRunEnv({ STEPDECK_SECRET_API_TOKEN: 'exported-token' }),
       timeout: 120_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);

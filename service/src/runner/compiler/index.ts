@@ -22,6 +22,15 @@ import {
   VISUAL_RUNTIME_FILE,
   VITALS_RUNTIME_FILE,
 } from './constants.ts';
+import {
+  type ContextEntry,
+  contextEntries,
+  type ProjectGroup,
+  projectKey,
+  specUseLines,
+  splitContexts,
+  usesDevice,
+} from './context-options.ts';
 import { networkProjectFiles } from './network-project.ts';
 import { outlineSteps, stepTitle } from './outline.ts';
 import {
@@ -176,7 +185,7 @@ function stepDepth(steps: StepNode[]): number {
   return deepest;
 }
 
-function specSource(ctx: TestContext, input: CompileInput): string {
+function specSource(ctx: TestContext, input: CompileInput, ownContext: ContextEntry[]): string {
   const { test } = ctx;
   const depth = stepDepth(test.steps);
   if (depth > maxCompiledStepDepth) return tooDeepSpec(test, depth);
@@ -201,19 +210,21 @@ function specSource(ctx: TestContext, input: CompileInput): string {
   const vitals = usesAction(test, VITALS_ACTIONS);
   const heal = healMode(test.config as RunConfig);
   if (heal !== 'suggest') init.push(`heal: ${lit(heal)}`);
+  if (ownContext.length > 0) init.push('context');
   return [
     generatedFrom(test),
-    `import { expect, test } from '@playwright/test';`,
+    `import { ${usesDevice(ownContext) ? 'devices, ' : ''}expect, test } from '@playwright/test';`,
     `import { ${runtimeImports} } from '../${RUNTIME_FILE}';`,
     ...networkSpecImports((names) => usesAction(test, names)),
     ...(vitals
       ? [`import { assertVitals, installVitals, measureVitals } from '../${VITALS_RUNTIME_FILE}';`]
       : []),
     '',
+    ...(ownContext.length > 0 ? [...specUseLines(ownContext), ''] : []),
     `${testCall(test)}async ({ ${fixtures} }, testInfo) => {`,
     `  const sd = new Stepdeck(testInfo, { ${init.join(', ')} });`,
     ...(changesTabs ? ['  let page = firstPage;'] : []),
-    ...(needsPage ? [`  await sd.guard(page);`] : []),
+    ...(needsPage ? [`  sd.attach(page);`] : []),
     ...(vitals ? [`  await installVitals(page);`] : []),
     ...networkSpecSetup((names) => usesAction(test, names)),
     `  const s0 = sd.root;`,
@@ -280,7 +291,13 @@ export function compileProject(input: CompileInput): CompiledProject {
   const specFiles = new Map<string, string>();
   const outlines = new Map<string, ReturnType<typeof outlineSteps>>();
   const usedNames = new Set<string>();
-  const groups = new Map<string, { config: ResolvedRunConfig; specs: string[] }>();
+  // Tests are named and grouped into projects first: a spec carries its own context when the
+  // other tests of its project differ (context-options.ts).
+  const named = new Map<string, { test: CompilableTest; base: string; entries: ContextEntry[] }>();
+  const members = new Map<
+    string,
+    { config: ResolvedRunConfig; specs: string[]; entries: ContextEntry[][] }
+  >();
   let browser = false;
 
   for (const test of input.tests) {
@@ -288,24 +305,35 @@ export function compileProject(input: CompileInput): CompiledProject {
     for (let n = 2; usedNames.has(base); n++) base = `${slug(test.name)}-${slug(test.id, 8)}-${n}`;
     usedNames.add(base);
     const spec = `tests/${base}.spec.ts`;
+    const config = input.config ?? resolveRunConfig(test.config as RunConfig);
+    const entries = contextEntries(config);
+    named.set(spec, { test, base, entries });
+    const key = projectKey(config);
+    const group = members.get(key) ?? { config, specs: [], entries: [] };
+    group.specs.push(spec);
+    group.entries.push(entries);
+    members.set(key, group);
+  }
+  const groups: ProjectGroup[] = [];
+  const ownContext = new Map<string, ContextEntry[]>();
+  for (const { config, specs, entries } of members.values()) {
+    const split = splitContexts(specs.map((spec, i) => ({ spec, entries: entries[i] ?? [] })));
+    groups.push({ config, specs, shared: split.shared });
+    for (const [spec, own] of split.own) ownContext.set(spec, own);
+  }
+  for (const [spec, { test, base }] of named) {
     const ctx: TestContext = { test, fileDir: `files/${base}`, files: new Map(), out: new Map() };
-    files.set(spec, specSource(ctx, input));
+    files.set(spec, specSource(ctx, input, ownContext.get(spec) ?? []));
     for (const [relative, content] of ctx.out) files.set(relative, content);
     specFiles.set(test.id, spec);
     outlines.set(test.id, outlineSteps(test.steps));
     if (testNeedsPage(test)) browser = true;
-
-    const config = input.config ?? resolveRunConfig(test.config as RunConfig);
-    const key = JSON.stringify(config);
-    const group = groups.get(key) ?? { config, specs: [] };
-    group.specs.push(spec);
-    groups.set(key, group);
   }
-  if (groups.size === 0) {
+  if (groups.length === 0) {
     const config = input.config ?? resolveRunConfig();
-    groups.set('default', { config, specs: [] });
+    groups.push({ config, specs: [], shared: contextEntries(config) });
   }
-  const groupList = [...groups.values()];
+  const groupList = groups;
   const visual = input.tests.some((test) => usesAction(test, new Set(['assertScreenshot'])));
   const network = networkProjectFiles((names) => input.tests.some((test) => usesAction(test, names)));
 

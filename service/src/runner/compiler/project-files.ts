@@ -5,18 +5,18 @@ import type { ResolvedRunConfig } from '@stepdeck/contract';
 import { lit } from './code.ts';
 import {
   CHROMIUM_ARGS,
-  DEFAULT_ACTION_TIMEOUT_MS,
   EGRESS_CHROMIUM_ARGS,
   EGRESS_PROXY_ENV_VAR,
   RUNTIME_PART_FILES,
   SANDBOX_ENV_VAR,
   secretEnvVar,
 } from './constants.ts';
+import { configUseLines, DEVICE, type ProjectGroup, usesDevice } from './context-options.ts';
 import type { CompileInput } from './types.ts';
 
 /**
  * The project's files around the specs: `playwright.config.ts` (one Playwright project per
- * distinct config), the README naming the secrets' variables, the runtime's source (its parts and
+ * distinct worker config, see context-options.ts), the README naming the secrets' variables, the runtime's source (its parts and
  * siblings read from `runtime/` as they are, since a project runs them unmodified).
  */
 
@@ -108,51 +108,35 @@ export function visualDependencies(): Record<string, string> {
   return { pixelmatch: version('pixelmatch'), pngjs: version('pngjs') };
 }
 
-function projectUse(config: ResolvedRunConfig): Record<string, unknown> {
-  const {
-    device: _device,
-    extraHTTPHeaders: _headers,
-    httpCredentials: _credentials,
-    ...context
-  } = config.environment;
+/** The worker-scoped `use` of a project (see context-options.ts). */
+function workerUse(config: ResolvedRunConfig): Record<string, unknown> {
   return {
     browserName: config.use.browserName,
-    ...(config.use.baseURL ? { baseURL: config.use.baseURL } : {}),
     headless: true,
     trace: config.use.trace,
     video: config.use.video,
     screenshot: config.use.screenshot,
-    actionTimeout: config.use.actionTimeout === 0 ? DEFAULT_ACTION_TIMEOUT_MS : config.use.actionTimeout,
-    // 0 is Playwright's "no limit", as in the spec.
-    navigationTimeout: config.use.navigationTimeout,
-    // A device brings its own viewport, unless the config sets one.
-    ...(config.environment.device && !config.viewportSet
-      ? {}
-      : { viewport: { width: config.viewport.width, height: config.viewport.height } }),
-    ...context,
   };
 }
 
 /**
- * The `use` lines of the browser environment that are code, not literals: the device preset
- * (spread first, so the config's own fields win) and the headers and credentials, whose
+ * The headers and credentials of a project's `use`: code, not literals, because their
  * `{{secrets.X}}` are read from the environment when the config loads, never written here.
  */
-function environmentLines(config: ResolvedRunConfig): { first: string[]; last: string[] } {
-  const { device, extraHTTPHeaders, httpCredentials } = config.environment;
-  const first = device ? [`        ...devices[${lit(device)}],`] : [];
-  const last: string[] = [];
+function credentialLines(config: ResolvedRunConfig): string[] {
+  const { extraHTTPHeaders, httpCredentials } = config.environment;
+  const lines: string[] = [];
   if (extraHTTPHeaders) {
     const entries = Object.entries(extraHTTPHeaders).map(
       ([name, value]) => `${lit(name)}: fill(${lit(value)})`,
     );
-    last.push(`        extraHTTPHeaders: { ${entries.join(', ')} },`);
+    lines.push(`        extraHTTPHeaders: { ${entries.join(', ')} },`);
   }
   if (httpCredentials)
-    last.push(
+    lines.push(
       `        httpCredentials: { username: fill(${lit(httpCredentials.username)}), password: fill(${lit(httpCredentials.password)}) },`,
     );
-  return { first, last };
+  return lines;
 }
 
 /** `fill()` of the generated config: `{{secrets.X}}` and `{{env.X}}` from the environment. */
@@ -168,18 +152,16 @@ const fillSource = [
   `}`,
 ];
 
-export function configSource(
-  groups: Array<{ config: ResolvedRunConfig; specs: string[] }>,
-  single: boolean,
-): string {
+export function configSource(groups: ProjectGroup[], single: boolean): string {
   const workers = Math.max(...groups.map((group) => group.config.workers));
-  const usesDevices = groups.some((group) => group.config.environment.device);
+  const usesDevices = groups.some((group) => usesDevice(group.shared));
   const usesFill = groups.some(
     (group) => group.config.environment.extraHTTPHeaders || group.config.environment.httpCredentials,
   );
   const projects = groups.map((group, index) => {
     const { config } = group;
-    const environment = environmentLines(config);
+    const device = group.shared.filter(([key]) => key === DEVICE);
+    const context = group.shared.filter(([key]) => key !== DEVICE);
     const name = single ? 'stepdeck' : `stepdeck-${index + 1}`;
     const lines = [`    {`, `      name: ${lit(name)},`];
     if (!single) {
@@ -193,9 +175,10 @@ export function configSource(
       `      timeout: ${lit(config.timeout)},`,
       `      repeatEach: ${lit(config.repeatEach)},`,
       `      use: {`,
-      ...environment.first,
-      ...Object.entries(projectUse(config)).map(([key, value]) => `        ${key}: ${lit(value)},`),
-      ...environment.last,
+      ...configUseLines(device, '        '),
+      ...Object.entries(workerUse(config)).map(([key, value]) => `        ${key}: ${lit(value)},`),
+      ...configUseLines(context, '        '),
+      ...credentialLines(config),
       ...(config.use.browserName === 'chromium' ? ['        launchOptions: chromiumLaunchOptions,'] : []),
       // The request fixture's (and every browser context's) way out: the egress proxy.
       `        ...egressUse,`,

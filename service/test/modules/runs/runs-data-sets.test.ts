@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { linkPlaywright, writeProject } from '../../../src/runner/index.ts';
 import { createTestApp, databaseKinds, multipart, type TestApp } from '../../helper.ts';
-import { tempDir } from '../../runner/fixtures.ts';
+import { exportedRunEnv, tempDir } from '../../runner/fixtures.ts';
 import { createTest, waitForStatus } from './helpers.ts';
 
 /**
@@ -232,7 +232,7 @@ describe.each(databaseKinds)('data sets on %s', (database) => {
     await linkPlaywright(dir);
     const { stdout } = await run('npx', ['playwright', 'test', '--reporter=list'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PLAYWRIGHT_HTML_OPEN: 'never' },
+      env: await exportedRunEnv(),
       timeout: 180_000,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`npx playwright test failed:\n${error.stdout}\n${error.stderr}`);

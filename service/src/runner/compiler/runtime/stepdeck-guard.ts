@@ -1,23 +1,16 @@
 /**
  * Where a compiled test may go, for `stepdeck-runtime.ts`, copied beside it into every
- * compiled project: only http(s) targets for `goto` and `request` steps, every other load of
- * the browser context blocked, and the Stepdeck service's egress proxy's refusals and network
- * errors turned into the failure the user would see without the proxy. A test must never read
- * the machine it runs on through `file:` and friends. It imports only `@playwright/test` and
- * `node:` modules.
+ * compiled project: only http(s) targets for `goto` and `request` steps, and the Stepdeck
+ * service's egress proxy's refusals and network errors turned into the failure the user would
+ * see without the proxy. A test must never read the machine it runs on through `file:` and
+ * friends: the steps' own loads (the only ones the browser starts itself) are checked here,
+ * and Chromium refuses a web page's loads of `file:`, `chrome:` and `view-source:` URLs itself
+ * (links, frames, fetches, redirects: `sandbox.test.ts` tries each). The context routes
+ * nothing for this: a route makes every request of the page stop in Playwright's server and
+ * turns the HTTP cache off. It imports only `@playwright/test` and `node:` modules.
  */
 import net from 'node:net';
-import type { BrowserContext, Page, Request } from '@playwright/test';
-
-/**
- * Every URL whose scheme a page may not load from: anything but http(s), ws(s), `data:`,
- * `blob:` and `about:` (so `file:`, `chrome:`, `view-source:`… are blocked). A regular
- * expression rather than a function, so that Playwright matches it in its server and lets
- * every other request through there: a function would bring each of a page's requests to the
- * test's side and back (measured: two loads of a page of 80 resources 280–301 against
- * 292–334 ms, docs/orchestrated-runs.md).
- */
-const UNLOADABLE_URL = /^(?!(?:https?|wss?|data|blob|about):)/i;
+import type { Page, Request } from '@playwright/test';
 
 /**
  * The absolute URL Playwright will open for `url` (resolved against `baseURL`, `localhost:…`
@@ -43,38 +36,6 @@ export function webTarget(url: string, baseURL: string | undefined, what: 'goto'
   throw new Error(
     `${what}: only http and https URLs may be opened; "${parsed.protocol}" is not allowed (${url})`,
   );
-}
-
-/**
- * The loads a test's browser context blocked (a link, a script or a redirect to `file:`
- * included). The block happens in the browser, away from any step's code, so it is noted here
- * and the step during which it happened fails when it ends.
- */
-export class LoadGuard {
-  private blocked: string | undefined;
-
-  /** Blocks every load of the context that is not http(s). */
-  async install(context: BrowserContext): Promise<void> {
-    await context.route(UNLOADABLE_URL, async (route) => {
-      this.blocked ??= route.request().url();
-      await route.abort('blockedbyclient');
-    });
-  }
-
-  /** Throws (once) when the context blocked a load since the last check. */
-  assertNone(): void {
-    const blocked = this.blocked;
-    if (blocked === undefined) return;
-    this.blocked = undefined;
-    throw new Error(
-      `the page tried to open "${blocked}": only http and https URLs may be opened, so it was blocked`,
-    );
-  }
-
-  /** Forgets a blocked load once its step has failed anyway, so the next step does not. */
-  clear(): void {
-    this.blocked = undefined;
-  }
 }
 
 /**
@@ -168,7 +129,7 @@ function gotoEgressError(target: string, reached: string, answer: EgressAnswer):
  * (the URL, or a redirect on the way) fails with the rule, and one it could not complete with
  * the error Chromium would have given; a load the guard blocked fails as such.
  */
-export async function gotoThroughEgress(page: Page, target: string, loads: LoadGuard): Promise<void> {
+export async function gotoThroughEgress(page: Page, target: string): Promise<void> {
   const proxied = egressProxy() !== undefined;
   let tunnelFailed: string | undefined;
   const onFailed = (request: Request) => {
@@ -183,7 +144,6 @@ export async function gotoThroughEgress(page: Page, target: string, loads: LoadG
   try {
     response = await page.goto(target);
   } catch (error) {
-    loads.assertNone();
     const answer = tunnelFailed ? await askEgressProxy(tunnelFailed) : undefined;
     if (answer && tunnelFailed) throw gotoEgressError(target, tunnelFailed, answer);
     throw error;

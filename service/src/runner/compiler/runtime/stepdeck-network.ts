@@ -33,8 +33,8 @@ export interface MockRouteOptions {
 
 /**
  * `mockRoute`: from now on, requests of every page of the test's context (popups too) whose URL
- * matches are answered here (or aborted) and never reach the network. Registered after the
- * runtime's guard, so it takes precedence; a non-http(s) URL is passed on to the guard.
+ * matches are answered here (or aborted) and never reach the network. Only http(s) requests
+ * are answered; any other goes on as the page asked it (Chromium refuses `file:` itself).
  */
 export async function mockRoute(page: Page, options: MockRouteOptions): Promise<void> {
   await page.context().route(
@@ -258,9 +258,8 @@ export async function waitForResponse(
   options: WaitForResponseOptions,
   variable?: string,
 ): Promise<void> {
-  const use = sd.testInfo.project.use as { baseURL?: string; actionTimeout?: number };
-  const baseURL = use.baseURL || undefined;
-  const timeout = options.timeout ?? (use.actionTimeout || 10_000);
+  const baseURL = (sd.useOption('baseURL') as string | undefined) || undefined;
+  const timeout = options.timeout ?? ((sd.useOption('actionTimeout') as number | undefined) || 10_000);
   urlPattern(options.url);
   const found = await log.next(
     (entry) =>

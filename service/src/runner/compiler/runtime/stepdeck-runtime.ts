@@ -8,7 +8,7 @@
  *   `{{secrets.X}}` templating, `if` conditions' comparison, JSON paths;
  * - `stepdeck-locators.ts`: locators, frames, and the diagnosis (`stepdeck-heal.ts`,
  *   `stepdeck-suggest.ts`) and retry of a step whose locator failed;
- * - `stepdeck-guard.ts`: only http(s) loads, and the egress proxy's refusals as failures;
+ * - `stepdeck-guard.ts`: only http(s) targets for steps, and the egress proxy's refusals as failures;
  * - `stepdeck-results.ts`: what a result carries for the service's report (annotations);
  * - `stepdeck-email.ts` (inbox polling), `stepdeck-page.ts` (page scripts, history,
  *   patterns), `stepdeck-tabs.ts` (tabs, popups, frames).
@@ -28,7 +28,7 @@ import {
   pollInbox,
   type WaitForEmailOptions,
 } from './stepdeck-email.ts';
-import { assertRequestPassed, gotoThroughEgress, LoadGuard, webTarget } from './stepdeck-guard.ts';
+import { assertRequestPassed, gotoThroughEgress, webTarget } from './stepdeck-guard.ts';
 import type { HealMode } from './stepdeck-heal.ts';
 import { StepLocators } from './stepdeck-locators.ts';
 import { containingPatterns, evaluateInPage, traverseHistory, userPattern } from './stepdeck-page.ts';
@@ -102,13 +102,13 @@ export class Stepdeck {
   private failedAny = false;
   private lastResponse: ApiResponseRecord | undefined;
   private previousStepStartedAt = new Date();
-  /** The non-http(s) loads the browser context blocked; each fails the step it happened in. */
-  private readonly loads = new LoadGuard();
   private currentStepStartedAt = new Date();
   /** The test's browser context (browser tests): its pages are the ones Playwright screenshots. */
   private context: BrowserContext | undefined;
   /** The running step's locators and frames, and the healing of a step whose locator failed. */
   private readonly locators: StepLocators;
+  /** The spec's own `test.use` (a context that differs from its project's), over the project's. */
+  private readonly ownContext: Record<string, unknown>;
 
   constructor(
     testInfo: TestInfo,
@@ -118,6 +118,7 @@ export class Stepdeck {
       data?: Record<string, string> | null;
       inboxApiUrl?: string;
       heal?: HealMode;
+      context?: Record<string, unknown>;
     },
   ) {
     this.testInfo = testInfo;
@@ -126,6 +127,14 @@ export class Stepdeck {
     this.parameters = { ...(init.parameters ?? {}) };
     this.data = { ...(init.data ?? {}) };
     this.inboxApiUrl = init.inboxApiUrl;
+    this.ownContext = init.context ?? {};
+  }
+
+  /** A `use` option as the test sees it: the spec's own `test.use`, else its project's. */
+  useOption(name: 'baseURL' | 'actionTimeout'): unknown {
+    return name in this.ownContext
+      ? this.ownContext[name]
+      : (this.testInfo.project.use as Record<string, unknown>)[name];
   }
 
   /** Runs one step (an action, or a group whose body runs its children) under its condition. */
@@ -162,12 +171,10 @@ export class Stepdeck {
           inner.failed = false;
           return body(inner);
         });
-        this.assertNoBlockedLoad();
         // A failed child fails its group too (the same error object, so one location).
         if (inner.failed) throw this.error;
       });
     } catch (error) {
-      this.loads.clear();
       scope.failed = true;
       if (!this.failedAny) {
         this.failedAny = true;
@@ -219,7 +226,7 @@ export class Stepdeck {
   }
 
   private actionTimeout(): number {
-    const value = (this.testInfo.project.use as { actionTimeout?: unknown }).actionTimeout;
+    const value = this.useOption('actionTimeout');
     return typeof value === 'number' && value > 0 ? value : 10_000;
   }
 
@@ -239,18 +246,9 @@ export class Stepdeck {
     return resolveTemplate(template, this);
   }
 
-  /**
-   * Blocks every load of the page's browser context that is not http(s) (a link, a script or a
-   * redirect to `file:` included); the step during which it happened fails.
-   */
-  async guard(page: Page): Promise<void> {
+  /** The test's browser context, from its first page: the pages Playwright screenshots. */
+  attach(page: Page): void {
     this.context = page.context();
-    await this.loads.install(this.context);
-  }
-
-  /** Throws (once) when the context blocked a load since the last check. */
-  assertNoBlockedLoad(): void {
-    this.loads.assertNone();
   }
 
   /**
@@ -259,7 +257,7 @@ export class Stepdeck {
    * rule, and one it could not complete with the error Chromium would have given.
    */
   async goto(page: Page, url: string): Promise<void> {
-    await gotoThroughEgress(page, webTarget(url, this.baseURL(), 'goto'), this.loads);
+    await gotoThroughEgress(page, webTarget(url, this.baseURL(), 'goto'));
   }
 
   /** A `request` step's URL after templating, refused unless http(s) once resolved. */
@@ -268,7 +266,7 @@ export class Stepdeck {
   }
 
   private baseURL(): string | undefined {
-    const value = (this.testInfo.project.use as { baseURL?: unknown }).baseURL;
+    const value = this.useOption('baseURL');
     return typeof value === 'string' && value !== '' ? value : undefined;
   }
 
