@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
+import { resolveChromium } from '../../../src/runner/browser.ts';
 import { consoleCall, createTestApp, type TestApp } from '../../helper.ts';
 import { peakGrowth } from '../../peak-rss.ts';
 import { unzip } from './artifacts.ts';
@@ -144,8 +145,10 @@ async function traceViewerActions(trace: string): Promise<string[]> {
       });
       viewer.once('exit', (code) => reject(new Error(`show-trace exited ${code}: ${output}`)));
     });
+    const resolved = await resolveChromium();
+    if (!resolved.ok) throw new Error(resolved.problem);
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      executablePath: resolved.browser.executablePath,
       args: ['--no-sandbox'],
     });
     try {
