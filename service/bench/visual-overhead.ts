@@ -8,21 +8,29 @@
  *   node bench/visual-overhead.ts [--rounds 5] [--width 1920 --height 1080]
  *
  * A warm-up test runs first in every run, so neither measured test pays the browser's start;
- * the two measured tests swap places each round. Timings on a shared machine are noisy: the
- * load average is printed.
+ * the two measured tests swap places each round. Each round also runs the floor: the same two
+ * tests written as Playwright's docs teach (`await expect(page).toHaveScreenshot()` after each
+ * check), by raw `playwright test` in the same browser and viewport against baselines it
+ * recorded itself: what 10 screenshots cost any Playwright test on this machine. Timings on a
+ * shared machine are noisy: the load average is printed.
  */
+
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { visualBaselineFile } from '../src/runner/compiler/constants.ts';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { resolveChromium } from '../src/runner/browser.ts';
+import { CHROMIUM_ARGS, visualBaselineFile } from '../src/runner/compiler/constants.ts';
 import {
   type CompilableTest,
   compileProject,
   type ExecutionResult,
   executeProject,
+  linkPlaywright,
 } from '../src/runner/index.ts';
 
 const { values } = parseArgs({
@@ -125,6 +133,74 @@ for (const check of candidates) {
 }
 if (baselines.size !== checks) throw new Error(`${baselines.size} candidates, expected ${checks}`);
 
+// The floor: the same two tests in raw Playwright, with its own toHaveScreenshot baselines.
+const resolved = await resolveChromium();
+if (!resolved.ok) throw new Error(resolved.problem);
+const rawDir = path.join(root, 'raw');
+fs.mkdirSync(path.join(rawDir, 'tests'), { recursive: true });
+await linkPlaywright(rawDir);
+fs.writeFileSync(
+  path.join(rawDir, 'playwright.config.mjs'),
+  `export default ${JSON.stringify({
+    testDir: './tests',
+    workers: 1,
+    retries: 0,
+    reporter: [['json', { outputFile: 'report.json' }]],
+    use: {
+      baseURL: site,
+      viewport,
+      trace: 'off',
+      screenshot: 'off',
+      launchOptions: { executablePath: resolved.browser.executablePath, args: CHROMIUM_ARGS },
+    },
+  })};\n`,
+);
+const rawTest = (title: string, screenshots: boolean) =>
+  [
+    `test(${JSON.stringify(title)}, async ({ page }) => {`,
+    `  await page.goto('/');`,
+    ...Array.from({ length: checks }, (_, index) => [
+      `  await expect(page.locator('#s${index}')).toHaveText('Section ${index}');`,
+      ...(screenshots ? [`  await expect(page).toHaveScreenshot('shot-${index}.png');`] : []),
+    ]).flat(),
+    `});`,
+  ].join('\n');
+fs.writeFileSync(
+  path.join(rawDir, 'tests', 'visual.spec.ts'),
+  [
+    `import { expect, test } from '@playwright/test';`,
+    rawTest('a warm-up', false),
+    rawTest('b without screenshots', false),
+    rawTest('c with 10 screenshots', true),
+    '',
+  ].join('\n'),
+);
+const cli = path.join(
+  path.dirname(fileURLToPath(import.meta.resolve('@playwright/test/package.json'))),
+  'cli.js',
+);
+async function runRaw(update: boolean): Promise<{ plain: number; visual: number }> {
+  await promisify(execFile)(
+    process.execPath,
+    [cli, 'test', '--config', 'playwright.config.mjs', ...(update ? ['--update-snapshots=all'] : [])],
+    { cwd: rawDir, env: { ...process.env, FORCE_COLOR: '0' } },
+  );
+  const report = JSON.parse(fs.readFileSync(path.join(rawDir, 'report.json'), 'utf8')) as {
+    suites: Array<{
+      specs: Array<{ title: string; tests: Array<{ results: Array<{ duration: number; status: string }> }> }>;
+    }>;
+  };
+  const durationOf = (title: string) => {
+    const result = report.suites[0]?.specs.find((spec) => spec.title === title)?.tests[0]?.results[0];
+    if (result?.status !== 'passed') throw new Error(`raw ${title}: ${result?.status}`);
+    return result.duration;
+  };
+  return { plain: durationOf('b without screenshots'), visual: durationOf('c with 10 screenshots') };
+}
+await runRaw(true);
+const rawRatios: number[] = [];
+const rawPerScreenshot: number[] = [];
+
 const rows: string[] = [];
 const ratios: number[] = [];
 const perScreenshot: number[] = [];
@@ -140,8 +216,11 @@ for (let round = 0; round < rounds; round += 1) {
   const visualMs = timeOf(testIds.visual);
   ratios.push(visualMs / plainMs);
   perScreenshot.push((visualMs - plainMs) / checks);
+  const floor = await runRaw(false);
+  rawRatios.push(floor.visual / floor.plain);
+  rawPerScreenshot.push((floor.visual - floor.plain) / checks);
   rows.push(
-    `| ${round + 1} | ${round % 2 === 1 ? 'with first' : 'without first'} | ${plainMs} ms | ${visualMs} ms | ${(visualMs / plainMs).toFixed(2)} |`,
+    `| ${round + 1} | ${round % 2 === 1 ? 'with first' : 'without first'} | ${plainMs} ms | ${visualMs} ms | ${(visualMs / plainMs).toFixed(2)} | ${floor.plain} ms | ${floor.visual} ms | ${(floor.visual / floor.plain).toFixed(2)} |`,
   );
   fs.rmSync(path.join(root, `run-${folder - 1}`), { recursive: true, force: true });
 }
@@ -153,10 +232,11 @@ const median = medianOf(ratios);
 process.stdout.write(
   [
     `10 assertScreenshot steps (${viewport.width}×${viewport.height}, unchanged page, baselines present) vs the same test without them, in one run (${rounds} rounds; target overhead ≤ 10 %)`,
-    '| round | order | without | with 10 screenshots | with ÷ without |',
-    '|---|---|---|---|---|',
+    '| round | order | without | with 10 screenshots | with ÷ without | raw without | raw with 10 toHaveScreenshot | raw with ÷ without |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     `median ratio ${median.toFixed(2)} (overhead ${((median - 1) * 100).toFixed(0)} % of the test's time), median ${medianOf(perScreenshot).toFixed(0)} ms per screenshot step`,
+    `raw Playwright (the floor): median ratio ${medianOf(rawRatios).toFixed(2)}, median ${medianOf(rawPerScreenshot).toFixed(0)} ms per toHaveScreenshot; a screenshot step costs ${(medianOf(perScreenshot) / Math.max(1, medianOf(rawPerScreenshot))).toFixed(2)}× a toHaveScreenshot`,
     `load average (1 min) before the timed runs: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
     '',
   ].join('\n'),
