@@ -11,7 +11,7 @@ import { type DatabaseHandle, openDatabase } from './adapters/db/index.ts';
 import { ProcessQueue } from './adapters/queue/index.ts';
 import { type BootstrapInfo, bootstrapInstall } from './bootstrap.ts';
 import { type Clock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { type Config, defaultRunnerSlots } from './config.ts';
 import type { AppContext, DomainEvents } from './context.ts';
 import { Metrics } from './metrics.ts';
 import { consoleCredentials } from './modules/accounts/public.ts';
@@ -212,6 +212,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       adminPassword: config.adminPassword,
       publicUrl: config.publicUrl,
       clock,
+      runnerSlots: config.runnerSlots ?? defaultRunnerSlots,
     });
   };
   const bootstrap = (options.bootstrap ?? 'now') === 'now' ? await installBootstrap() : undefined;

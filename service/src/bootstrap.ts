@@ -28,13 +28,21 @@ export interface BootstrapInfo {
 
 /**
  * First start on an empty database: an organization, its owner (the first install admin), project `Default` on
- * branch `main`, and a `bootstrap` key with every scope. The `install` row (primary key 1)
+ * branch `main`, and a `bootstrap` key with every scope. The organization's concurrency cap is
+ * the install's runner slots, as for every organization an install admin creates: a fresh
+ * single-organization install runs a large run on all of its runners. The `install` row (primary key 1)
  * makes this happen once even when several instances start together on PostgreSQL.
  * Returns the credentials only when this call created them.
  */
 export async function bootstrapInstall(
   db: Db,
-  options: { dataDir: string; adminPassword: string | undefined; publicUrl: string; clock: Clock },
+  options: {
+    dataDir: string;
+    adminPassword: string | undefined;
+    publicUrl: string;
+    clock: Clock;
+    runnerSlots: number;
+  },
 ): Promise<BootstrapInfo | undefined> {
   if ((await installOrganizationId(db)) !== undefined) return undefined;
   const now = isoNow(options.clock);
@@ -42,7 +50,7 @@ export async function bootstrapInstall(
   let info: BootstrapInfo;
   try {
     info = await db.transaction().execute(async (trx) => {
-      const organizationId = await insertOrganization(trx, 'Default organization', now);
+      const organizationId = await insertOrganization(trx, 'Default organization', now, options.runnerSlots);
       await insertInstall(trx, organizationId, now);
       const adminId = await insertUser(
         trx,

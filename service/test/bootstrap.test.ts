@@ -144,6 +144,29 @@ describe.each(databaseKinds)('bootstrap on %s', (database: DatabaseKind) => {
     await app.app.close();
   });
 
+  it("gives the first organization the install's runner slots as its concurrency cap", async () => {
+    // A fresh database for this case on PostgreSQL: the one above is already bootstrapped.
+    const fresh = database === 'postgres' ? await createPostgresDatabase() : undefined;
+    try {
+      const built = await start({
+        DATA_DIR: newDataDir(),
+        ADMIN_PASSWORD: 'chosen-password',
+        RUNNER_SLOTS: '3',
+        ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+      });
+      const cookie = await login(built.app, 'admin@localhost', 'chosen-password');
+      const organization = await built.app.inject({
+        method: 'GET',
+        url: '/console/v1/organization',
+        headers: { cookie },
+      });
+      expect(organization.json().data.concurrencyCap).toBe(3);
+      await built.app.close();
+    } finally {
+      await fresh?.drop();
+    }
+  });
+
   it('answers GET /healthz with 200 once ready', async () => {
     const app = await start({ DATA_DIR: newDataDir(), ...dbEnv() });
     const response = await app.app.inject({ method: 'GET', url: '/healthz' });

@@ -309,9 +309,9 @@ describe.each(databaseKinds)('config presets and roles on %s', (database) => {
       expect(unknown.statusCode).toBe(404);
     });
 
-    it("shows the organization's concurrency cap that applies: the default (2) until one is set", async () => {
+    it("shows the organization's concurrency cap that applies: the install's runner slots until one is set", async () => {
       const before = await as(member, { method: 'GET', url: '/console/v1/organization' });
-      expect(before.json().data.concurrencyCap).toBe(2);
+      expect(before.json().data.concurrencyCap).toBe(4);
       // Limits are the install admins' alone: an admin reads them and is refused a change.
       // (A fresh admin: the one above was promoted to owner by an earlier case.)
       await as(owner, {

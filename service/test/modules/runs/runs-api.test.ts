@@ -69,8 +69,8 @@ describe.each(databaseKinds)('remote-run rules and run listing on %s', (database
       (await t.api({ method: 'GET', url: `/v1/test-runs/${leafRun}` })).json(),
     ).data;
     expect(detail).toMatchObject({ status: 'pending', testId: leaf, testName: 'leaf one', report: null });
-    // Headless forced, workers clamped to the default cap of 2.
-    expect(detail.config).toMatchObject({ workers: 2, retries: 1, use: { headless: true } });
+    // Headless forced, workers clamped to the organization's cap: the install's runner slots (4).
+    expect(detail.config).toMatchObject({ workers: 4, retries: 1, use: { headless: true } });
     const row = await t.ctx.db
       .selectFrom('runs')
       .selectAll()
