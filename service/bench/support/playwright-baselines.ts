@@ -63,21 +63,23 @@ export async function staticShards(
 }
 
 interface JsonSuite {
-  specs?: { tests: { results: { startTime: string; duration: number }[] }[] }[];
+  specs?: { tests: { results: { startTime: string; duration: number; status: string }[] }[] }[];
   suites?: JsonSuite[];
 }
 
 /**
  * One `playwright test --workers=n` over the bundle in `dir`, its spec files renamed so that
  * they sort longest first by `expectedMs(file)` (Playwright queues files in name order, and
- * each compiled spec holds one test). Returns the process's wall and its tests' span.
+ * each compiled spec holds one test). Returns the process's wall, its tests' span and the sum
+ * of their own durations; `env` is added to the process's (`CHROMIUM_PATH`, for one).
  */
 export async function ownWorkersLongestFirst(
   pw: PlaywrightCli,
   dir: string,
   workers: number,
   expectedMs: (specFile: string) => number,
-): Promise<{ wallMs: number; testsSpanMs: number; tests: number }> {
+  env: Record<string, string> = {},
+): Promise<{ wallMs: number; testsSpanMs: number; tests: number; testsMs: number }> {
   const testsDir = path.join(dir, 'tests');
   const specs = fs.readdirSync(testsDir).filter((file) => file.endsWith('.spec.ts'));
   const ordered = [...specs].sort((a, b) => expectedMs(b) - expectedMs(a));
@@ -90,6 +92,7 @@ export async function ownWorkersLongestFirst(
   const jsonPath = path.join(dir, 'own-workers.json');
   const started = performance.now();
   await playwrightTest(pw, dir, ['--reporter=json', `--workers=${workers}`], {
+    ...env,
     PLAYWRIGHT_JSON_OUTPUT_FILE: jsonPath,
   });
   const wallMs = performance.now() - started;
@@ -97,6 +100,8 @@ export async function ownWorkersLongestFirst(
   const walk = (suite: JsonSuite) => {
     for (const spec of suite.specs ?? [])
       for (const result of spec.tests.flatMap((test) => test.results)) {
+        // A test that failed (a browser that did not start, say) would make a floor too low.
+        if (result.status !== 'passed') throw new Error(`a test of Playwright's own run ${result.status}`);
         const start = Date.parse(result.startTime);
         spans.push({ start, end: start + result.duration });
       }
@@ -105,5 +110,6 @@ export async function ownWorkersLongestFirst(
   for (const suite of (JSON.parse(fs.readFileSync(jsonPath, 'utf8')) as JsonSuite).suites ?? []) walk(suite);
   if (spans.length !== specs.length) throw new Error(`expected ${specs.length} results, got ${spans.length}`);
   const testsSpanMs = Math.max(...spans.map((s) => s.end)) - Math.min(...spans.map((s) => s.start));
-  return { wallMs, testsSpanMs, tests: spans.length };
+  const testsMs = spans.reduce((sum, span) => sum + span.end - span.start, 0);
+  return { wallMs, testsSpanMs, tests: spans.length, testsMs };
 }
