@@ -121,6 +121,26 @@ export async function startSite(): Promise<{ url: string; stop(): Promise<void> 
       );
       return;
     }
+    // A sign-in form at fixed places (below the recorder's toolbar) that the live recorder records.
+    if (target.pathname === '/login') {
+      const at = (top: number, left: number) => `position:absolute;top:${top}px;left:${left}px`;
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(
+        `<!doctype html><title>Sign in</title><body style="margin:0"><form action="/welcome">` +
+          `<label for="user" style="${at(120, 20)}">User</label><input id="user" name="user" style="${at(120, 120)};width:200px;height:30px">` +
+          `<label for="password" style="${at(180, 20)}">Password</label><input id="password" name="password" type="password" style="${at(180, 120)};width:200px;height:30px">` +
+          `<button style="${at(240, 120)};width:120px;height:40px">Sign in</button></form>`,
+      );
+      return;
+    }
+    if (target.pathname === '/welcome') {
+      const user = (target.searchParams.get('user') ?? '').replace(/[^\w ]/g, '');
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(
+        `<!doctype html><title>Welcome</title><body style="margin:0"><h1 style="position:absolute;top:300px;left:20px;margin:0">Welcome ${user}</h1>`,
+      );
+      return;
+    }
     // Authoring (issue 14): a file input whose chosen file's name and text the page shows.
     if (target.pathname === '/upload') {
       response.writeHead(200, { 'content-type': 'text/html' });

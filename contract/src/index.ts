@@ -15,6 +15,7 @@ export * from './history.ts';
 export * from './install.ts';
 export * from './install-settings.ts';
 export * from './live-sessions.ts';
+export * from './recording.ts';
 export * from './resources.ts';
 export * from './run-config.ts';
 export * from './runs.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, uuid } from './common.ts';
+import type { RecordedStep, UnmappedAction } from './recording.ts';
 
 /** A live browser's viewport in CSS pixels (also the bounds of the input it accepts). */
 export const liveViewport = z.object({
@@ -54,5 +55,14 @@ export type LiveServerEvent =
       element: { tag: string; role: string | null; name: string } | null;
       locators: LivePickedLocator[];
     }
+  /** Recording turned on or off (the answer to a `record` message, or the session stopping it). */
+  | { type: 'recording'; on: boolean }
+  /**
+   * What the recorder added since the last `recorded` event, mapped by the shared mapper
+   * (`mapRecording`): `steps` come after the recording's earlier steps, less the last `replaces`
+   * of them, which these stand for now (typing goes on in a field, an action turns out to open a
+   * popup). `unmapped`: the new actions that have no step, each with why.
+   */
+  | { type: 'recorded'; steps: RecordedStep[]; replaces: number; unmapped: UnmappedAction[] }
   | { type: 'error'; message: string }
   | { type: 'ended'; reason: string };

@@ -16,7 +16,7 @@ if (major < 24) {
     process.exitCode = 2;
 }
 else {
-    const { main } = await Promise.all(/* import() */[__nccwpck_require__.e(712), __nccwpck_require__.e(328)]).then(__nccwpck_require__.bind(__nccwpck_require__, 33328));
+    const { main } = await Promise.all(/* import() */[__nccwpck_require__.e(712), __nccwpck_require__.e(109)]).then(__nccwpck_require__.bind(__nccwpck_require__, 55109));
     process.exitCode = await main(process.argv.slice(2));
 }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type MappedRecording, mapRecording, parseRecording } from '@stepdeck/contract';
 import { ApiError, StepdeckClient, type UploadFile } from '../client.ts';
-import { type MappedRecording, mapRecording, parseRecording } from './map.ts';
 import { type RecordOptions, recordSession } from './session.ts';
 
 export const recordUsage = `Usage: stepdeck record <url> [options]

@@ -14,6 +14,9 @@ const stepKinds = [
 type StepKind = (typeof stepKinds)[number]['name'];
 
 type Picked = Extract<LiveServerEvent, { type: 'picked' }>;
+type Recorded = Extract<LiveServerEvent, { type: 'recorded' }>;
+
+const stepsAdded = (count: number) => (count === 1 ? '1 step added' : `${count} steps added`);
 
 /** Modifier bits as CDP numbers them: Alt 1, Ctrl 2, Meta 4, Shift 8. */
 const modifiersOf = (event: { altKey: boolean; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }) =>
@@ -22,16 +25,23 @@ const buttonOf = (button: number) => (button === 1 ? 'middle' : button === 2 ? '
 
 /**
  * A live browser for the test being edited: the page streamed from the service, the user's
- * mouse and keyboard sent back, an address bar, and the element picker whose chosen locator
- * becomes a new step of the open test (unsaved, like any other added step).
+ * mouse and keyboard sent back, an address bar, the element picker whose chosen locator
+ * becomes a new step of the open test (unsaved, like any other added step), and recording:
+ * Playwright's recorder in the page turns what the user does there into steps as they go.
  */
 export function LiveBrowserPanel(props: {
   projectId: string;
   testId: string;
   initialUrl: string;
   onInsert(action: Record<string, unknown>): void;
+  /** A recording began: its steps go where a step added now would. */
+  onRecordingStart(): void;
+  onRecorded(event: Pick<Recorded, 'steps' | 'replaces'>): void;
   onClose(): void;
 }) {
+  // The stream's handler is set up once per session: it calls the editor's latest callbacks.
+  const latest = useRef(props);
+  latest.current = props;
   const id = useId();
   const [session, setSession] = useState<LiveSession>();
   const [startError, setStartError] = useState<unknown>();
@@ -45,6 +55,8 @@ export function LiveBrowserPanel(props: {
   const [chosen, setChosen] = useState(0);
   const [kind, setKind] = useState<StepKind>('click');
   const [value, setValue] = useState('');
+  const [recording, setRecording] = useState(false);
+  const recordedCount = useRef(0);
   const socket = useRef<WebSocket | null>(null);
   const lastMove = useRef(0);
   const image = useRef<HTMLImageElement>(null);
@@ -85,7 +97,22 @@ export function LiveBrowserPanel(props: {
       else if (event.type === 'title') setTitle(event.title);
       else if (event.type === 'error') setNotice(event.message);
       else if (event.type === 'ended') setEnded(event.reason);
-      else if (event.type === 'picked') {
+      else if (event.type === 'recording') {
+        setRecording(event.on);
+        if (event.on) {
+          recordedCount.current = 0;
+          setPicking(false);
+          latest.current.onRecordingStart();
+          setNotice('Recording: act in the page; its steps are added to the test as you go');
+        } else setNotice(`Recording stopped: ${stepsAdded(recordedCount.current)}`);
+      } else if (event.type === 'recorded') {
+        recordedCount.current += event.steps.length - event.replaces;
+        latest.current.onRecorded(event);
+        const skipped = event.unmapped.map((entry) => `${entry.action} (${entry.reason})`);
+        setNotice(
+          `Recording: ${stepsAdded(recordedCount.current)}${skipped.length > 0 ? `; not recorded: ${skipped.join(', ')}` : ''}`,
+        );
+      } else if (event.type === 'picked') {
         setPicked(event);
         setChosen(0);
         setValue(event.element?.name ?? '');
@@ -97,7 +124,10 @@ export function LiveBrowserPanel(props: {
         );
       }
     };
-    ws.onclose = () => setEnded((reason) => reason ?? 'The live browser was disconnected');
+    ws.onclose = () => {
+      setRecording(false);
+      setEnded((reason) => reason ?? 'The live browser was disconnected');
+    };
     return () => {
       ws.onclose = null;
       ws.close();
@@ -131,7 +161,8 @@ export function LiveBrowserPanel(props: {
       if (event.timeStamp - lastMove.current < 30) return;
       lastMove.current = event.timeStamp;
     }
-    if (kindOf === 'down') screen.current?.focus();
+    // Without scrolling: the screen moving under the pointer would put the button's release elsewhere.
+    if (kindOf === 'down') screen.current?.focus({ preventScroll: true });
     send({
       type: 'mouse',
       event: kindOf,
@@ -204,6 +235,13 @@ export function LiveBrowserPanel(props: {
             <button type="submit">Go</button>
             <button type="button" aria-pressed={picking} onClick={() => setPicking(!picking)}>
               Pick element
+            </button>
+            <button
+              type="button"
+              aria-pressed={recording}
+              onClick={() => send({ type: 'record', on: !recording })}
+            >
+              {recording ? 'Stop recording' : 'Record'}
             </button>
           </form>
           <p role="status" className="notice">

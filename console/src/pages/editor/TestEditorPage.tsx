@@ -44,6 +44,7 @@ import { StepForm } from './StepForm.tsx';
 import { StepsTree } from './StepsTree.tsx';
 import { StepToolbar } from './StepToolbar.tsx';
 import { TestDataPanel } from './TestDataPanel.tsx';
+import { useLiveSteps } from './use-live-steps.ts';
 import './editor.css';
 
 /** One editor per test and branch: switching branch opens that branch's working state afresh. */
@@ -178,6 +179,7 @@ function TestEditor() {
   const [dataValid, setDataValid] = useState(true);
   const [dataSetValid, setDataSetValid] = useState(true);
 
+  const liveSteps = useLiveSteps({ selectedKey, setSelectedKey, setDraft, setDirty });
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
   const previousInvalid = useRef<ReadonlySet<string>>(new Set());
@@ -283,18 +285,7 @@ function TestEditor() {
             String((draft.config.use as { baseURL?: unknown } | undefined)?.baseURL ?? '') || 'about:blank'
           }
           onClose={() => setLiveOpen(false)}
-          onInsert={(action) => {
-            const step: EditorStep = {
-              key: newKey(),
-              name: '',
-              action,
-              condition: null,
-              shared: false,
-              children: [],
-            };
-            change(insertStep(steps, step, selectedKey));
-            setSelectedKey(step.key);
-          }}
+          {...liveSteps}
         />
       ) : null}
       <RunConfigPanel

@@ -7,8 +7,9 @@ import { LiveSessionsService } from './service.ts';
 
 /**
  * Live sessions: a headless Chromium per console user, under the runner's isolation and egress
- * rules, streamed to the console over a WebSocket, with an element picker. In memory: a
- * session is a browser process of this process and ends with it.
+ * rules, streamed to the console over a WebSocket, with an element picker and Playwright's
+ * recorder (recorder.ts). In memory: a session is a browser process of this process and ends
+ * with it.
  */
 export const liveSessionsPlugin = fp<ModuleOptions>(
   async (app, { ctx }) => {

@@ -1,12 +1,14 @@
 /**
  * One live session's page: its screencast (CDP `Page.startScreencast`, every frame acknowledged,
  * at most {@link MAX_FPS} passed on), the user's input replayed through CDP's `Input` domain,
- * navigation, and the element picker. The stream (routes.ts) only moves messages.
+ * navigation, the element picker, and recording (recorder.ts). The stream (routes.ts) only moves
+ * messages.
  */
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 import { readCandidates } from '../../runner/compiler/runtime/stepdeck-heal.ts';
 import { locatorsAmong } from '../../runner/compiler/runtime/stepdeck-suggest.ts';
 import type { ClientMessage, PickedLocator, ServerEvent } from './messages.ts';
+import { LiveRecorder } from './recorder.ts';
 
 export const MAX_FPS = 10;
 const frameGapMs = 1000 / MAX_FPS;
@@ -38,6 +40,7 @@ export class LiveBrowser {
   private pendingFrame: Buffer | undefined;
   private pendingTimer: NodeJS.Timeout | undefined;
   private lastFrame: Buffer | undefined;
+  private readonly recorder: LiveRecorder;
 
   private readonly context: BrowserContext;
   readonly page: Page;
@@ -47,6 +50,7 @@ export class LiveBrowser {
     this.context = context;
     this.page = page;
     this.viewport = viewport;
+    this.recorder = new LiveRecorder(context, page, (event) => this.emit(event));
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) this.emit({ type: 'url', url: frame.url() });
     });
@@ -72,6 +76,9 @@ export class LiveBrowser {
 
   /** Starts (or restarts, for a new connection) the screencast towards `listener`. */
   async attach(listener: Listener): Promise<void> {
+    // A recording belongs to the console that started it: a newer one starts with it off.
+    if (this.listener && this.listener !== listener && this.recorder.recording)
+      await this.recorder.stop().catch(() => {});
     this.listener = listener;
     if (this.lastFrame) listener.frame(this.lastFrame);
     listener.event({ type: 'url', url: this.page.url() });
@@ -92,7 +99,10 @@ export class LiveBrowser {
   }
 
   detach(listener: Listener): void {
-    if (this.listener === listener) this.listener = undefined;
+    if (this.listener !== listener) return;
+    this.listener = undefined;
+    // Nobody would see what is recorded: the recording ends with its console.
+    if (this.recorder.recording) void this.recorder.stop().catch(() => {});
   }
 
   /** Passes a frame on at most every {@link frameGapMs}; a frame that came too early waits, the newest wins. */
@@ -126,6 +136,7 @@ export class LiveBrowser {
 
   /** Replays one validated message of the user (messages.ts checked its shape and bounds). */
   async handle(message: Exclude<ClientMessage, { type: 'navigate' }>): Promise<void> {
+    if (message.type === 'record') return message.on ? this.recorder.start() : this.recorder.stop();
     const cdp = this.cdp;
     if (!cdp) return;
     switch (message.type) {

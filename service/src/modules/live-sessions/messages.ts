@@ -34,6 +34,7 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forward') }),
   z.object({ type: z.literal('reload') }),
   z.object({ type: z.literal('pick'), ...coordinate }),
+  z.object({ type: z.literal('record'), on: z.boolean({ error: 'on must be true or false' }) }),
 ]);
 
 export type ClientMessage = z.infer<typeof clientMessage>;

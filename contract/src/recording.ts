@@ -1,9 +1,10 @@
-import type { StepAction } from '@stepdeck/contract';
-import { popupStep, RecordedTabs, withFrame } from './tabs.ts';
+import { popupStep, RecordedTabs, withFrame } from './recording-tabs.ts';
+import type { StepAction } from './step-actions.ts';
 
 /**
  * Playwright's recorder output (its JSONL language: one recorded action per line, after a
- * header line of options) turned into Stepdeck steps. Pure: no browser, no API.
+ * header line of options) turned into Stepdeck steps. Pure: no browser, no API. The one mapping
+ * of recorded actions: `stepdeck record` and the console's live browser both use it.
  *
  * Selectors are the recorder's own `selector` strings, kept verbatim: they are Playwright
  * selector syntax (what `page.getByRole(…)` and friends resolve to, e.g.
@@ -263,7 +264,7 @@ function mapOne(action: RecordedAction): Mapping {
  * Maps recorded actions to steps, in order. Every action that does not become a step is listed
  * in `unmapped` with a reason, except the recorder's own open/close-tab markers. A popup an
  * action opened becomes a `waitForPopup` step, actions on another tab a `switchTab` before
- * them, a tab closed mid-recording a `closeTab` (see `tabs.ts`); iframes entered by a selector
+ * them, a tab closed mid-recording a `closeTab` (see `recording-tabs.ts`); iframes entered by a selector
  * become the step's `frame`.
  */
 export function mapRecording(actions: RecordedAction[]): MappedRecording {

@@ -1,5 +1,5 @@
-export const id = 328;
-export const ids = [328];
+export const id = 109;
+export const ids = [109];
 export const modules = {
 
 /***/ 17079:
@@ -289,7 +289,7 @@ function resolveRunConfig(...layers) {
 
 /***/ }),
 
-/***/ 33328:
+/***/ 55109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -643,8 +643,6 @@ var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/client.ts + 8 modules
-var src_client = __webpack_require__(51936);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __webpack_require__(92857);
 ;// CONCATENATED MODULE: ./contract/src/network-steps.ts
@@ -1116,7 +1114,7 @@ function describeActionError(stepLabel, error) {
     return `${stepLabel}: ${field}: ${issue?.message ?? 'invalid action'}`;
 }
 
-;// CONCATENATED MODULE: ./src/record/tabs.ts
+;// CONCATENATED MODULE: ./contract/src/recording-tabs.ts
 
 /**
  * Tabs, popups and frames in a recording. The recorder names the page of every action
@@ -1222,7 +1220,7 @@ function popupStep(step) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/record/map.ts
+;// CONCATENATED MODULE: ./contract/src/recording.ts
 
 /** Parses the recorder's JSONL (the header line of options is skipped; blank lines too). */
 function parseRecording(jsonl) {
@@ -1404,7 +1402,7 @@ function mapOne(action) {
  * Maps recorded actions to steps, in order. Every action that does not become a step is listed
  * in `unmapped` with a reason, except the recorder's own open/close-tab markers. A popup an
  * action opened becomes a `waitForPopup` step, actions on another tab a `switchTab` before
- * them, a tab closed mid-recording a `closeTab` (see `tabs.ts`); iframes entered by a selector
+ * them, a tab closed mid-recording a `closeTab` (see `recording-tabs.ts`); iframes entered by a selector
  * become the step's `frame`.
  */
 function mapRecording(actions) {
@@ -1459,6 +1457,8 @@ function mapRecording(actions) {
     return { steps, unmapped, files: [...files] };
 }
 
+// EXTERNAL MODULE: ./src/client.ts + 8 modules
+var src_client = __webpack_require__(51936);
 // EXTERNAL MODULE: external "node:module"
 var external_node_module_ = __webpack_require__(98995);
 // EXTERNAL MODULE: external "node:os"

@@ -1,4 +1,4 @@
-import { maxFrameDepth, type StepAction } from '@stepdeck/contract';
+import { maxFrameDepth, type StepAction } from './step-actions.ts';
 
 /**
  * Tabs, popups and frames in a recording. The recorder names the page of every action

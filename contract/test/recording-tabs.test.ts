@@ -1,6 +1,6 @@
-import { stepAction } from '@stepdeck/contract';
 import { describe, expect, it } from 'vitest';
-import { mapRecording, parseRecording, type RecordedAction } from '../src/record/map.ts';
+import { mapRecording, parseRecording, type RecordedAction } from '../src/recording.ts';
+import { stepAction } from '../src/step-actions.ts';
 
 /**
  * Popups, tabs and frames in a recording, in the shape of the pinned recorder's JSONL: each

@@ -1,9 +1,9 @@
-import { stepAction } from '@stepdeck/contract';
 import { describe, expect, it } from 'vitest';
-import { describeLocator, mapRecording, parseRecording, type RecordedAction } from '../src/record/map.ts';
+import { describeLocator, mapRecording, parseRecording, type RecordedAction } from '../src/recording.ts';
+import { stepAction } from '../src/step-actions.ts';
 
 /**
- * The mapping's branches that a recording in test/record.test.ts does not reach (Playwright's
+ * The mapping's branches that a recording in the root test/record.test.ts does not reach (Playwright's
  * recorder writes them for input a test cannot easily give it: hovers, multi-selects, a second
  * tab). The lines have the shape of the pinned recorder's JSONL (see that test for real output).
  */
