@@ -29,7 +29,11 @@ export async function apiCall(
     body: body === undefined ? null : body instanceof FormData ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as Json) : ({} as Json) };
+  return {
+    status: response.status,
+    json: text ? (JSON.parse(text) as Json) : ({} as Json),
+    retryAfter: Number(response.headers.get('retry-after') ?? Number.NaN),
+  };
 }
 
 /** Creates an active test through the real POST /v1/tests API. */
@@ -42,8 +46,17 @@ export async function createTest(testData: Record<string, unknown>): Promise<str
   return response.json.data.id as string;
 }
 
+/**
+ * Starts a run of the test as a client does: the spec's 10 s per-test cooldown (429
+ * `RUN_COOLDOWN` with Retry-After) is waited out, since a quick run ends well inside it.
+ */
 export async function startRun(testId: string, config?: Record<string, unknown>): Promise<string> {
-  const response = await apiCall('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+  let response = await apiCall('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+  for (let attempt = 0; attempt < 3 && response.json.code === 'RUN_COOLDOWN'; attempt++) {
+    const seconds = Number.isFinite(response.retryAfter) ? response.retryAfter : 10;
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    response = await apiCall('POST', `/v1/tests/${testId}/remote-run`, config ? { config } : {});
+  }
   if (response.status !== 200)
     throw new Error(`remote-run: ${response.status} ${JSON.stringify(response.json)}`);
   return response.json.data.runId as string;
