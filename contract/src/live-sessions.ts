@@ -64,5 +64,45 @@ export type LiveServerEvent =
    * popup). `unmapped`: the new actions that have no step, each with why.
    */
   | { type: 'recorded'; steps: RecordedStep[]; replaces: number; unmapped: UnmappedAction[] }
+  /** A replay (the `replay` message) is about to run its `done + 1`th step of `total`. */
+  | { type: 'replaying'; done: number; total: number; step: { stepId: string; name: string } }
+  /**
+   * A replay ended: `done` of its `total` steps were run (or passed over); `stoppedAt` names the
+   * step it stopped at, and why, when it did not run them all.
+   */
+  | { type: 'replayed'; done: number; total: number; stoppedAt?: LiveReplayStop }
   | { type: 'error'; message: string }
   | { type: 'ended'; reason: string };
+
+/** The step a replay stopped at (its `id` as the console sent it) and why. */
+export interface LiveReplayStop {
+  stepId: string;
+  name: string;
+  reason: string;
+}
+
+/** The `error` event's message for input or a replay sent while a replay holds the page. */
+export const liveReplayBusy = 'a replay is running: wait for it to end';
+
+/** How many steps (groups included) one `replay` message may hold. */
+export const maxReplaySteps = 500;
+
+/**
+ * Console → live session: run these steps (the test's, from its first up to the chosen one)
+ * in the live page, so the next step is picked or recorded from the state they lead to.
+ * `vars` and `parameters` fill `{{vars.X}}` and `{{parameters.X}}`; `baseURL` resolves a
+ * `goto`'s relative URL.
+ */
+export interface LiveReplayMessage {
+  type: 'replay';
+  steps: Array<{
+    id: string;
+    name: string;
+    action: Record<string, unknown>;
+    condition?: { type: string; [key: string]: unknown } | null;
+    children?: LiveReplayMessage['steps'];
+  }>;
+  vars?: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
+  baseURL?: string;
+}

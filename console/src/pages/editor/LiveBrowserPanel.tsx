@@ -1,4 +1,10 @@
-import type { LivePickedLocator, LiveServerEvent, LiveSession } from '@stepdeck/contract';
+import {
+  type LivePickedLocator,
+  type LiveReplayMessage,
+  type LiveServerEvent,
+  type LiveSession,
+  liveReplayBusy,
+} from '@stepdeck/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { liveSessionsApi, streamUrl } from '../../api/live-sessions.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
@@ -17,6 +23,15 @@ type Picked = Extract<LiveServerEvent, { type: 'picked' }>;
 type Recorded = Extract<LiveServerEvent, { type: 'recorded' }>;
 
 const stepsAdded = (count: number) => (count === 1 ? '1 step added' : `${count} steps added`);
+
+/** The chosen step of the editor, which "Replay to this step" runs the test up to. */
+export interface LiveReplayTarget {
+  name: string;
+  /** The replay message's steps and values, read when the button is pressed. */
+  build(): Omit<LiveReplayMessage, 'type'>;
+  /** A step's number in the step list, by the id the replay sent it under. */
+  numberOf(stepId: string): string | undefined;
+}
 
 /** Modifier bits as CDP numbers them: Alt 1, Ctrl 2, Meta 4, Shift 8. */
 const modifiersOf = (event: { altKey: boolean; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }) =>
@@ -37,6 +52,8 @@ export function LiveBrowserPanel(props: {
   /** A recording began: its steps go where a step added now would. */
   onRecordingStart(): void;
   onRecorded(event: Pick<Recorded, 'steps' | 'replaces'>): void;
+  /** The chosen step, when there is one: a replay runs the steps up to it. */
+  replay?: LiveReplayTarget | undefined;
   onClose(): void;
 }) {
   // The stream's handler is set up once per session: it calls the editor's latest callbacks.
@@ -56,6 +73,7 @@ export function LiveBrowserPanel(props: {
   const [kind, setKind] = useState<StepKind>('click');
   const [value, setValue] = useState('');
   const [recording, setRecording] = useState(false);
+  const [replaying, setReplaying] = useState(false);
   const recordedCount = useRef(0);
   const socket = useRef<WebSocket | null>(null);
   const lastMove = useRef(0);
@@ -95,8 +113,22 @@ export function LiveBrowserPanel(props: {
       const event = JSON.parse(String(message.data)) as LiveServerEvent;
       if (event.type === 'url') setAddress(event.url);
       else if (event.type === 'title') setTitle(event.title);
-      else if (event.type === 'error') setNotice(event.message);
-      else if (event.type === 'ended') setEnded(event.reason);
+      else if (event.type === 'error') {
+        setNotice(event.message);
+        // Input refused while a replay runs leaves it running; any other error means it is not.
+        if (event.message !== liveReplayBusy) setReplaying(false);
+      } else if (event.type === 'replaying')
+        setNotice(`Replaying step ${event.done + 1} of ${event.total}: ${event.step.name}`);
+      else if (event.type === 'replayed') {
+        setReplaying(false);
+        const stop = event.stoppedAt;
+        const number = stop ? (latest.current.replay?.numberOf(stop.stepId) ?? String(event.done + 1)) : '';
+        setNotice(
+          stop
+            ? `Stopped at step ${number} "${stop.name}": ${stop.reason}`
+            : `Replayed ${event.done} of ${event.total} ${event.total === 1 ? 'step' : 'steps'}`,
+        );
+      } else if (event.type === 'ended') setEnded(event.reason);
       else if (event.type === 'recording') {
         setRecording(event.on);
         if (event.on) {
@@ -126,6 +158,7 @@ export function LiveBrowserPanel(props: {
     };
     ws.onclose = () => {
       setRecording(false);
+      setReplaying(false);
       setEnded((reason) => reason ?? 'The live browser was disconnected');
     };
     return () => {
@@ -150,6 +183,8 @@ export function LiveBrowserPanel(props: {
     return inside ? { x: Math.round(x), y: Math.round(y) } : undefined;
   };
   const mouse = (kindOf: 'move' | 'down' | 'up', event: React.MouseEvent) => {
+    // The page is the replay's until it ends (the service refuses input meanwhile).
+    if (replaying) return;
     const point = pagePoint(event);
     if (!point) return;
     if (picking) {
@@ -174,7 +209,7 @@ export function LiveBrowserPanel(props: {
   };
   const key = (kindOf: 'down' | 'up', event: React.KeyboardEvent) => {
     // Tab leaves the screencast, so the keyboard is never trapped in it.
-    if (event.key === 'Tab') return;
+    if (event.key === 'Tab' || replaying) return;
     event.preventDefault();
     send({ type: 'key', event: kindOf, key: event.key, code: event.code, modifiers: modifiersOf(event) });
   };
@@ -239,10 +274,28 @@ export function LiveBrowserPanel(props: {
             <button
               type="button"
               aria-pressed={recording}
+              disabled={replaying}
               onClick={() => send({ type: 'record', on: !recording })}
             >
               {recording ? 'Stop recording' : 'Record'}
             </button>
+            {props.replay ? (
+              <button
+                type="button"
+                aria-label={`Replay to this step: ${props.replay.name}`}
+                disabled={replaying || recording}
+                onClick={() => {
+                  const target = props.replay;
+                  if (!target) return;
+                  setReplaying(true);
+                  setPicking(false);
+                  setNotice(`Replaying the steps up to "${target.name}"`);
+                  send({ type: 'replay', ...target.build() });
+                }}
+              >
+                Replay to this step
+              </button>
+            ) : null}
           </form>
           <p role="status" className="notice">
             {picking ? 'Click an element of the page to pick it.' : notice}

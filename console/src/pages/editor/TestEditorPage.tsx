@@ -179,7 +179,7 @@ function TestEditor() {
   const [dataValid, setDataValid] = useState(true);
   const [dataSetValid, setDataSetValid] = useState(true);
 
-  const liveSteps = useLiveSteps({ selectedKey, setSelectedKey, setDraft, setDirty });
+  const liveSteps = useLiveSteps({ draft, selectedKey, setSelectedKey, setDraft, setDirty });
   const steps = draft?.steps ?? [];
   const selected = selectedKey ? findStep(steps, selectedKey) : undefined;
   const previousInvalid = useRef<ReadonlySet<string>>(new Set());

@@ -17,7 +17,8 @@ export const liveSessionsPlugin = fp<ModuleOptions>(
       const address = app.server.address() as AddressInfo | string | null;
       return address && typeof address === 'object' ? [{ port: address.port, name: 'HTTP' }] : [];
     });
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    // Input messages are small; a `replay` carries up to 500 steps of a test.
+    await app.register(websocket, { options: { maxPayload: 512 * 1024 } });
     await liveSessionRoutes(app, service);
     // Signing out ends the user's live browser with the console session.
     app.addHook('onResponse', async (request, reply) => {

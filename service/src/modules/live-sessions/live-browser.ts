@@ -5,10 +5,12 @@
  * messages.
  */
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import { liveReplayBusy } from '@stepdeck/contract';
 import { readCandidates } from '../../runner/compiler/runtime/stepdeck-heal.ts';
 import { locatorsAmong } from '../../runner/compiler/runtime/stepdeck-suggest.ts';
 import type { ClientMessage, PickedLocator, ServerEvent } from './messages.ts';
 import { LiveRecorder } from './recorder.ts';
+import { type ReplayInput, replaySteps } from './replay.ts';
 
 export const MAX_FPS = 10;
 const frameGapMs = 1000 / MAX_FPS;
@@ -41,6 +43,7 @@ export class LiveBrowser {
   private pendingTimer: NodeJS.Timeout | undefined;
   private lastFrame: Buffer | undefined;
   private readonly recorder: LiveRecorder;
+  private replayRunning = false;
 
   private readonly context: BrowserContext;
   readonly page: Page;
@@ -135,7 +138,7 @@ export class LiveBrowser {
   }
 
   /** Replays one validated message of the user (messages.ts checked its shape and bounds). */
-  async handle(message: Exclude<ClientMessage, { type: 'navigate' }>): Promise<void> {
+  async handle(message: Exclude<ClientMessage, { type: 'navigate' | 'replay' }>): Promise<void> {
     if (message.type === 'record') return message.on ? this.recorder.start() : this.recorder.stop();
     const cdp = this.cdp;
     if (!cdp) return;
@@ -186,6 +189,39 @@ export class LiveBrowser {
       case 'pick':
         this.emit({ type: 'picked', ...(await this.pick(message.x, message.y)) });
         return;
+    }
+  }
+
+  /** A replay holds the page from the moment it is asked for: input and other replays are refused. */
+  get replaying(): boolean {
+    return this.replayRunning;
+  }
+
+  /**
+   * Replays steps (replay.ts) once the input sent before them (`after`) has reached the page,
+   * telling the console each step's start and the outcome. `checkUrl` is the session's check of
+   * an address to open; `onStep` is told as each step starts (the session is not idle).
+   */
+  async replay(
+    input: ReplayInput,
+    hooks: { after: Promise<unknown>; checkUrl(url: string): Promise<string>; onStep(): void },
+  ): Promise<void> {
+    if (this.replayRunning) throw new Error(liveReplayBusy);
+    this.replayRunning = true;
+    try {
+      await hooks.after.catch(() => {});
+      // What the replay does would be recorded as the user's new steps.
+      if (this.recorder.recording) throw new Error('stop recording before replaying steps');
+      const outcome = await replaySteps(this.page, input, {
+        checkUrl: hooks.checkUrl,
+        progress: (done, total, step) => {
+          hooks.onStep();
+          this.emit({ type: 'replaying', done, total, step });
+        },
+      });
+      this.emit({ type: 'replayed', ...outcome });
+    } finally {
+      this.replayRunning = false;
     }
   }
 

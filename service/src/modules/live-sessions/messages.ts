@@ -4,11 +4,43 @@
  * JSON {@link ClientMessage}s, checked here (shape, and coordinates inside the viewport in the
  * page's CSS pixels) before anything reaches the browser.
  */
-import type { LivePickedLocator, LiveServerEvent } from '@stepdeck/contract';
+import {
+  type LivePickedLocator,
+  type LiveServerEvent,
+  maxReplaySteps,
+  maxStepDepth,
+  maxStepNameLength,
+} from '@stepdeck/contract';
 import { z } from 'zod';
 
 const modifiers = z.number().int().min(0).max(15).optional();
 const coordinate = { x: z.number().finite(), y: z.number().finite() };
+
+/**
+ * A step to replay as the console holds it. Its action is checked against the step vocabulary
+ * only when the replay reaches it: an unfinished step further on must not refuse the rest.
+ */
+export interface ReplayStep {
+  id: string;
+  name: string;
+  action: { name: string; [key: string]: unknown };
+  condition?: { type: string; [key: string]: unknown } | null | undefined;
+  children?: ReplayStep[] | undefined;
+}
+const replayStep: z.ZodType<ReplayStep> = z.lazy(() =>
+  z.object({
+    id: z.string({ error: 'a step id must be a string' }).min(1).max(200),
+    name: z.string({ error: 'a step name must be a string' }).max(maxStepNameLength),
+    action: z.object({ name: z.string({ error: 'action.name must be a string' }).max(64) }).loose(),
+    condition: z
+      .object({ type: z.string().max(32) })
+      .loose()
+      .nullable()
+      .optional(),
+    children: z.array(replayStep).optional(),
+  }),
+);
+const values = z.record(z.string().max(256), z.unknown()).optional();
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -35,7 +67,37 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reload') }),
   z.object({ type: z.literal('pick'), ...coordinate }),
   z.object({ type: z.literal('record'), on: z.boolean({ error: 'on must be true or false' }) }),
+  z.object({
+    type: z.literal('replay'),
+    steps: z.array(replayStep, { error: 'steps must be a list of steps' }).min(1, 'steps must not be empty'),
+    vars: values,
+    parameters: values,
+    baseURL: z.string({ error: 'baseURL must be a string' }).max(8_192).optional(),
+  }),
 ]);
+
+/**
+ * Why a replay's step tree is too large or too deep, walked without recursion before zod reads
+ * it (a nesting thousands deep must not exhaust the stack), or null.
+ */
+function replayTreeRefusal(json: unknown): string | null {
+  if (typeof json !== 'object' || json === null || (json as { type?: unknown }).type !== 'replay')
+    return null;
+  const pending: Array<{ list: unknown; depth: number }> = [
+    { list: (json as { steps?: unknown }).steps, depth: 1 },
+  ];
+  let count = 0;
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (!Array.isArray(next.list) || next.list.length === 0) continue;
+    if (next.depth > maxStepDepth) return `steps: groups nest at most ${maxStepDepth} levels deep`;
+    count += next.list.length;
+    if (count > maxReplaySteps) return `steps: a replay runs at most ${maxReplaySteps} steps`;
+    for (const step of next.list)
+      if (typeof step === 'object' && step !== null)
+        pending.push({ list: (step as { children?: unknown }).children, depth: next.depth + 1 });
+  }
+  return null;
+}
 
 export type ClientMessage = z.infer<typeof clientMessage>;
 
@@ -53,6 +115,8 @@ export function parseClientMessage(
   } catch {
     return { ok: false, error: 'message is not JSON' };
   }
+  const refusal = replayTreeRefusal(json);
+  if (refusal) return { ok: false, error: refusal };
   const parsed = clientMessage.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

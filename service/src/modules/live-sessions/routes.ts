@@ -1,4 +1,10 @@
-import { liveSessionCreateBody, liveSessionResponse, noPayloadResponse, uuid } from '@stepdeck/contract';
+import {
+  liveReplayBusy,
+  liveSessionCreateBody,
+  liveSessionResponse,
+  noPayloadResponse,
+  uuid,
+} from '@stepdeck/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
@@ -153,6 +159,20 @@ function stream(socket: WebSocket, live: LiveSession, service: LiveSessionsServi
     if (!parsed.ok) return send({ type: 'error', message: parsed.error });
     service.touch(live.id);
     const message = parsed.message;
+    if (live.browser.replaying) return send({ type: 'error', message: liveReplayBusy });
+    const failed = (error: unknown) =>
+      send({ type: 'error', message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+    if (message.type === 'replay') {
+      // Refused at once if it cannot start; otherwise it holds the page from now on.
+      queue = live.browser
+        .replay(message, {
+          after: queue,
+          checkUrl: (url) => service.checkUrl(url),
+          onStep: () => service.touch(live.id),
+        })
+        .catch(failed);
+      return;
+    }
     queue = queue.then(async () => {
       try {
         if (message.type === 'navigate') {
