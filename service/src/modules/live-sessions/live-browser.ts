@@ -108,12 +108,17 @@ export class LiveBrowser {
     if (this.recorder.recording) void this.recorder.stop().catch(() => {});
   }
 
-  /** Passes a frame on at most every {@link frameGapMs}; a frame that came too early waits, the newest wins. */
+  /**
+   * Passes a frame on at most every {@link frameGapMs}; a frame that came too early waits, the
+   * newest wins. A waiting frame counts as sent when it was due, not when the timer fired (a
+   * timer always fires a little late): while the page animates, frames go out at the full rate.
+   */
   private offer(jpeg: Buffer): void {
     this.lastFrame = jpeg;
-    const wait = this.lastSentAt + frameGapMs - Date.now();
+    const due = this.lastSentAt + frameGapMs;
+    const wait = due - Date.now();
     if (wait <= 0 && !this.pendingTimer) {
-      this.send(jpeg);
+      this.send(jpeg, Date.now());
       return;
     }
     this.pendingFrame = jpeg;
@@ -122,14 +127,14 @@ export class LiveBrowser {
         this.pendingTimer = undefined;
         const frame = this.pendingFrame;
         this.pendingFrame = undefined;
-        if (frame) this.send(frame);
+        if (frame) this.send(frame, due);
       },
       Math.max(wait, 0),
     );
   }
 
-  private send(jpeg: Buffer): void {
-    this.lastSentAt = Date.now();
+  private send(jpeg: Buffer, sentAt: number): void {
+    this.lastSentAt = sentAt;
     this.listener?.frame(jpeg);
   }
 
