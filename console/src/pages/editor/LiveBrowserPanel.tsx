@@ -54,6 +54,8 @@ export function LiveBrowserPanel(props: {
   onRecorded(event: Pick<Recorded, 'steps' | 'replaces'>): void;
   /** The chosen step, when there is one: a replay runs the steps up to it. */
   replay?: LiveReplayTarget | undefined;
+  /** Whether a recording begins with a step going to the page shown (a test without steps yet). */
+  recordFromPageShown: boolean;
   onClose(): void;
 }) {
   // The stream's handler is set up once per session: it calls the editor's latest callbacks.
@@ -275,7 +277,7 @@ export function LiveBrowserPanel(props: {
               type="button"
               aria-pressed={recording}
               disabled={replaying}
-              onClick={() => send({ type: 'record', on: !recording })}
+              onClick={() => send({ type: 'record', on: !recording, goto: props.recordFromPageShown })}
             >
               {recording ? 'Stop recording' : 'Record'}
             </button>

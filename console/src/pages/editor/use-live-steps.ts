@@ -47,6 +47,8 @@ export function useLiveSteps(editor: {
       : undefined;
   return {
     replay,
+    // A test with steps goes on from the page they led to: no step going to it first.
+    recordFromPageShown: (draft?.steps.length ?? 0) === 0,
     onInsert(action: Record<string, unknown>) {
       const step: EditorStep = {
         key: newKey(),

@@ -144,7 +144,8 @@ export class LiveBrowser {
 
   /** Replays one validated message of the user (messages.ts checked its shape and bounds). */
   async handle(message: Exclude<ClientMessage, { type: 'navigate' | 'replay' }>): Promise<void> {
-    if (message.type === 'record') return message.on ? this.recorder.start() : this.recorder.stop();
+    if (message.type === 'record')
+      return message.on ? this.recorder.start({ goto: message.goto ?? true }) : this.recorder.stop();
     const cdp = this.cdp;
     if (!cdp) return;
     switch (message.type) {

@@ -66,7 +66,12 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forward') }),
   z.object({ type: z.literal('reload') }),
   z.object({ type: z.literal('pick'), ...coordinate }),
-  z.object({ type: z.literal('record'), on: z.boolean({ error: 'on must be true or false' }) }),
+  z.object({
+    type: z.literal('record'),
+    on: z.boolean({ error: 'on must be true or false' }),
+    // Whether a recording begins with a step going to the page shown (a new test's first step).
+    goto: z.boolean({ error: 'goto must be true or false' }).optional(),
+  }),
   z.object({
     type: z.literal('replay'),
     steps: z.array(replayStep, { error: 'steps must be a list of steps' }).min(1, 'steps must not be empty'),

@@ -54,10 +54,11 @@ export class LiveRecorder {
   }
 
   /**
-   * Starts a recording; its first step goes to the page shown now, as codegen's recording
-   * starts with the page it opens.
+   * Starts a recording. With `goto`, its first step goes to the page shown now, as codegen's
+   * recording starts with the page it opens: a new test's first step. Without it, the recording
+   * goes on from the page shown (a test whose earlier steps, replayed, led there).
    */
-  async start(): Promise<void> {
+  async start(options: { goto: boolean }): Promise<void> {
     // A console that went away stops its recording without waiting: a new one starts after it.
     if (this.stopping) await this.stopping.catch(() => {});
     if (this.state !== 'off') return this.emit({ type: 'recording', on: true });
@@ -69,7 +70,8 @@ export class LiveRecorder {
     this.sent = [];
     this.sentUnmapped = 0;
     const url = this.page.url();
-    if (/^https?:/i.test(url)) this.lines.push(JSON.stringify({ name: 'navigate', url, signals: [] }));
+    if (options.goto && /^https?:/i.test(url))
+      this.lines.push(JSON.stringify({ name: 'navigate', url, signals: [] }));
     this.state = 'on';
     try {
       await context._startRecording(

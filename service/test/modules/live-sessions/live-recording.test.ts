@@ -218,6 +218,29 @@ describe('recording in a live session', () => {
     stream.send({ type: 'record', on: true });
     const again = await stream.until(() => recorded()[count], 'the new recording');
     expect(again).toMatchObject({ steps: [{ action: { name: 'goto', url: siteUrl } }], replaces: 0 });
+
+    // Going on from a test's earlier steps (`goto: false`): no step going to the page shown.
+    const switches = (on: boolean) =>
+      stream.events.filter((event) => event.type === 'recording' && event.on === on).length;
+    stream.send({ type: 'record', on: false });
+    await stream.until(() => switches(false) >= 2 || undefined, 'recording off again');
+    const before = recorded().length;
+    stream.send({ type: 'record', on: true, goto: false });
+    await stream.until(() => switches(true) >= 3 || undefined, 'recording on from the page shown');
+    click(220, 135);
+    type('cy');
+    await stream.until(
+      () =>
+        recorded()
+          .slice(before)
+          .find((event) => (event.steps as RecordedStep[]).length > 0),
+      'the first step going on',
+    );
+    const onwards = recorded()
+      .slice(before)
+      .flatMap((event) => event.steps as RecordedStep[]);
+    expect(onwards.map((step) => step.action.name)).not.toContain('goto');
+    expect(onwards[0]?.action.name).toBe('click');
     stream.socket.close();
   }, 120_000);
 });
