@@ -40,8 +40,6 @@ export async function runRawPlaywright(options: {
   dir: string;
   timeoutMs: number;
   durations?: Durations;
-  /** Playwright workers (2: both cores). */
-  workers?: number;
 }): Promise<Verdicts> {
   const { dir } = options;
   const report = path.join(dir, 'raw.json');
@@ -54,7 +52,7 @@ export async function runRawPlaywright(options: {
       outputDir: path.join(dir, 'raw-results'),
       timeout: options.timeoutMs,
       retries: 0,
-      workers: options.workers ?? 2,
+      workers: 2,
       reporter: [['json', { outputFile: report }]],
       use: { launchOptions: { executablePath: options.chromium } },
       projects: options.variants.map((variant) => ({
@@ -110,8 +108,6 @@ export async function runOnStepdeck(options: {
   timeoutMs: number;
   secrets?: Record<string, string>;
   durations?: Durations;
-  /** Playwright workers (2: both cores). */
-  workers?: number;
 }): Promise<Verdicts> {
   const keys = new Map<string, string>();
   const tests = options.variants.flatMap((variant, v) =>
@@ -124,7 +120,7 @@ export async function runOnStepdeck(options: {
         ...(test.config?.device || test.config?.viewport ? {} : { viewport: { width: 1280, height: 720 } }),
         ...test.config,
         timeout: options.timeoutMs,
-        workers: options.workers ?? 2,
+        workers: 2,
         retries: 0,
         use: { ...test.config?.use, baseURL: options.baseURL(variant), trace: 'off', screenshot: 'off' },
       } as RunConfig;

@@ -14,14 +14,16 @@ import type { FrameLocator, Locator, Page } from '@playwright/test';
 import { describeActionError, type LiveReplayStop, type StepAction, stepAction } from '@stepdeck/contract';
 import { webTarget } from '../../runner/compiler/runtime/stepdeck-guard.ts';
 import { frameScope } from '../../runner/compiler/runtime/stepdeck-tabs.ts';
-import { lookup, resolveEach, sameValue } from '../../runner/compiler/runtime/stepdeck-templates.ts';
+import {
+  lookup,
+  replaceTemplates,
+  resolveEach,
+  sameValue,
+} from '../../runner/compiler/runtime/stepdeck-templates.ts';
 import type { ReplayStep } from './messages.ts';
 
 /** The longest any one step of a replay may take (a `wait` longer than this waits this long). */
 export const REPLAY_STEP_TIMEOUT_MS = 10_000;
-
-/** The templates of stepdeck-templates.ts, matched the same way. */
-const TEMPLATE = /\{\{\s*(vars|parameters|data|env|secrets)\.([^}\s]+)\s*\}\}/g;
 
 /** Steps that only read the page: nothing of them changes the state the next step starts from. */
 const passedOver = new Set<StepAction['name']>([
@@ -106,7 +108,7 @@ export async function replaySteps(
   let done = 0;
 
   const resolve = (template: string) =>
-    template.replace(TEMPLATE, (_match, kind: string, name: string) => {
+    replaceTemplates(template, (kind, name) => {
       if (kind === 'secrets' || kind === 'env')
         throw new StepStopped(
           `{{${kind}.${name}}} is not filled in the live browser: ${kind === 'secrets' ? 'secrets' : "the run environment's variables"} enter only a test run`,

@@ -20,6 +20,17 @@ export interface TemplateValues {
 
 const TEMPLATE = /\{\{\s*(vars|parameters|data|env|secrets)\.([^}\s]+)\s*\}\}/g;
 
+/** Where a template's value comes from. */
+export type TemplateKind = 'vars' | 'parameters' | 'data' | 'env' | 'secrets';
+
+/** Each `{{kind.name}}` of a string replaced by what `value` gives for it (throwing stops it). */
+export function replaceTemplates(
+  template: string,
+  value: (kind: TemplateKind, name: string) => string,
+): string {
+  return template.replace(TEMPLATE, (_match, kind: TemplateKind, name: string) => value(kind, name));
+}
+
 /** The environment variable holding a project secret at run time. */
 export function secretEnvVar(name: string): string {
   return `STEPDECK_SECRET_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -74,7 +85,7 @@ export function readJsonPath(value: unknown, jsonPath: string): unknown {
  * missing and where it would come from, rather than running on with an empty text.
  */
 export function resolveTemplate(template: string, values: TemplateValues): string {
-  return template.replace(TEMPLATE, (_match, kind: string, name: string) => {
+  return replaceTemplates(template, (kind, name) => {
     if (kind === 'secrets') {
       const value = process.env[secretEnvVar(name)];
       if (value === undefined)
